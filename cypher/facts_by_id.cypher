@@ -1,0 +1,9 @@
+// Facts by id within a namespace, with the episodes that support them (never the vector).
+MATCH (m:Fact)
+WHERE m.id IN $ids AND m.namespace = $namespace
+RETURN m {
+  .id, .namespace, .statement, .kind, .key, .subject, .predicate, .object, .confidence,
+  .importance, .version, .status, .origin, .valid_from, .valid_to, .recorded_at, .expired_at,
+  .pinned, .tags, .access_count, .last_accessed_at,
+  supported_by: [(m)-[:SUPPORTED_BY]->(e:Episode) | e.id]
+} AS fact

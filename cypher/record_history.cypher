@@ -1,0 +1,3 @@
+// One audit event; $props holds every property (no nulls).
+CREATE (h:History)
+SET h = $props

@@ -1,0 +1,31 @@
+// Hippograph schema for Neo4j 5. Idempotent: every statement is IF NOT EXISTS.
+// The embedded ArcadeDB engine builds the same schema from arcadedb.sql beside this file.
+
+CREATE CONSTRAINT episode_id IF NOT EXISTS FOR (n:Episode) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT episode_dedup IF NOT EXISTS FOR (n:Episode) REQUIRE (n.namespace, n.content_hash) IS UNIQUE;
+CREATE CONSTRAINT fact_id IF NOT EXISTS FOR (n:Fact) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT session_id IF NOT EXISTS FOR (n:Session) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT session_key IF NOT EXISTS FOR (n:Session) REQUIRE (n.namespace, n.external_id) IS UNIQUE;
+CREATE CONSTRAINT history_id IF NOT EXISTS FOR (n:History) REQUIRE n.id IS UNIQUE;
+
+CREATE INDEX episode_namespace IF NOT EXISTS FOR (n:Episode) ON (n.namespace);
+CREATE INDEX episode_state IF NOT EXISTS FOR (n:Episode) ON (n.state);
+CREATE INDEX episode_occurred_at IF NOT EXISTS FOR (n:Episode) ON (n.occurred_at);
+CREATE INDEX episode_embedding_pending IF NOT EXISTS FOR (n:Episode) ON (n.embedding_pending);
+CREATE INDEX fact_namespace IF NOT EXISTS FOR (n:Fact) ON (n.namespace);
+CREATE INDEX fact_kind IF NOT EXISTS FOR (n:Fact) ON (n.kind);
+CREATE INDEX fact_key IF NOT EXISTS FOR (n:Fact) ON (n.key);
+CREATE INDEX fact_subject IF NOT EXISTS FOR (n:Fact) ON (n.subject);
+CREATE INDEX session_namespace IF NOT EXISTS FOR (n:Session) ON (n.namespace);
+CREATE INDEX history_target IF NOT EXISTS FOR (n:History) ON (n.target);
+
+CREATE FULLTEXT INDEX episode_content IF NOT EXISTS FOR (n:Episode) ON EACH [n.content];
+CREATE FULLTEXT INDEX fact_statement IF NOT EXISTS FOR (n:Fact) ON EACH [n.statement];
+
+CREATE VECTOR INDEX episode_embedding IF NOT EXISTS FOR (n:Episode) ON n.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};
+CREATE VECTOR INDEX fact_embedding IF NOT EXISTS FOR (n:Fact) ON n.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};
+
+// Index population is asynchronous in Neo4j; the first capture must not race it.
+CALL db.awaitIndexes(300);

@@ -1,0 +1,104 @@
+"""The ASGI application: GraphQL (with GraphiQL) at /graphql, health and metrics endpoints."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from graphene.validation import depth_limit_validator
+from graphql import ExecutionResult
+from graphql_server.asgi import GraphQL
+from graphql_server.runtime import execute
+from prometheus_client import make_asgi_app
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+
+from hippograph import __version__
+from hippograph.api.errors import format_error
+from hippograph.api.schema import schema
+from hippograph.api.threads import call
+from hippograph.capture.reembed import reembed_pending
+from hippograph.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+
+class HippographGraphQL(GraphQL):
+    """graphql-server's ASGI view with our context, a depth limit and coded errors."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        super().__init__(schema.graphql_schema, graphql_ide="graphiql")
+        self.runtime = runtime
+        self.rules = (depth_limit_validator(max_depth=runtime.settings.limits.max_query_depth),)
+
+    async def get_context(self, request: Any, response: Any) -> dict[str, Any]:
+        return {"request": request, "response": response, "runtime": self.runtime}
+
+    async def execute_operation(self, request_adapter: Any, request_data: Any, context: Any, root_value: Any,
+                                allowed_operation_types: Any) -> ExecutionResult:
+        return await execute(
+            schema=self.schema,
+            query=request_data.document or request_data.query,
+            root_value=root_value,
+            variable_values=request_data.variables,
+            context_value=context,
+            operation_name=request_data.operation_name,
+            allowed_operation_types=allowed_operation_types,
+            operation_extensions=request_data.extensions,
+            validation_rules=self.rules,
+        )
+
+    async def process_result(self, request: Any, result: ExecutionResult, strict: bool = False) -> dict[str, Any]:
+        payload: dict[str, Any] = {"data": result.data}
+        if result.errors:
+            payload["errors"] = [format_error(error) for error in result.errors]
+        return payload
+
+
+def create_app(runtime: Runtime) -> Starlette:
+    """The app over an open runtime; the caller owns the runtime and closes it after serving."""
+    graphql_app = HippographGraphQL(runtime)
+
+    async def healthz(request: Request) -> JSONResponse:
+        return JSONResponse({"status": "ok", "version": __version__})
+
+    async def readyz(request: Request) -> JSONResponse:
+        ready = await call(runtime.store.ping)
+        body = {"status": "ready" if ready else "unavailable", "backend": runtime.store.dialect.name}
+        return JSONResponse(body, status_code=200 if ready else 503)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.create_task(_reembed_forever(runtime))
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    return Starlette(
+        routes=[
+            Route("/graphql", graphql_app, methods=["GET", "POST"]),
+            WebSocketRoute("/graphql", graphql_app),
+            Route("/healthz", healthz),
+            Route("/readyz", readyz),
+            Mount("/metrics", make_asgi_app()),
+        ],
+        lifespan=lifespan,
+    )
+
+
+async def _reembed_forever(runtime: Runtime) -> None:
+    """Episodes stored while the embedder failed get their vectors once it works again."""
+    while True:
+        await asyncio.sleep(runtime.settings.reembed_interval_s)
+        try:
+            await call(reembed_pending, runtime)
+        except Exception:
+            log.warning("re-embedding pending episodes failed; will retry", exc_info=True)

@@ -1,0 +1,42 @@
+"""Every GraphQL error leaves with extensions.code and a message a client can act on; never a trace."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import neo4j.exceptions
+from graphql import GraphQLError
+
+from hippograph.errors import ErrorCode, HippographError
+
+log = logging.getLogger(__name__)
+
+_STORE_DOWN = (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpired)
+
+
+def format_error(error: GraphQLError) -> dict[str, Any]:
+    formatted: dict[str, Any] = {"message": error.message}
+    if error.locations:
+        formatted["locations"] = [{"line": loc.line, "column": loc.column} for loc in error.locations]
+    if error.path:
+        formatted["path"] = error.path
+    code, message, details = _classify(error)
+    formatted["message"] = message
+    formatted["extensions"] = {"code": code.value, **details}
+    return formatted
+
+
+def _classify(error: GraphQLError) -> tuple[ErrorCode, str, dict[str, Any]]:
+    original = error.original_error
+    if isinstance(original, HippographError):
+        return original.code, original.message, original.details
+    if isinstance(original, _STORE_DOWN):
+        log.error("store unavailable: %s", original)
+        return ErrorCode.STORE_UNAVAILABLE, "the graph store is unavailable; retry shortly", {}
+    if original is None:
+        # Raised by graphql-core itself: a syntax error, an unknown field, a value that does not
+        # fit its type (an unknown Role, a malformed DateTime) - the request is at fault.
+        return ErrorCode.BAD_INPUT, error.message, {}
+    log.error("internal error in %s", error.path, exc_info=original)
+    return ErrorCode.INTERNAL, "internal error; it has been logged", {}

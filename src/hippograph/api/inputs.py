@@ -1,0 +1,90 @@
+"""GraphQL input types and their conversion to domain requests."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+import graphene
+
+from hippograph import model
+from hippograph.api.scalars import JSON, DateTime
+from hippograph.api.types import Channel, Role
+from hippograph.recall.request import Channel as ChannelValue
+from hippograph.recall.request import RecallFilters, RecallRequest
+
+DEFAULT_NAMESPACE = "default"
+DEFAULT_CHANNELS = frozenset({ChannelValue.KEYWORD, ChannelValue.VECTOR})
+
+
+class CaptureInput(graphene.InputObjectType):
+    namespace = graphene.String(default_value=DEFAULT_NAMESPACE)
+    content = graphene.String(required=True, description="At most 64 KiB of UTF-8.")
+    role = graphene.Field(Role, default_value=model.Role.USER.value)
+    agent = graphene.String(description="Who said or wrote it; captures from another agent corroborate.")
+    session = graphene.String(description="Your session id; episodes of a session are chained in order.")
+    occurred_at = DateTime(description="When it happened; defaults to the time of capture.")
+    tags = graphene.List(graphene.NonNull(graphene.String))
+    importance = graphene.Float(description="0..1, default 0.5.")
+    metadata = JSON(description="A JSON object of at most 8 KiB.")
+
+
+class RecallFiltersInput(graphene.InputObjectType):
+    agents = graphene.List(graphene.NonNull(graphene.String))
+    sessions = graphene.List(graphene.NonNull(graphene.String))
+    tags = graphene.List(graphene.NonNull(graphene.String), description="Any of these tags.")
+    since = DateTime(description="Occurred at or after (episodes); recorded at or after (facts).")
+    until = DateTime(description="Occurred before (episodes); recorded before (facts).")
+    importance_min = graphene.Float()
+    pinned = graphene.Boolean()
+
+
+class RecallInput(graphene.InputObjectType):
+    namespace = graphene.String(default_value=DEFAULT_NAMESPACE)
+    query = graphene.String(required=True)
+    limit = graphene.Int(default_value=10, description="1..100.")
+    filters = graphene.Field(RecallFiltersInput)
+    channels = graphene.List(graphene.NonNull(Channel), description="Default: KEYWORD and VECTOR.")
+
+
+def to_capture(data: dict[str, Any]) -> model.CaptureInput:
+    return model.CaptureInput(
+        content=data["content"],
+        namespace=data.get("namespace") or DEFAULT_NAMESPACE,
+        role=model.Role(_value(data.get("role") or model.Role.USER)),
+        agent=data.get("agent"),
+        session=data.get("session"),
+        occurred_at=data.get("occurred_at"),
+        tags=tuple(data.get("tags") or ()),
+        importance=data.get("importance"),
+        metadata=data.get("metadata"),
+    )
+
+
+def to_recall(data: dict[str, Any]) -> RecallRequest:
+    filters = data.get("filters") or {}
+    channels = data.get("channels")
+    return RecallRequest(
+        query=data["query"],
+        namespace=data.get("namespace") or DEFAULT_NAMESPACE,
+        limit=data.get("limit", 10),
+        filters=RecallFilters(
+            agents=_tuple(filters.get("agents")),
+            sessions=_tuple(filters.get("sessions")),
+            tags=_tuple(filters.get("tags")),
+            since=filters.get("since"),
+            until=filters.get("until"),
+            importance_min=filters.get("importance_min"),
+            pinned=filters.get("pinned"),
+        ),
+        channels=DEFAULT_CHANNELS if channels is None else frozenset(ChannelValue(_value(c)) for c in channels),
+    )
+
+
+def _value(member: Any) -> Any:
+    # graphene hands enum inputs over as members of its own enum; the domain wants the value.
+    return member.value if isinstance(member, Enum) else member
+
+
+def _tuple(values: list[str] | None) -> tuple[str, ...] | None:
+    return None if values is None else tuple(values)

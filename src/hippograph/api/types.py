@@ -1,0 +1,150 @@
+"""GraphQL output types. Their roots are the domain dataclasses; field names map one to one."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+import graphene
+
+from hippograph import model
+from hippograph.api.scalars import JSON, DateTime
+from hippograph.api.threads import call
+from hippograph.memories import hydrate
+from hippograph.recall import request as recall_request
+
+Role = graphene.Enum.from_enum(model.Role, description="Who produced the content. SYSTEM is always rejected.")
+CaptureStatus = graphene.Enum.from_enum(model.CaptureStatus, description="What a capture did.")
+Channel = graphene.Enum.from_enum(recall_request.Channel, description="A recall channel.")
+
+
+class Memory(graphene.Interface):
+    """Something Hippograph remembers: an Episode (what was captured) or a Fact (what was derived)."""
+
+    id = graphene.ID(required=True)
+    namespace = graphene.String(required=True)
+    importance = graphene.Float(required=True)
+    pinned = graphene.Boolean(required=True)
+    tags = graphene.List(graphene.NonNull(graphene.String), required=True)
+    access_count = graphene.Int(required=True)
+    last_accessed_at = DateTime()
+
+    @classmethod
+    def resolve_type(cls, instance: Any, info: graphene.ResolveInfo) -> type[graphene.ObjectType]:
+        return Episode if isinstance(instance, model.Episode) else Fact
+
+
+class Episode(graphene.ObjectType):
+    """One immutable capture, as stored after sanitizing and scrubbing."""
+
+    class Meta:
+        interfaces = (Memory,)
+
+    content = graphene.String(required=True)
+    role = graphene.String(required=True)
+    agent = graphene.String(required=True)
+    session = graphene.String()
+    occurred_at = DateTime(required=True)
+    captured_at = DateTime(required=True)
+    content_hash = graphene.String(required=True)
+    observed_by = graphene.List(graphene.NonNull(graphene.String), required=True)
+    state = graphene.String(required=True, description="raw, leased, consolidated or failed")
+    embedded = graphene.Boolean(required=True, description="False while its vector is pending")
+    metadata = JSON()
+
+
+class Fact(graphene.ObjectType):
+    """A statement derived from episodes or stored explicitly, with bi-temporal validity."""
+
+    class Meta:
+        interfaces = (Memory,)
+
+    statement = graphene.String(required=True)
+    kind = graphene.String(required=True)
+    key = graphene.String()
+    subject = graphene.String()
+    predicate = graphene.String()
+    object = graphene.String()
+    confidence = graphene.Float(required=True)
+    version = graphene.Int(required=True)
+    status = graphene.String(required=True)
+    origin = graphene.String(required=True)
+    valid_from = DateTime()
+    valid_to = DateTime()
+    recorded_at = DateTime(required=True)
+    expired_at = DateTime()
+    supported_by = graphene.List(graphene.NonNull(Episode), required=True)
+
+    @staticmethod
+    async def resolve_supported_by(fact: model.Fact, info: graphene.ResolveInfo) -> list[model.Memory]:
+        store = info.context["runtime"].store
+        found = await call(hydrate, store, fact.namespace, fact.supported_by)
+        return [found[i] for i in fact.supported_by if i in found]
+
+
+class Redaction(graphene.ObjectType):
+    """Credentials of one kind replaced by [REDACTED:kind] before storing."""
+
+    kind = graphene.String(required=True)
+    count = graphene.Int(required=True)
+
+
+class CaptureResult(graphene.ObjectType):
+    id = graphene.ID(required=True)
+    status = graphene.Field(CaptureStatus, required=True)
+    redactions = graphene.List(graphene.NonNull(Redaction), required=True)
+    excised = graphene.List(
+        graphene.NonNull(graphene.String), required=True, description="Prompt-injection markers removed."
+    )
+
+
+class ChannelScore(graphene.ObjectType):
+    """Where one channel ranked a hit (1 is best), and its raw score in that channel."""
+
+    channel = graphene.Field(Channel, required=True)
+    rank = graphene.Int(required=True)
+    score = graphene.Float(required=True)
+
+
+class RecallHit(graphene.ObjectType):
+    score = graphene.Float(required=True)
+    memory = graphene.Field(Memory, required=True)
+    channels = graphene.List(graphene.NonNull(ChannelScore), required=True)
+
+
+class StageTiming(graphene.ObjectType):
+    stage = graphene.String(required=True)
+    ms = graphene.Float(required=True)
+
+
+class Degradation(graphene.ObjectType):
+    """A channel that did not contribute, and why; recall answered from the others."""
+
+    channel = graphene.Field(Channel, required=True)
+    reason = graphene.String(required=True)
+
+
+class RecallResult(graphene.ObjectType):
+    hits = graphene.List(graphene.NonNull(RecallHit), required=True)
+    context = graphene.String(
+        required=True, description="The hits as a bounded text bundle to paste into a prompt."
+    )
+    timings = graphene.List(graphene.NonNull(StageTiming), required=True)
+    degraded = graphene.List(graphene.NonNull(Degradation), required=True)
+
+
+class MemoryConnection(graphene.relay.Connection):
+    class Meta:
+        node = Memory
+
+
+def cursor_for(memory_id: str) -> str:
+    return base64.urlsafe_b64encode(f"memory:{memory_id}".encode()).decode()
+
+
+def id_from_cursor(cursor: str) -> str | None:
+    try:
+        kind, _, memory_id = base64.urlsafe_b64decode(cursor.encode()).decode().partition(":")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return memory_id if kind == "memory" and memory_id else None

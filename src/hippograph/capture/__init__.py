@@ -1,0 +1,1 @@
+"""The capture (write) path: validate, sanitize, scrub, normalize, dedup, embed, store."""

@@ -1,0 +1,21 @@
+"""Give vectors to episodes that were stored while the embedder was failing."""
+
+from __future__ import annotations
+
+import logging
+
+from hippograph.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+
+def reembed_pending(runtime: Runtime, batch: int = 256) -> int:
+    """Embed up to ``batch`` pending episodes; returns how many now have vectors."""
+    rows = runtime.store.read("episodes_pending_embedding", limit=batch)
+    if not rows:
+        return 0
+    vectors = runtime.embedder.embed([row["content"] for row in rows])
+    updates = [{"id": row["id"], "embedding": vector} for row, vector in zip(rows, vectors)]
+    runtime.store.write(lambda tx: tx.run("set_episode_embeddings", rows=updates))
+    log.info("re-embedded %d episodes", len(updates))
+    return len(updates)

@@ -1,0 +1,198 @@
+"""The write path of DESIGN §4: validate, sanitize, scrub, normalize, dedup, embed, write."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import neo4j.exceptions
+from ulid import ULID
+
+from hippograph.capture.normalize import content_hash, storage_form
+from hippograph.capture.sanitize import excise_injections
+from hippograph.capture.scrub import scrub_credentials
+from hippograph.capture.validate import validate_capture
+from hippograph.embedding import Vector
+from hippograph.errors import ErrorCode, HippographError, bad_input
+from hippograph.model import CaptureInput, CaptureOutcome, CaptureStatus, Redaction
+from hippograph.runtime import Runtime
+from hippograph.store import Transaction
+
+log = logging.getLogger(__name__)
+
+MAX_OBSERVERS = 20
+UNKNOWN_AGENT = "unknown"
+DEFAULT_IMPORTANCE = 0.5
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A capture that passed every check, in the form it will be stored."""
+
+    item: CaptureInput
+    content: str
+    content_hash: str
+    agent: str
+    redactions: tuple[Redaction, ...]
+    excised: tuple[str, ...]
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.item.namespace, self.content_hash)
+
+
+def capture(runtime: Runtime, items: Sequence[CaptureInput]) -> list[CaptureOutcome]:
+    """Store each item as an episode, or recognise it as one already stored.
+
+    All or nothing: any bad item rejects the whole call before anything is written, and the
+    writes of one call share one transaction.
+    """
+    limit = runtime.settings.limits.max_batch
+    if not items:
+        raise bad_input("nothing to capture", field="inputs")
+    if len(items) > limit:
+        raise HippographError(
+            ErrorCode.LIMIT_EXCEEDED, f"{len(items)} captures in one call; the limit is {limit}", limit=limit
+        )
+    now = runtime.clock()
+    prepared = [_prepare(runtime, item, now, index) for index, item in enumerate(items)]
+
+    known = _existing(runtime, [p.key for p in prepared])
+    to_embed = list({p.key: p.content for p in prepared if p.key not in known}.items())
+    vectors = dict(zip((key for key, _ in to_embed), _embed_or_none(runtime, [c for _, c in to_embed])))
+
+    def write(tx: Transaction) -> list[CaptureOutcome]:
+        return [_write_one(tx, p, vectors.get(p.key), now) for p in prepared]
+
+    try:
+        return runtime.store.write(write)
+    except neo4j.exceptions.ConstraintError:
+        # A concurrent writer stored the same content first; on a second pass our lookup sees it.
+        log.info("capture raced a concurrent duplicate; retrying")
+        return runtime.store.write(write)
+
+
+def _prepare(runtime: Runtime, item: CaptureInput, now: datetime, index: int) -> _Prepared:
+    try:
+        validate_capture(item, runtime.settings.limits, now)
+        sanitized = excise_injections(item.content)
+        scrubbed = scrub_credentials(sanitized.text)
+        content = storage_form(scrubbed.text)
+        if not content:
+            raise bad_input(
+                "nothing is left of the content once injection markers are removed",
+                field="content",
+                excised=list(sanitized.excised),
+            )
+    except HippographError as error:
+        error.details["index"] = index  # which item of a batch is at fault
+        raise
+    return _Prepared(
+        item=item,
+        content=content,
+        content_hash=content_hash(content),
+        agent=(item.agent or UNKNOWN_AGENT).strip(),
+        redactions=tuple(scrubbed.redactions),
+        excised=sanitized.excised,
+    )
+
+
+def _existing(runtime: Runtime, keys: list[tuple[str, str]]) -> set[tuple[str, str]]:
+    rows = runtime.store.read("episodes_by_hash", keys=_key_params(keys))
+    return {(row["namespace"], row["content_hash"]) for row in rows}
+
+
+def _key_params(keys: list[tuple[str, str]]) -> list[dict[str, str]]:
+    return [{"namespace": namespace, "content_hash": digest} for namespace, digest in keys]
+
+
+def _embed_or_none(runtime: Runtime, texts: list[str]) -> list[Vector | None]:
+    """A failing embedder must not lose the capture: the episode is stored keyword-searchable and
+    marked for re-embedding."""
+    try:
+        return list(runtime.embedder.embed(texts))
+    except Exception:
+        log.exception("embedding %d texts failed; storing them without vectors for now", len(texts))
+        return [None] * len(texts)
+
+
+def _write_one(tx: Transaction, p: _Prepared, vector: Vector | None, now: datetime) -> CaptureOutcome:
+    found = tx.run("episodes_by_hash", keys=_key_params([p.key]))
+    if found:
+        existing = found[0]
+        if p.agent in existing["observed_by"]:
+            return CaptureOutcome(existing["id"], CaptureStatus.DUPLICATE, p.redactions, p.excised)
+        tx.run("corroborate_episode", id=existing["id"], agent=p.agent, cap=MAX_OBSERVERS)
+        _history(tx, p.item.namespace, existing["id"], "corroborated", p.agent, now)
+        return CaptureOutcome(existing["id"], CaptureStatus.CORROBORATED, p.redactions, p.excised)
+
+    episode_id = str(ULID())
+    tx.run("create_episode", props=_episode_properties(episode_id, p, vector, now))
+    if p.item.session is not None:
+        previous = tx.run(
+            "link_session",
+            episode_id=episode_id,
+            namespace=p.item.namespace,
+            session=p.item.session.strip(),
+            session_id=str(ULID()),
+            at=now,
+        )[0]["previous"]
+        if previous is not None:
+            tx.run("link_next", previous=previous, episode_id=episode_id)
+    _history(tx, p.item.namespace, episode_id, "created", p.agent, now, redactions=p.redactions)
+    return CaptureOutcome(episode_id, CaptureStatus.CREATED, p.redactions, p.excised)
+
+
+def _episode_properties(episode_id: str, p: _Prepared, vector: Vector | None, now: datetime) -> dict[str, Any]:
+    item = p.item
+    props: dict[str, Any] = {
+        "id": episode_id,
+        "namespace": item.namespace,
+        "content": p.content,
+        "content_hash": p.content_hash,
+        "role": item.role.value,
+        "agent": p.agent,
+        "occurred_at": item.occurred_at or now,
+        "captured_at": now,
+        "importance": DEFAULT_IMPORTANCE if item.importance is None else item.importance,
+        "pinned": False,
+        "tags": sorted({tag.strip() for tag in item.tags}),
+        "observed_by": [p.agent],
+        "access_count": 0,
+        "state": "raw",
+        "embedding_pending": vector is None,
+        "redactions": [r.kind for r in p.redactions],
+    }
+    if item.session is not None:
+        props["session"] = item.session.strip()
+    if item.metadata is not None:
+        props["metadata"] = json.dumps(item.metadata, sort_keys=True)
+    if vector is not None:
+        props["embedding"] = vector
+    return props
+
+
+def _history(
+    tx: Transaction,
+    namespace: str,
+    target: str,
+    event: str,
+    actor: str,
+    at: datetime,
+    redactions: tuple[Redaction, ...] = (),
+) -> None:
+    props: dict[str, Any] = {
+        "id": str(ULID()),
+        "namespace": namespace,
+        "target": target,
+        "event": event,
+        "actor": actor,
+        "at": at,
+    }
+    if redactions:
+        props["metadata"] = json.dumps({"redactions": {r.kind: r.count for r in redactions}})
+    tx.run("record_history", props=props)

@@ -1,0 +1,80 @@
+"""Reject bad captures before anything is computed or written. Each check names the field at fault."""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+from datetime import UTC, datetime, timedelta
+
+from hippograph.config import Limits
+from hippograph.errors import ErrorCode, HippographError, bad_input
+from hippograph.model import CaptureInput, Role
+
+audit = logging.getLogger("hippograph.audit")
+
+NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$")
+EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
+# A client clock may run a little ahead; anything further in the future is a bug or a forgery.
+CLOCK_SKEW = timedelta(days=1)
+
+
+def validate_namespace(namespace: str) -> None:
+    if not NAMESPACE.match(namespace):
+        raise bad_input(
+            "namespace must be 1-64 characters of letters, digits, '_', '.', ':' or '-'",
+            field="namespace",
+        )
+
+
+def validate_capture(item: CaptureInput, limits: Limits, now: datetime) -> None:
+    validate_namespace(item.namespace)
+    if item.role is Role.SYSTEM:
+        audit.warning("rejected a system-role capture in namespace %s from agent %s", item.namespace, item.agent)
+        raise HippographError(
+            ErrorCode.FORBIDDEN,
+            "system-role content cannot be captured: a system prompt is configuration, not memory",
+            field="role",
+        )
+    if not item.content.strip():
+        raise bad_input("content is empty", field="content")
+    size = len(item.content.encode("utf-8"))
+    if size > limits.max_content_bytes:
+        raise bad_input(
+            f"content is {size} bytes; the limit is {limits.max_content_bytes}",
+            field="content",
+            limit=limits.max_content_bytes,
+        )
+    for name, value in (("agent", item.agent), ("session", item.session)):
+        if value is not None and not (0 < len(value.strip()) <= limits.max_name_chars):
+            raise bad_input(f"{name} must be 1-{limits.max_name_chars} characters", field=name)
+    if item.occurred_at is not None:
+        if item.occurred_at.tzinfo is None:
+            raise bad_input("occurredAt must carry a time zone (e.g. a trailing Z)", field="occurredAt")
+        if not EARLIEST <= item.occurred_at <= now + CLOCK_SKEW:
+            raise bad_input("occurredAt must lie between 1900 and now", field="occurredAt")
+    _validate_tags(item.tags, limits)
+    if item.importance is not None and not (math.isfinite(item.importance) and 0.0 <= item.importance <= 1.0):
+        raise bad_input("importance must be between 0 and 1", field="importance")
+    if item.metadata is not None:
+        _validate_metadata(item.metadata, limits)
+
+
+def _validate_tags(tags: tuple[str, ...], limits: Limits) -> None:
+    if len(tags) > limits.max_tags:
+        raise bad_input(f"at most {limits.max_tags} tags", field="tags")
+    for tag in tags:
+        if not (0 < len(tag.strip()) <= limits.max_tag_chars):
+            raise bad_input(f"each tag must be 1-{limits.max_tag_chars} characters", field="tags")
+
+
+def _validate_metadata(metadata: object, limits: Limits) -> None:
+    if not isinstance(metadata, dict):
+        raise bad_input("metadata must be a JSON object", field="metadata")
+    try:
+        size = len(json.dumps(metadata).encode("utf-8"))
+    except (TypeError, ValueError) as error:
+        raise bad_input(f"metadata is not serializable JSON: {error}", field="metadata") from error
+    if size > limits.max_metadata_bytes:
+        raise bad_input(f"metadata is {size} bytes; the limit is {limits.max_metadata_bytes}", field="metadata")

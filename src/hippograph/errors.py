@@ -1,0 +1,29 @@
+"""Errors a client can act on. Each carries a stable code that reaches GraphQL as extensions.code."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+
+class ErrorCode(StrEnum):
+    BAD_INPUT = "BAD_INPUT"
+    NOT_FOUND = "NOT_FOUND"
+    LIMIT_EXCEEDED = "LIMIT_EXCEEDED"
+    FORBIDDEN = "FORBIDDEN"
+    STORE_UNAVAILABLE = "STORE_UNAVAILABLE"
+    INTERNAL = "INTERNAL"
+
+
+class HippographError(Exception):
+    """A failure with a code, a message for people, and optional machine-readable details."""
+
+    def __init__(self, code: ErrorCode, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+
+def bad_input(message: str, **details: Any) -> HippographError:
+    return HippographError(ErrorCode.BAD_INPUT, message, **details)

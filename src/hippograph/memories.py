@@ -1,0 +1,75 @@
+"""Reading memories: by id, by page, and hydrating ids that recall has already authorized."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from hippograph.capture.validate import validate_namespace
+from hippograph.errors import ErrorCode, HippographError, bad_input
+from hippograph.model import Episode, Fact, Memory
+from hippograph.store import Store, Transaction
+
+
+def hydrate(store: Store, namespace: str, ids: Sequence[str]) -> dict[str, Memory]:
+    """The memories with these ids in the namespace, keyed by id (ids not found are absent)."""
+    if not ids:
+        return {}
+    return store.read_in(lambda tx: hydrate_in(tx, namespace, ids))
+
+
+def hydrate_in(tx: Transaction, namespace: str, ids: Sequence[str]) -> dict[str, Memory]:
+    found: dict[str, Memory] = {}
+    for row in tx.run("episodes_by_id", ids=list(ids), namespace=namespace):
+        episode = _build(Episode, row["episode"])
+        found[episode.id] = episode
+    for row in tx.run("facts_by_id", ids=list(ids), namespace=namespace):
+        fact = _build(Fact, row["fact"])
+        found[fact.id] = fact
+    return found
+
+
+def get_memory(store: Store, namespace: str, memory_id: str) -> Memory:
+    validate_namespace(namespace)
+    memory = hydrate(store, namespace, [memory_id]).get(memory_id)
+    if memory is None:
+        raise HippographError(ErrorCode.NOT_FOUND, f"no memory {memory_id!r} in namespace {namespace!r}")
+    return memory
+
+
+@dataclass(frozen=True)
+class Page:
+    memories: list[Memory]
+    has_next: bool
+
+
+def page_memories(store: Store, namespace: str, first: int, before: str | None, max_page: int) -> Page:
+    """Newest first, episodes and facts interleaved by id (ULIDs sort by creation time)."""
+    validate_namespace(namespace)
+    if not 0 < first <= max_page:
+        raise bad_input(f"first must be between 1 and {max_page}", field="first")
+
+    def read(tx: Transaction) -> Page:
+        ids: list[str] = []
+        for query in ("page_episodes", "page_facts"):
+            ids += [row["id"] for row in tx.run(query, namespace=namespace, before=before, limit=first + 1)]
+        ids = sorted(ids, reverse=True)[: first + 1]
+        found = hydrate_in(tx, namespace, ids[:first])
+        return Page([found[i] for i in ids[:first] if i in found], has_next=len(ids) > first)
+
+    return store.read_in(read)
+
+
+def _build(cls: type[Episode] | type[Fact], row: dict[str, Any]) -> Any:
+    values = {f.name: row.get(f.name) for f in fields(cls)}
+    values["tags"] = values["tags"] or []
+    values["access_count"] = values["access_count"] or 0
+    values["pinned"] = bool(values["pinned"])
+    if cls is Episode:
+        values["observed_by"] = values["observed_by"] or []
+        values["metadata"] = json.loads(values["metadata"]) if values["metadata"] else None
+    else:
+        values["supported_by"] = values["supported_by"] or []
+    return cls(**values)

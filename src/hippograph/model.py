@@ -1,0 +1,103 @@
+"""Domain values shared by the service layer and the API."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+
+class Role(StrEnum):
+    USER = "user"
+    ASSISTANT = "assistant"
+    TOOL = "tool"
+    NOTE = "note"
+    DOCUMENT = "document"
+    # Accepted by the API only to be refused with a clear error and an audit line: a system
+    # prompt is configuration, and storing it would let recall replay instructions as memories.
+    SYSTEM = "system"
+
+
+class CaptureStatus(StrEnum):
+    CREATED = "CREATED"
+    DUPLICATE = "DUPLICATE"
+    CORROBORATED = "CORROBORATED"
+
+
+@dataclass(frozen=True)
+class CaptureInput:
+    content: str
+    namespace: str = "default"
+    role: Role = Role.USER
+    agent: str | None = None
+    session: str | None = None
+    occurred_at: datetime | None = None
+    tags: tuple[str, ...] = ()
+    importance: float | None = None
+    metadata: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Redaction:
+    kind: str
+    count: int
+
+
+@dataclass(frozen=True)
+class CaptureOutcome:
+    id: str
+    status: CaptureStatus
+    redactions: tuple[Redaction, ...] = ()
+    excised: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Episode:
+    id: str
+    namespace: str
+    content: str
+    role: str
+    agent: str
+    session: str | None
+    occurred_at: datetime
+    captured_at: datetime
+    content_hash: str
+    importance: float
+    pinned: bool
+    tags: list[str]
+    observed_by: list[str]
+    access_count: int
+    last_accessed_at: datetime | None
+    state: str
+    embedded: bool
+    metadata: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Fact:
+    id: str
+    namespace: str
+    statement: str
+    kind: str
+    key: str | None
+    subject: str | None
+    predicate: str | None
+    object: str | None
+    confidence: float
+    importance: float
+    version: int
+    status: str
+    origin: str
+    valid_from: datetime | None
+    valid_to: datetime | None
+    recorded_at: datetime
+    expired_at: datetime | None
+    pinned: bool
+    tags: list[str]
+    access_count: int
+    last_accessed_at: datetime | None
+    supported_by: list[str] = field(default_factory=list)
+
+
+Memory = Episode | Fact

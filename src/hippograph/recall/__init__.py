@@ -1,0 +1,1 @@
+"""Recall: collect candidates from each channel, fuse them, authorize, hydrate, render."""

@@ -1,0 +1,44 @@
+"""The running service's parts, built once from settings and handed to every service function."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from hippograph.config import Settings
+from hippograph.embedding import Embedder, MiniLMEmbedder
+from hippograph.store import Store, open_store
+
+log = logging.getLogger(__name__)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class Runtime:
+    settings: Settings
+    store: Store
+    embedder: Embedder
+    clock: Callable[[], datetime] = field(default=utc_now)
+
+    def close(self) -> None:
+        self.store.close()
+
+
+def open_runtime(settings: Settings, *, embedder: Embedder | None = None) -> Runtime:
+    """Connect (or start the embedded engine), set the schema up and load the embedding model."""
+    store = open_store(settings)
+    try:
+        store.setup_schema()
+        if embedder is None:
+            model = MiniLMEmbedder(settings.embedding_batch_size)
+            model.load()
+            embedder = model
+    except Exception:
+        store.close()
+        raise
+    return Runtime(settings, store, embedder)

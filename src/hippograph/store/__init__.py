@@ -1,0 +1,6 @@
+"""The graph store: one code path over the neo4j driver, for Neo4j and for embedded ArcadeDB."""
+
+from hippograph.store.connect import open_store
+from hippograph.store.store import Store, Transaction
+
+__all__ = ["Store", "Transaction", "open_store"]

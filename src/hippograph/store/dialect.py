@@ -1,0 +1,46 @@
+"""Everything that differs between Neo4j and ArcadeDB, and nothing else.
+
+The query text is identical on both servers; what differs is how the schema is created and how a
+search index is named when a query passes it to ``db.index.*.queryNodes`` as a parameter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hippograph.resources import read_text
+
+# Search indexes by the logical name queries use, with the label and property they cover.
+SEARCH_INDEXES: dict[str, tuple[str, str]] = {
+    "episode_content": ("Episode", "content"),
+    "fact_statement": ("Fact", "statement"),
+    "episode_embedding": ("Episode", "embedding"),
+    "fact_embedding": ("Fact", "embedding"),
+}
+
+
+@dataclass(frozen=True)
+class Dialect:
+    name: str
+    schema_file: str
+    # Neo4j names an index as its DDL did; ArcadeDB's procedures want "Label[property]".
+    label_bracket_index_names: bool
+    # Neo4j runs its DDL as Cypher over Bolt; ArcadeDB needs SQL, run by the in-process engine.
+    ddl_in_sql: bool
+
+    def index_name(self, logical: str) -> str:
+        label, prop = SEARCH_INDEXES[logical]
+        return f"{label}[{prop}]" if self.label_bracket_index_names else logical
+
+    def schema_statements(self) -> list[str]:
+        return split_statements(read_text(self.schema_file))
+
+
+NEO4J = Dialect("neo4j", "cypher/schema/neo4j.cypher", label_bracket_index_names=False, ddl_in_sql=False)
+ARCADEDB = Dialect("arcadedb", "cypher/schema/arcadedb.sql", label_bracket_index_names=True, ddl_in_sql=True)
+
+
+def split_statements(script: str) -> list[str]:
+    """Statements of a DDL script: comment lines dropped, split on ';' (DDL holds no string with one)."""
+    lines = [line for line in script.splitlines() if not line.lstrip().startswith(("//", "--"))]
+    return [stmt.strip() for stmt in "\n".join(lines).split(";") if stmt.strip()]

@@ -1,0 +1,81 @@
+"""ArcadeDB running inside this process, reachable over Bolt on a loopback port."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+_LOGGING_CONFIG = Path(__file__).with_name("arcadedb-logging.properties")
+DATABASE = "hippograph"
+
+
+@dataclass(frozen=True)
+class BoltTarget:
+    uri: str
+    user: str
+    password: str
+    database: str
+
+
+class EmbeddedArcadeDB:
+    """Starts and stops the engine; owns its data directory. One per process (the JVM is shared)."""
+
+    def __init__(self, data_dir: Path, heap: str) -> None:
+        self.data_dir = data_dir.resolve()
+        self.heap = heap
+        self._server: Any = None
+        self._database: Any = None
+
+    def start(self) -> BoltTarget:
+        # Imported here: loading the package is cheap but starting the JVM is not, and a Neo4j
+        # deployment never needs it.
+        import arcadedb_embedded
+        from arcadedb_embedded.jvm import start_jvm
+
+        start_jvm(heap_size=self.heap, jvm_args=[f"-Djava.util.logging.config.file={_LOGGING_CONFIG}"])
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        password = self._root_password()
+        bolt_port = _free_loopback_port()
+        self._server = arcadedb_embedded.create_server(
+            root_path=str(self.data_dir),
+            root_password=password,
+            config={
+                "host": "127.0.0.1",
+                "http_port": _free_loopback_port(),
+                "server_plugins": "Bolt:com.arcadedb.bolt.BoltProtocolPlugin",
+                "bolt_port": bolt_port,
+            },
+        )
+        self._server.start()
+        self._database = self._server.create_database(DATABASE)
+        log.info("embedded ArcadeDB at %s, Bolt on 127.0.0.1:%d", self.data_dir, bolt_port)
+        return BoltTarget(f"bolt://127.0.0.1:{bolt_port}", "root", password, DATABASE)
+
+    def sql(self, statement: str) -> None:
+        self._database.command("sql", statement)
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.stop()
+            self._server = self._database = None
+
+    def _root_password(self) -> str:
+        # ArcadeDB records the root password when it first creates a server directory; keep ours
+        # beside the data so that a restart can log in again.
+        path = self.data_dir / "root-password"
+        if not path.exists():
+            path.write_text(secrets.token_urlsafe(24), encoding="utf-8")
+            path.chmod(0o600)
+        return path.read_text(encoding="utf-8").strip()
+
+
+def _free_loopback_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])

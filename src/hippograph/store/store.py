@@ -1,0 +1,107 @@
+"""Run named Cypher queries from ``cypher/`` through the neo4j driver, in managed transactions."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+import neo4j
+import neo4j.time
+
+from hippograph.resources import read_text
+from hippograph.store.dialect import Dialect
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Row = dict[str, Any]
+
+
+def cypher(name: str) -> str:
+    """The text of ``cypher/<name>.cypher``."""
+    return read_text(f"cypher/{name}.cypher")
+
+
+class Transaction:
+    """One open transaction; the service layer sees query names and rows, never Cypher."""
+
+    def __init__(self, tx: neo4j.ManagedTransaction) -> None:
+        self._tx = tx
+
+    def run(self, name: str, **params: Any) -> list[Row]:
+        result = self._tx.run(cypher(name), params)
+        return [{key: _native(value) for key, value in record.items()} for record in result]
+
+
+class Store:
+    def __init__(
+        self,
+        driver: neo4j.Driver,
+        database: str,
+        dialect: Dialect,
+        *,
+        run_sql: Callable[[str], None] | None = None,
+        on_close: Callable[[], None] | None = None,
+    ) -> None:
+        self._driver = driver
+        self._database = database
+        self.dialect = dialect
+        self._run_sql = run_sql
+        self._on_close = on_close
+
+    def index(self, logical: str) -> str:
+        """The server's name for a search index, to pass as a query parameter."""
+        return self.dialect.index_name(logical)
+
+    def read(self, name: str, **params: Any) -> list[Row]:
+        return self.read_in(lambda tx: tx.run(name, **params))
+
+    def read_in(self, work: Callable[[Transaction], T]) -> T:
+        with self._session() as session:
+            return session.execute_read(lambda tx: work(Transaction(tx)))
+
+    def write(self, work: Callable[[Transaction], T]) -> T:
+        """Run ``work`` in one write transaction; the driver retries it on transient failures."""
+        with self._session() as session:
+            return session.execute_write(lambda tx: work(Transaction(tx)))
+
+    def setup_schema(self) -> None:
+        """Create constraints and indexes; every statement is idempotent."""
+        for statement in self.dialect.schema_statements():
+            if self.dialect.ddl_in_sql:
+                assert self._run_sql is not None, "this dialect's DDL needs the in-process engine"
+                self._run_sql(statement)
+            else:
+                with self._session() as session:
+                    session.run(statement).consume()
+
+    def ping(self) -> bool:
+        try:
+            self.read("ping")
+        except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError):
+            log.warning("store ping failed", exc_info=True)
+            return False
+        return True
+
+    def close(self) -> None:
+        self._driver.close()
+        if self._on_close is not None:
+            self._on_close()
+
+    def _session(self) -> neo4j.Session:
+        return self._driver.session(database=self._database)
+
+
+def _native(value: Any) -> Any:
+    """Driver values as plain Python; datetimes always in UTC (ArcadeDB may drop the zone)."""
+    if isinstance(value, neo4j.time.DateTime):
+        value = value.to_native()
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    if isinstance(value, list):
+        return [_native(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _native(item) for key, item in value.items()}
+    return value

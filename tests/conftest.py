@@ -1,0 +1,91 @@
+"""One Hippograph for the whole run: a real store (embedded ArcadeDB, or Neo4j when NEO4J_URI is
+set) behind a real uvicorn server, spoken to over HTTP. Each test works in its own namespace."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from hippograph.api.app import create_app
+from hippograph.config import Settings
+from hippograph.resources import read_text
+from hippograph.runtime import Runtime, open_runtime
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
+    settings = Settings.from_env().with_overrides(data_dir=tmp_path_factory.mktemp("store"), heap="768m")
+    runtime = open_runtime(settings)
+    yield runtime
+    runtime.close()
+
+
+@pytest.fixture(scope="session")
+def base_url(runtime: Runtime) -> Iterator[str]:
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(runtime), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline, "test server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+class GraphQLClient:
+    def __init__(self, base_url: str) -> None:
+        self.http = httpx.Client(base_url=base_url, timeout=60)
+
+    def execute(self, query: str, **variables: Any) -> dict[str, Any]:
+        response = self.http.post("/graphql", json={"query": query, "variables": variables})
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def operation(self, name: str, **variables: Any) -> dict[str, Any]:
+        """Run one of the documented operations in graphql/operations/."""
+        return self.execute(read_text(f"graphql/operations/{name}.graphql"), **variables)
+
+    def data(self, name: str, **variables: Any) -> dict[str, Any]:
+        body = self.operation(name, **variables)
+        assert "errors" not in body, body["errors"]
+        return body["data"]
+
+    def error_code(self, name: str, **variables: Any) -> str:
+        body = self.operation(name, **variables)
+        assert body.get("errors"), f"expected an error, got {body}"
+        return body["errors"][0]["extensions"]["code"]
+
+
+@pytest.fixture(scope="session")
+def gql(base_url: str) -> GraphQLClient:
+    return GraphQLClient(base_url)
+
+
+@pytest.fixture
+def namespace() -> str:
+    return f"t-{uuid.uuid4().hex[:16]}"
+
+
+def census(runtime: Runtime, namespace: str) -> dict[str, int]:
+    return {row["label"]: row["count"] for row in runtime.store.read("census_namespace", namespace=namespace)}
+
+
+REPO = Path(__file__).resolve().parents[1]

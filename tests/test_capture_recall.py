@@ -1,0 +1,102 @@
+"""Capture → recall round trips through HTTP GraphQL on the real store."""
+
+from __future__ import annotations
+
+from conftest import GraphQLClient, census
+
+from hippograph.runtime import Runtime
+
+CAROLINE = [
+    ("Caroline", "Caroline: I moved to Boston last spring for the new job.", "2023-05-08T13:56:00Z"),
+    ("Melanie", "Melanie: I painted a lake at sunrise with my kids last weekend.", "2023-05-08T14:01:00Z"),
+    ("Caroline", "Caroline: The LGBTQ support group meeting really helped me.", "2023-05-08T14:03:00Z"),
+    ("Melanie", "Melanie: We went camping in the mountains and roasted marshmallows.", "2023-06-02T10:00:00Z"),
+]
+
+
+def capture_conversation(gql: GraphQLClient, namespace: str) -> list[str]:
+    inputs = [
+        {"namespace": namespace, "content": text, "agent": agent, "session": "session_1", "occurredAt": at}
+        for agent, text, at in CAROLINE
+    ]
+    results = gql.data("captureBatch", inputs=inputs)["captureBatch"]
+    assert [r["status"] for r in results] == ["CREATED"] * len(CAROLINE)
+    return [r["id"] for r in results]
+
+
+def test_capture_then_recall_finds_it_first(gql: GraphQLClient, namespace: str) -> None:
+    ids = capture_conversation(gql, namespace)
+    recall = gql.data("recall", input={"namespace": namespace, "query": "Where did Caroline move to?"})["recall"]
+    top = recall["hits"][0]
+    assert top["memory"]["id"] == ids[0]
+    assert top["memory"]["__typename"] == "Episode"
+    assert top["memory"]["occurredAt"] == "2023-05-08T13:56:00Z"
+    assert top["memory"]["session"] == "session_1"
+    assert {c["channel"] for c in top["channels"]} == {"KEYWORD", "VECTOR"}
+    assert all(c["rank"] >= 1 for c in top["channels"])
+    assert ids[0] in recall["context"]
+    assert recall["context"].count("<recalled-memory-context>") == 1
+    stages = {t["stage"] for t in recall["timings"]}
+    assert {"keyword", "vector", "fuse", "authorize", "hydrate"} <= stages
+    assert recall["degraded"] == []
+
+
+def test_vector_channel_finds_paraphrases_keyword_misses(gql: GraphQLClient, namespace: str) -> None:
+    ids = capture_conversation(gql, namespace)
+    recall = gql.data(
+        "recall", input={"namespace": namespace, "query": "outdoor trip with a tent", "channels": ["VECTOR"]}
+    )["recall"]
+    assert recall["hits"][0]["memory"]["id"] == ids[3]
+
+
+def test_recall_is_confined_to_its_namespace(gql: GraphQLClient, namespace: str) -> None:
+    capture_conversation(gql, namespace)
+    other = namespace + "-other"
+    recall = gql.data("recall", input={"namespace": other, "query": "Caroline Boston"})["recall"]
+    assert recall["hits"] == []
+
+
+def test_filters_by_agent_session_time_and_tags(gql: GraphQLClient, namespace: str) -> None:
+    ids = capture_conversation(gql, namespace)
+    tagged = gql.data(
+        "capture", input={"namespace": namespace, "content": "Caroline adopted a dog named Boston.", "tags": ["pets"]}
+    )["capture"]["id"]
+
+    def hit_ids(**filters: object) -> list[str]:
+        body = gql.data("recall", input={"namespace": namespace, "query": "Caroline Boston", "filters": filters})
+        return [h["memory"]["id"] for h in body["recall"]["hits"]]
+
+    assert set(hit_ids(agents=["Melanie"])) <= {ids[1], ids[3]}
+    assert tagged not in hit_ids(sessions=["session_1"])
+    assert hit_ids(tags=["pets"]) == [tagged]
+    assert ids[3] not in hit_ids(until="2023-06-01T00:00:00Z")
+    assert set(hit_ids(since="2023-06-01T00:00:00Z")) <= {ids[3], tagged}
+
+
+def test_recall_counts_access_for_returned_hits_only(gql: GraphQLClient, namespace: str) -> None:
+    ids = capture_conversation(gql, namespace)
+    gql.data("recall", input={"namespace": namespace, "query": "Boston move", "limit": 1})
+    counts = {i: gql.data("memory", id=i, namespace=namespace)["memory"]["accessCount"] for i in ids}
+    assert sum(counts.values()) == 1
+
+
+def test_memory_by_id_and_paging(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
+    ids = capture_conversation(gql, namespace)
+    memory = gql.data("memory", id=ids[1], namespace=namespace)["memory"]
+    assert memory["content"] == CAROLINE[1][1]
+    assert memory["agent"] == "Melanie" and memory["role"] == "user" and memory["embedded"] is True
+
+    seen: list[str] = []
+    after = None
+    while True:
+        page = gql.data("memories", namespace=namespace, first=3, after=after)["memories"]
+        seen += [edge["node"]["id"] for edge in page["edges"]]
+        if not page["pageInfo"]["hasNextPage"]:
+            break
+        after = page["pageInfo"]["endCursor"]
+    assert seen == list(reversed(ids))
+    assert census(runtime, namespace) == {"Episode": 4, "Session": 1, "History": 4}
+
+
+def test_unknown_memory_is_not_found(gql: GraphQLClient, namespace: str) -> None:
+    assert gql.error_code("memory", id="01NOPE", namespace=namespace) == "NOT_FOUND"
