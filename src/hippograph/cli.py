@@ -55,11 +55,9 @@ def _serve(settings: Settings) -> int:
     from hippograph.runtime import open_runtime
 
     runtime = open_runtime(settings)
-    try:
-        print(f"Hippograph on http://{settings.host}:{settings.port}/graphql ({runtime.store.dialect.name})", flush=True)
-        uvicorn.run(create_app(runtime), host=settings.host, port=settings.port, log_level="warning")
-    finally:
-        runtime.close()
+    app = create_app(runtime, close_runtime_on_shutdown=True)
+    print(f"Hippograph on http://{settings.host}:{settings.port}/graphql ({runtime.store.dialect.name})", flush=True)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
     return 0
 
 

@@ -60,8 +60,9 @@ class HippographGraphQL(GraphQL):
         return payload
 
 
-def create_app(runtime: Runtime) -> Starlette:
-    """The app over an open runtime; the caller owns the runtime and closes it after serving."""
+def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> Starlette:
+    """The app over an open runtime. ``hippograph serve`` hands the runtime over to be closed at
+    shutdown: uvicorn re-raises SIGTERM once it has drained, so no code after it would run."""
     graphql_app = HippographGraphQL(runtime)
 
     async def healthz(request: Request) -> JSONResponse:
@@ -81,6 +82,8 @@ def create_app(runtime: Runtime) -> Starlette:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+            if close_runtime_on_shutdown:
+                await call(runtime.close)
 
     return Starlette(
         routes=[

@@ -34,9 +34,9 @@ def _classify(error: GraphQLError) -> tuple[ErrorCode, str, dict[str, Any]]:
     if isinstance(original, _STORE_DOWN):
         log.error("store unavailable: %s", original)
         return ErrorCode.STORE_UNAVAILABLE, "the graph store is unavailable; retry shortly", {}
-    if original is None:
-        # Raised by graphql-core itself: a syntax error, an unknown field, a value that does not
-        # fit its type (an unknown Role, a malformed DateTime) - the request is at fault.
+    if original is None or isinstance(original, GraphQLError):
+        # Raised by graphql-core or a scalar: a syntax error, an unknown field, a value that does
+        # not fit its type (an unknown Role, a malformed DateTime) - the request is at fault.
         return ErrorCode.BAD_INPUT, error.message, {}
     log.error("internal error in %s", error.path, exc_info=original)
     return ErrorCode.INTERNAL, "internal error; it has been logged", {}

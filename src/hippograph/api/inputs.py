@@ -14,7 +14,6 @@ from hippograph.recall.request import Channel as ChannelValue
 from hippograph.recall.request import RecallFilters, RecallRequest
 
 DEFAULT_NAMESPACE = "default"
-DEFAULT_CHANNELS = frozenset({ChannelValue.KEYWORD, ChannelValue.VECTOR})
 
 
 class CaptureInput(graphene.InputObjectType):
@@ -64,6 +63,7 @@ def to_capture(data: dict[str, Any]) -> model.CaptureInput:
 def to_recall(data: dict[str, Any]) -> RecallRequest:
     filters = data.get("filters") or {}
     channels = data.get("channels")
+    chosen = {} if channels is None else {"channels": frozenset(ChannelValue(_value(c)) for c in channels)}
     return RecallRequest(
         query=data["query"],
         namespace=data.get("namespace") or DEFAULT_NAMESPACE,
@@ -77,7 +77,7 @@ def to_recall(data: dict[str, Any]) -> RecallRequest:
             importance_min=filters.get("importance_min"),
             pinned=filters.get("pinned"),
         ),
-        channels=DEFAULT_CHANNELS if channels is None else frozenset(ChannelValue(_value(c)) for c in channels),
+        **chosen,
     )
 
 

@@ -38,7 +38,12 @@ class EmbeddedArcadeDB:
         import arcadedb_embedded
         from arcadedb_embedded.jvm import start_jvm
 
-        start_jvm(heap_size=self.heap, jvm_args=[f"-Djava.util.logging.config.file={_LOGGING_CONFIG}"])
+        start_jvm(
+            heap_size=self.heap,
+            # -Xrs leaves SIGTERM and SIGINT to Python, so that serve drains requests and closes the
+            # store itself instead of the JVM ending the process under it.
+            jvm_args=["-Xrs", f"-Djava.util.logging.config.file={_LOGGING_CONFIG}"],
+        )
         self.data_dir.mkdir(parents=True, exist_ok=True)
         password = self._root_password()
         bolt_port = _free_loopback_port()

@@ -89,6 +89,7 @@ class Store:
         self._driver.close()
         if self._on_close is not None:
             self._on_close()
+        log.info("store closed")
 
     def _session(self) -> neo4j.Session:
         return self._driver.session(database=self._database)

@@ -1,0 +1,430 @@
+"""Capture and recall through the public GraphQL contract, measured as a client sees them.
+
+Starts ``hippograph serve`` as a subprocess (embedded ArcadeDB, fresh data directory, free port),
+then, in one namespace that grows to N episodes built from the LoCoMo conversation turns:
+
+* ``capture``: the first episodes one request at a time (throughput, latency median and p95);
+* ``captureBatch``: the rest in batches of 64 (throughput, per-batch latency median and p95);
+* ``recall`` (limit 10) at the full N with LoCoMo questions (latency median, p95, p99, and the
+  server's own per-stage timings as medians);
+* the server's peak resident memory (VmHWM; ArcadeDB runs in-process, so one PID covers it);
+* for reading the capture numbers, the same MiniLM embedder timed alone after the server stops.
+
+Every request uses the text of ``graphql/operations/*.graphql``. Run from a checkout:
+
+    python bench/capture_recall.py [--episodes 10000] [--port auto] [--data-dir tmp]
+                                   [--out bench/results/capture_recall.json]
+
+Results go to ``--out`` as JSON and to stdout as Markdown; progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO, Any
+
+import httpx
+from tqdm import tqdm
+
+REPO = Path(__file__).resolve().parents[1]
+OPERATIONS = REPO / "graphql" / "operations"
+LOCOMO = Path("/work/shared/bench/locomo-dev.json")
+
+NAMESPACE = "bench"
+# Warm-up captures go elsewhere so that the measured namespace holds exactly N episodes.
+WARMUP_NAMESPACE = "bench-warmup"
+BATCH_SIZE = 64  # the service's limit per captureBatch
+RECALL_LIMIT = 10
+WARMUP_REQUESTS = 10
+EMBED_REFERENCE_SINGLES = 100
+EMBED_REFERENCE_BATCHES = 10
+READY_TIMEOUT_S = 180
+STOP_TIMEOUT_S = 60
+LOCOMO_DATE = "%I:%M %p on %d %B, %Y"  # e.g. "1:56 pm on 8 May, 2023"
+
+
+@dataclass(frozen=True)
+class Episode:
+    content: str
+    agent: str
+    session: str
+    occurred_at: str
+
+    def input(self, namespace: str = NAMESPACE) -> dict[str, str]:
+        return {
+            "namespace": namespace,
+            "content": self.content,
+            "agent": self.agent,
+            "session": self.session,
+            "occurredAt": self.occurred_at,
+        }
+
+
+@dataclass(frozen=True)
+class Turn:
+    sample_id: str
+    session: int
+    occurred_at: str
+    speaker: str
+    text: str
+
+
+# --- corpus -------------------------------------------------------------------------------
+
+
+def load_turns(samples: list[dict[str, Any]]) -> list[Turn]:
+    """Every turn, in conversation, session and turn order."""
+    turns = []
+    for sample in samples:
+        conversation = sample["conversation"]
+        numbers = sorted(int(m[1]) for key in conversation if (m := re.fullmatch(r"session_(\d+)", key)))
+        for number in numbers:
+            occurred_at = locomo_date(conversation[f"session_{number}_date_time"])
+            for turn in conversation[f"session_{number}"]:
+                turns.append(Turn(sample["sample_id"], number, occurred_at, turn["speaker"], turn["text"]))
+    return turns
+
+
+def locomo_date(text: str) -> str:
+    # LoCoMo gives no time zone; the corpus treats session times as UTC.
+    return datetime.strptime(text, LOCOMO_DATE).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def build_corpus(turns: Sequence[Turn], size: int) -> list[Episode]:
+    """``size`` distinct episodes: the turns as they are, then replayed in rounds.
+
+    The service deduplicates identical content within a namespace, so round r >= 2 marks each
+    turn's content with its round and files it under a session of that round.
+    """
+    episodes = []
+    for index in range(size):
+        round_, position = divmod(index, len(turns))
+        turn = turns[position]
+        if round_ == 0:
+            content, session = f"{turn.speaker}: {turn.text}", f"{turn.sample_id}/session_{turn.session}"
+        else:
+            marker = f"round {round_ + 1}"
+            content = f"{turn.speaker} ({marker}): {turn.text}"
+            session = f"{turn.sample_id}/session_{turn.session}/{marker.replace(' ', '_')}"
+        episodes.append(Episode(content, turn.speaker, session, turn.occurred_at))
+    return episodes
+
+
+def spread(items: Sequence[str], count: int) -> list[str]:
+    """``count`` items evenly spaced over ``items``, so every conversation is queried."""
+    count = min(count, len(items))
+    return [items[i * len(items) // count] for i in range(count)]
+
+
+# --- the server ---------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def running_server(data_dir: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """``hippograph serve`` until the block ends, however it ends; its output is shown only if it
+    fails to become ready."""
+    # Serve the checkout this script belongs to, installed or not.
+    python_path = os.pathsep.join(filter(None, [str(REPO / "src"), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "PYTHONPATH": python_path}
+    command = [sys.executable, "-m", "hippograph.cli", "serve", "--data-dir", str(data_dir), "--port", str(port)]
+    with tempfile.TemporaryFile() as log:
+        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+        try:
+            wait_ready(server, f"http://127.0.0.1:{port}/readyz", log)
+            yield server
+        finally:
+            stop(server)
+
+
+def wait_ready(server: subprocess.Popen[bytes], url: str, log: IO[bytes]) -> None:
+    deadline = time.monotonic() + READY_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            break
+        try:
+            if httpx.get(url, timeout=5).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass  # not listening yet
+        time.sleep(0.5)
+    log.seek(0)
+    tail = log.read().decode(errors="replace")[-4000:]
+    raise RuntimeError(f"hippograph serve did not become ready (exit code {server.poll()}):\n{tail}")
+
+
+def stop(server: subprocess.Popen[bytes]) -> None:
+    if server.poll() is None:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def peak_rss_mib(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    kib = int(re.search(r"^VmHWM:\s+(\d+) kB", status, re.MULTILINE)[1])
+    return round(kib / 1024, 1)
+
+
+# --- GraphQL over HTTP --------------------------------------------------------------------
+
+
+class GraphQL:
+    def __init__(self, base_url: str) -> None:
+        # Batches of 64 take seconds on a small machine; a timeout here would only lose data.
+        self.http = httpx.Client(base_url=base_url, timeout=300)
+        self.operations = {name: (OPERATIONS / f"{name}.graphql").read_text() for name in ("capture", "captureBatch", "recall")}
+
+    def timed(self, operation: str, **variables: Any) -> tuple[float, dict[str, Any]]:
+        """One request: its wall-clock latency in ms and its data."""
+        start = time.perf_counter()
+        response = self.http.post("/graphql", json={"query": self.operations[operation], "variables": variables})
+        elapsed_ms = (time.perf_counter() - start) * 1000
+        response.raise_for_status()
+        body = response.json()
+        if body.get("errors"):
+            raise RuntimeError(f"{operation} failed: {body['errors']}")
+        return elapsed_ms, body["data"]
+
+
+# --- measurements -------------------------------------------------------------------------
+
+
+def summary(latencies_ms: Sequence[float], *percentiles: int) -> dict[str, float]:
+    cuts = statistics.quantiles(latencies_ms, n=100, method="inclusive")
+    result = {"median": statistics.median(latencies_ms)} | {f"p{p}": cuts[p - 1] for p in percentiles}
+    return {key: round(value, 1) for key, value in result.items()}
+
+
+def warm_up(gql: GraphQL, episodes: Sequence[Episode], questions: Sequence[str]) -> None:
+    """Model, JIT and connection warm-up, kept out of the measured namespace."""
+    for episode in episodes[:WARMUP_REQUESTS]:
+        gql.timed("capture", input=episode.input(WARMUP_NAMESPACE))
+    batch = [episode.input(WARMUP_NAMESPACE) for episode in episodes[WARMUP_REQUESTS : WARMUP_REQUESTS + BATCH_SIZE]]
+    gql.timed("captureBatch", inputs=batch)
+    for question in questions:
+        gql.timed("recall", input={"namespace": WARMUP_NAMESPACE, "query": question, "limit": RECALL_LIMIT})
+
+
+def measure_captures(
+    episodes: Sequence[Episode], per_request: int, send: Callable[[list[dict[str, str]]], list[dict[str, Any]]], label: str
+) -> tuple[dict[str, Any], Counter[str]]:
+    """Sequential requests of ``per_request`` episodes each: throughput and per-request latency."""
+    latencies, statuses = [], Counter[str]()
+    start = time.perf_counter()
+    with tqdm(total=len(episodes), desc=label, unit="ep") as progress:
+        for offset in range(0, len(episodes), per_request):
+            chunk = [episode.input() for episode in episodes[offset : offset + per_request]]
+            request_start = time.perf_counter()
+            outcomes = send(chunk)
+            latencies.append((time.perf_counter() - request_start) * 1000)
+            statuses.update(outcome["status"] for outcome in outcomes)
+            progress.update(len(chunk))
+    seconds = time.perf_counter() - start
+    result = {
+        "requests": len(latencies),
+        "episodes": len(episodes),
+        "episodes_per_request": per_request,
+        "seconds": round(seconds, 2),
+        "episodes_per_s": round(len(episodes) / seconds, 1),
+        "latency_ms": summary(latencies, 95),
+    }
+    return result, statuses
+
+
+def send_single(gql: GraphQL) -> Callable[[list[dict[str, str]]], list[dict[str, Any]]]:
+    return lambda inputs: [gql.timed("capture", input=inputs[0])[1]["capture"]]
+
+
+def send_batch(gql: GraphQL) -> Callable[[list[dict[str, str]]], list[dict[str, Any]]]:
+    return lambda inputs: gql.timed("captureBatch", inputs=inputs)[1]["captureBatch"]
+
+
+def measure_recall(gql: GraphQL, questions: Sequence[str], corpus_size: int) -> dict[str, Any]:
+    latencies, hits = [], []
+    stages: dict[str, list[float]] = defaultdict(list)
+    for question in tqdm(questions, desc="recall", unit="q"):
+        elapsed_ms, data = gql.timed("recall", input={"namespace": NAMESPACE, "query": question, "limit": RECALL_LIMIT})
+        latencies.append(elapsed_ms)
+        hits.append(len(data["recall"]["hits"]))
+        for timing in data["recall"]["timings"]:
+            stages[timing["stage"]].append(timing["ms"])
+    return {
+        "queries": len(questions),
+        "limit": RECALL_LIMIT,
+        "corpus_episodes": corpus_size,
+        "hits_median": statistics.median(hits),
+        "latency_ms": summary(latencies, 95, 99),
+        # Stages nest where the service nests them: "vector" includes "embed_query".
+        "stage_median_ms": {stage: round(statistics.median(ms), 2) for stage, ms in stages.items()},
+    }
+
+
+def embedding_reference(episodes: Sequence[Episode]) -> dict[str, Any]:
+    """The service's embedder alone on the first capture texts, with the server stopped: how much of
+    a capture is embedding. A lower bound, since in the server it competes with the store for CPU."""
+    # The bench runs from a checkout; the service need not be installed.
+    sys.path.insert(0, str(REPO / "src"))
+    from hippograph.embedding import MiniLMEmbedder
+
+    embedder = MiniLMEmbedder()
+    texts = [episode.content for episode in episodes]
+    embedder.embed(texts[:BATCH_SIZE])  # model load and warm-up
+    singles = [timed_ms(lambda text=text: embedder.embed([text])) for text in texts[:EMBED_REFERENCE_SINGLES]]
+    batches = [
+        timed_ms(lambda offset=offset: embedder.embed(texts[offset : offset + BATCH_SIZE]))
+        for offset in range(0, EMBED_REFERENCE_BATCHES * BATCH_SIZE, BATCH_SIZE)
+    ]
+    return {"single_text_ms": summary(singles, 95), "batch_of_64_ms": summary(batches, 95)}
+
+
+def timed_ms(action: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    action()
+    return (time.perf_counter() - start) * 1000
+
+
+# --- the run ------------------------------------------------------------------------------
+
+
+def machine() -> dict[str, Any]:
+    cpuinfo = Path("/proc/cpuinfo").read_text()
+    meminfo = Path("/proc/meminfo").read_text()
+    return {
+        "cpu": re.search(r"^model name\s*:\s*(.+)$", cpuinfo, re.MULTILINE)[1],
+        "cores": os.cpu_count(),
+        "ram_gib": round(int(re.search(r"^MemTotal:\s+(\d+) kB", meminfo, re.MULTILINE)[1]) / 1024**2, 1),
+        "python": platform.python_version(),
+        "os": platform.platform(),
+    }
+
+
+def git_commit() -> str | None:
+    result = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True)
+    return result.stdout.strip() or None
+
+
+def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
+    samples = json.loads(LOCOMO.read_text())
+    turns = load_turns(samples)
+    episodes = build_corpus(turns, args.episodes)
+    questions = [qa["question"] for sample in samples for qa in sample["qa"]]
+    measured = spread(questions, args.queries)
+    unmeasured = [question for question in questions if question not in set(measured)]
+    warmup_questions = unmeasured[:WARMUP_REQUESTS]
+    singles = min(args.singles, len(episodes))
+    port = free_port() if args.port == "auto" else int(args.port)
+
+    with running_server(data_dir, port) as server:
+        gql = GraphQL(f"http://127.0.0.1:{port}")
+        warm_up(gql, episodes, warmup_questions)
+        single, single_statuses = measure_captures(episodes[:singles], 1, send_single(gql), "capture")
+        batch, batch_statuses = measure_captures(episodes[singles:], BATCH_SIZE, send_batch(gql), "captureBatch")
+        for question in warmup_questions:  # caches at the full corpus size
+            gql.timed("recall", input={"namespace": NAMESPACE, "query": question, "limit": RECALL_LIMIT})
+        recall = measure_recall(gql, measured, len(episodes))
+        rss = peak_rss_mib(server.pid)
+
+    statuses = single_statuses + batch_statuses
+    if statuses["CREATED"] != len(episodes):
+        print(f"warning: not every episode was new: {dict(statuses)}", file=sys.stderr)
+    return {
+        "machine": machine(),
+        "run": {
+            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "command": " ".join(["python", *sys.argv]),
+            "commit": git_commit(),
+            "namespace": NAMESPACE,
+            "episodes": len(episodes),
+            "locomo_turns": len(turns),
+            "capture_statuses": dict(statuses),
+        },
+        "capture_single": single,
+        "capture_batch": batch,
+        "recall": recall,
+        "server_peak_rss_mib": rss,
+        "embedding_reference": embedding_reference(episodes),
+    }
+
+
+def markdown(results: dict[str, Any]) -> str:
+    single, batch, recall = results["capture_single"], results["capture_batch"], results["recall"]
+    embed = results["embedding_reference"]
+    lines = [
+        "| operation | requests | median ms | p95 ms | p99 ms | throughput |",
+        "|---|---:|---:|---:|---:|---:|",
+        f"| capture (1 episode) | {single['requests']} | {single['latency_ms']['median']} "
+        f"| {single['latency_ms']['p95']} | | {single['episodes_per_s']} episodes/s |",
+        f"| captureBatch ({BATCH_SIZE} episodes) | {batch['requests']} | {batch['latency_ms']['median']} "
+        f"| {batch['latency_ms']['p95']} | | {batch['episodes_per_s']} episodes/s |",
+        f"| recall (limit {recall['limit']}, {recall['corpus_episodes']} episodes) | {recall['queries']} "
+        f"| {recall['latency_ms']['median']} | {recall['latency_ms']['p95']} | {recall['latency_ms']['p99']} | |",
+        "",
+        "| recall stage | median ms |",
+        "|---|---:|",
+        *(f"| {stage} | {ms} |" for stage, ms in recall["stage_median_ms"].items()),
+        "",
+        f"Server peak RSS (VmHWM): {results['server_peak_rss_mib']} MiB.",
+        f"Embedder alone: one text {embed['single_text_ms']['median']} ms, "
+        f"{BATCH_SIZE} texts {embed['batch_of_64_ms']['median']} ms (medians).",
+    ]
+    return "\n".join(lines)
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--episodes", type=int, default=10_000, help="size of the namespace (default 10000)")
+    parser.add_argument("--singles", type=int, default=500, help="episodes captured one per request (default 500)")
+    parser.add_argument("--queries", type=int, default=300, help="recall queries measured (default 300)")
+    parser.add_argument("--port", default="auto", help="server port, or auto for a free one")
+    parser.add_argument("--data-dir", default="tmp", help="an empty or new directory for the store, or tmp")
+    parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "capture_recall.json")
+    args = parser.parse_args(argv)
+    if args.episodes <= args.singles:
+        parser.error("--episodes must exceed --singles so that both capture paths are measured")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.data_dir == "tmp":
+        with tempfile.TemporaryDirectory(prefix="hippograph-bench-") as tmp:
+            results = run(args, Path(tmp))
+    else:
+        data_dir = Path(args.data_dir)
+        if data_dir.exists() and any(data_dir.iterdir()):
+            sys.exit(f"{data_dir} is not empty; the benchmark needs a fresh store")
+        results = run(args, data_dir)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=2) + "\n")
+    print(markdown(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

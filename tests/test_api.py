@@ -1,0 +1,35 @@
+"""The HTTP surface: schema contract, GraphiQL, health, limits."""
+
+from __future__ import annotations
+
+import httpx
+from conftest import REPO, GraphQLClient
+
+from hippograph.api.schema import schema_sdl
+
+
+def test_checked_in_schema_is_current() -> None:
+    checked_in = (REPO / "graphql" / "schema.graphql").read_text(encoding="utf-8")
+    assert checked_in == schema_sdl(), "graphql/schema.graphql is stale: run `hippograph schema --write graphql/schema.graphql`"
+
+
+def test_health_and_readiness(base_url: str) -> None:
+    assert httpx.get(f"{base_url}/healthz").json()["status"] == "ok"
+    ready = httpx.get(f"{base_url}/readyz")
+    assert ready.status_code == 200 and ready.json()["status"] == "ready"
+
+
+def test_graphiql_is_served_to_browsers(base_url: str) -> None:
+    page = httpx.get(f"{base_url}/graphql", headers={"Accept": "text/html"})
+    assert page.status_code == 200 and "graphiql" in page.text.lower()
+
+
+def test_metrics_are_exposed(base_url: str) -> None:
+    metrics = httpx.get(f"{base_url}/metrics/", follow_redirects=True)
+    assert metrics.status_code == 200
+    assert "python_info" in metrics.text
+
+
+def test_syntax_errors_carry_a_code(gql: GraphQLClient) -> None:
+    body = gql.execute("query { recall(input: {query: }) }")
+    assert body["errors"][0]["extensions"]["code"] == "BAD_INPUT"

@@ -1,0 +1,116 @@
+"""The store itself: idempotent schema, restart with data intact, the embedder failing."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import httpx
+from conftest import REPO, GraphQLClient, free_port
+
+from hippograph.capture.reembed import reembed_pending
+from hippograph.capture.service import capture
+from hippograph.embedding import Vector
+from hippograph.model import CaptureInput
+from hippograph.recall.request import RecallRequest
+from hippograph.recall.service import recall
+from hippograph.runtime import Runtime
+
+
+def test_schema_setup_twice_changes_nothing(runtime: Runtime) -> None:
+    before = runtime.store.read("schema_indexes")
+    runtime.store.setup_schema()
+    assert runtime.store.read("schema_indexes") == before
+    kinds = {row["type"] for row in before}
+    assert {"RANGE", "FULLTEXT", "VECTOR"} <= kinds
+
+
+class BrokenEmbedder:
+    def embed(self, texts: Sequence[str]) -> list[Vector]:
+        raise RuntimeError("model unavailable")
+
+
+def test_a_failing_embedder_loses_nothing(runtime: Runtime, gql: GraphQLClient, namespace: str) -> None:
+    broken = replace(runtime, embedder=BrokenEmbedder())
+    [outcome] = capture(broken, [CaptureInput("The staging cluster runs on Hetzner.", namespace=namespace)])
+    stored = gql.data("memory", id=outcome.id, namespace=namespace)["memory"]
+    assert stored["embedded"] is False
+
+    keyword = gql.data("recall", input={"namespace": namespace, "query": "staging cluster"})["recall"]
+    assert [h["memory"]["id"] for h in keyword["hits"]] == [outcome.id]
+
+    while reembed_pending(runtime):
+        pass
+    assert gql.data("memory", id=outcome.id, namespace=namespace)["memory"]["embedded"] is True
+    vector = gql.data(
+        "recall", input={"namespace": namespace, "query": "where is pre-production hosted", "channels": ["VECTOR"]}
+    )["recall"]
+    assert vector["hits"][0]["memory"]["id"] == outcome.id
+
+
+def test_a_failing_channel_degrades_instead_of_failing(runtime: Runtime, gql: GraphQLClient, namespace: str) -> None:
+    # The vector channel needs the embedder for the query; with it broken, keyword still answers.
+    [outcome] = capture(runtime, [CaptureInput("Invoices are archived for ten years.", namespace=namespace)])
+    broken = replace(runtime, embedder=BrokenEmbedder())
+    result = recall(broken, RecallRequest("invoices archived", namespace=namespace))
+    assert [hit.memory.id for hit in result.hits] == [outcome.id]
+    assert [d.channel.value for d in result.degraded] == ["vector"]
+    assert "degraded: vector" in result.context
+
+
+def _serve(data_dir: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """A real `hippograph serve` process on its own data directory, once it reports ready."""
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "hippograph.cli", "serve", "--data-dir", str(data_dir), "--port", str(port), "--heap", "512m"],
+        env=env,
+        stderr=log.open("wb"),
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "hippograph serve exited during start-up"
+        try:
+            if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
+                return process, url
+        except httpx.TransportError:
+            pass
+        time.sleep(0.5)
+    process.kill()
+    raise AssertionError("hippograph serve did not become ready")
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.send_signal(signal.SIGTERM)
+    # uvicorn drains, closes the store, then re-raises the signal: ended by SIGTERM, not killed.
+    assert process.wait(timeout=60) in (0, -signal.SIGTERM)
+
+
+def test_data_survives_a_restart(tmp_path: Path, namespace: str) -> None:
+    data_dir, log = tmp_path / "data", tmp_path / "serve.log"
+    process, url = _serve(data_dir, log)
+    try:
+        client = GraphQLClient(url)
+        created = client.data("capture", input={"namespace": namespace, "content": "Our SLA is 99.95% uptime."})
+        memory_id = created["capture"]["id"]
+    finally:
+        _stop(process)
+    assert "store closed" in log.read_text()
+
+    process, url = _serve(data_dir, log)
+    try:
+        client = GraphQLClient(url)
+        assert client.data("memory", id=memory_id, namespace=namespace)["memory"]["content"] == "Our SLA is 99.95% uptime."
+        hits = client.data("recall", input={"namespace": namespace, "query": "uptime SLA"})["recall"]["hits"]
+        assert [h["memory"]["id"] for h in hits] == [memory_id]
+        again = client.data("capture", input={"namespace": namespace, "content": "Our SLA is 99.95% uptime."})
+        assert again["capture"] == {**created["capture"], "status": "DUPLICATE"}
+    finally:
+        _stop(process)
