@@ -1,0 +1,27 @@
+# Two entry points for a fresh clone: `make serve` and `make test`. Both set up .venv first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# Every install goes through constraints.txt: it pins torch to the CPU build.
+PIP_INSTALL := $(BIN)/pip install --quiet --constraint constraints.txt
+
+.PHONY: serve test lint-cypher schema
+
+serve: $(VENV)/.installed
+	$(BIN)/hippograph serve
+
+test: $(VENV)/.installed
+	$(BIN)/pytest
+
+lint-cypher:
+	npm ci --prefix tools/cypher-lint --no-audit --no-fund
+	node tools/cypher-lint/lint.mjs cypher/
+
+schema: $(VENV)/.installed
+	$(BIN)/hippograph schema --write graphql/schema.graphql
+
+$(VENV)/.installed: pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(PIP_INSTALL) --editable '.[test,bench]'
+	touch $@
