@@ -1,5 +1,5 @@
 // Count a recall of these memories: it slows their decay (DESIGN §6, access boost).
-CALL {
+CALL () {
   MATCH (m:Episode) WHERE m.id IN $ids AND m.namespace = $namespace RETURN m
   UNION
   MATCH (m:Fact) WHERE m.id IN $ids AND m.namespace = $namespace RETURN m

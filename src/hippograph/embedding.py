@@ -6,7 +6,7 @@ import logging
 import os
 import threading
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +23,7 @@ class MiniLMEmbedder:
 
     def __init__(self, batch_size: int = 64) -> None:
         self.batch_size = batch_size
-        self._model = None
+        self._model: Any = None  # a SentenceTransformer once loaded; imported lazily (slow)
         self._lock = threading.Lock()
 
     def load(self) -> None:

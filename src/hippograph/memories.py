@@ -62,8 +62,8 @@ def page_memories(store: Store, namespace: str, first: int, before: str | None, 
     return store.read_in(read)
 
 
-def _build(cls: type[Episode] | type[Fact], row: dict[str, Any]) -> Any:
-    values = {f.name: row.get(f.name) for f in fields(cls)}
+def _build(cls: type[Episode | Fact], row: dict[str, Any]) -> Any:
+    values: dict[str, Any] = {f.name: row.get(f.name) for f in fields(cls)}
     values["tags"] = values["tags"] or []
     values["access_count"] = values["access_count"] or 0
     values["pinned"] = bool(values["pinned"])

@@ -9,8 +9,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from graphene.validation import depth_limit_validator
-from graphql import ExecutionResult
 from graphql_server.asgi import GraphQL
+from graphql_server.http import GraphQLHTTPResponse
 from graphql_server.runtime import execute
 from prometheus_client import make_asgi_app
 from starlette.applications import Starlette
@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 
+from graphql import ExecutionResult
 from hippograph import __version__
 from hippograph.api.errors import format_error
 from hippograph.api.schema import schema
@@ -36,7 +37,7 @@ class HippographGraphQL(GraphQL):
         self.runtime = runtime
         self.rules = (depth_limit_validator(max_depth=runtime.settings.limits.max_query_depth),)
 
-    async def get_context(self, request: Any, response: Any) -> dict[str, Any]:
+    async def get_context(self, request: Any, response: Any) -> Any:
         return {"request": request, "response": response, "runtime": self.runtime}
 
     async def execute_operation(self, request_adapter: Any, request_data: Any, context: Any, root_value: Any,
@@ -53,8 +54,10 @@ class HippographGraphQL(GraphQL):
             validation_rules=self.rules,
         )
 
-    async def process_result(self, request: Any, result: ExecutionResult, strict: bool = False) -> dict[str, Any]:
-        payload: dict[str, Any] = {"data": result.data}
+    async def process_result(
+        self, request: Any, result: ExecutionResult, strict: bool = False
+    ) -> GraphQLHTTPResponse:
+        payload: GraphQLHTTPResponse = {"data": result.data}
         if result.errors:
             payload["errors"] = [format_error(error) for error in result.errors]
         return payload

@@ -6,8 +6,8 @@ import logging
 from typing import Any
 
 import neo4j.exceptions
-from graphql import GraphQLError
 
+from graphql import GraphQLError
 from hippograph.errors import ErrorCode, HippographError
 
 log = logging.getLogger(__name__)

@@ -7,6 +7,7 @@ from typing import Any
 
 import graphene
 from graphene.types.generic import GenericScalar
+
 from graphql import GraphQLError, StringValueNode, ValueNode
 
 
