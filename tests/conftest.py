@@ -3,7 +3,10 @@ set) behind a real uvicorn server, spoken to over HTTP. Each test works in its o
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -29,7 +32,10 @@ def free_port() -> int:
 
 @pytest.fixture(scope="session")
 def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
-    settings = Settings.from_env().with_overrides(data_dir=tmp_path_factory.mktemp("store"), heap="768m")
+    # The background consolidator stays off: tests consolidate when they choose to.
+    settings = Settings.from_env().with_overrides(
+        data_dir=tmp_path_factory.mktemp("store"), heap="768m", consolidation_interval_s=0.0
+    )
     runtime = open_runtime(settings)
     yield runtime
     runtime.close()
@@ -89,3 +95,13 @@ def census(runtime: Runtime, namespace: str) -> dict[str, int]:
 
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def hippograph_process(
+    *args: str, data_dir: Path, log: Path, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """The `hippograph` command in its own process, on its own embedded data directory (or on
+    NEO4J_URI when set), as a user would run it; stderr goes to ``log``."""
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src"), **(env or {})}
+    command = [sys.executable, "-m", "hippograph.cli", *args, "--data-dir", str(data_dir), "--heap", "512m"]
+    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=log.open("ab"))

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import httpx
-from conftest import REPO, GraphQLClient, free_port
+from conftest import GraphQLClient, free_port, hippograph_process
 
 from hippograph.capture.reembed import reembed_pending
 from hippograph.capture.service import capture
@@ -67,12 +65,7 @@ def test_a_failing_channel_degrades_instead_of_failing(runtime: Runtime, gql: Gr
 def _serve(data_dir: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
     """A real `hippograph serve` process on its own data directory, once it reports ready."""
     port = free_port()
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "hippograph.cli", "serve", "--data-dir", str(data_dir), "--port", str(port), "--heap", "512m"],
-        env=env,
-        stderr=log.open("wb"),
-    )
+    process = hippograph_process("serve", "--port", str(port), data_dir=data_dir, log=log)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:

@@ -7,6 +7,8 @@ CREATE CONSTRAINT fact_id IF NOT EXISTS FOR (n:Fact) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT session_id IF NOT EXISTS FOR (n:Session) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT session_key IF NOT EXISTS FOR (n:Session) REQUIRE (n.namespace, n.external_id) IS UNIQUE;
 CREATE CONSTRAINT history_id IF NOT EXISTS FOR (n:History) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (n:Entity) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT entity_key IF NOT EXISTS FOR (n:Entity) REQUIRE (n.namespace, n.type, n.canonical) IS UNIQUE;
 
 CREATE INDEX episode_namespace IF NOT EXISTS FOR (n:Episode) ON (n.namespace);
 CREATE INDEX episode_state IF NOT EXISTS FOR (n:Episode) ON (n.state);
@@ -16,15 +18,21 @@ CREATE INDEX fact_namespace IF NOT EXISTS FOR (n:Fact) ON (n.namespace);
 CREATE INDEX fact_kind IF NOT EXISTS FOR (n:Fact) ON (n.kind);
 CREATE INDEX fact_key IF NOT EXISTS FOR (n:Fact) ON (n.key);
 CREATE INDEX fact_subject IF NOT EXISTS FOR (n:Fact) ON (n.subject);
+CREATE INDEX fact_content_hash IF NOT EXISTS FOR (n:Fact) ON (n.namespace, n.content_hash);
+CREATE INDEX entity_namespace IF NOT EXISTS FOR (n:Entity) ON (n.namespace);
+CREATE INDEX entity_canonical IF NOT EXISTS FOR (n:Entity) ON (n.namespace, n.canonical);
 CREATE INDEX session_namespace IF NOT EXISTS FOR (n:Session) ON (n.namespace);
 CREATE INDEX history_target IF NOT EXISTS FOR (n:History) ON (n.target);
 
 CREATE FULLTEXT INDEX episode_content IF NOT EXISTS FOR (n:Episode) ON EACH [n.content];
 CREATE FULLTEXT INDEX fact_statement IF NOT EXISTS FOR (n:Fact) ON EACH [n.statement];
+CREATE FULLTEXT INDEX entity_name IF NOT EXISTS FOR (n:Entity) ON EACH [n.name];
 
 CREATE VECTOR INDEX episode_embedding IF NOT EXISTS FOR (n:Episode) ON n.embedding
   OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};
 CREATE VECTOR INDEX fact_embedding IF NOT EXISTS FOR (n:Fact) ON n.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};
+CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (n:Entity) ON n.embedding
   OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};
 
 // Index population is asynchronous in Neo4j; the first capture must not race it.

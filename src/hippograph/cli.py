@@ -24,6 +24,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     init = commands.add_parser("init", help="create the schema (constraints and indexes) and exit")
     _store_flags(init)
 
+    consolidate = commands.add_parser("consolidate", help="derive entities, facts and relations from raw episodes")
+    _store_flags(consolidate)
+    consolidate.add_argument("--namespace", help="only this namespace (default: all)")
+    consolidate.add_argument("--limit", type=int, default=1_000_000, help="at most this many episodes")
+    consolidate.add_argument(
+        "--again", action="store_true", help="first requeue the namespace's consolidated and failed episodes"
+    )
+
+    importer = commands.add_parser("import", help="capture episodes from a JSON Lines file (CaptureInput fields)")
+    _store_flags(importer)
+    importer.add_argument("file", type=Path, help="one capture per line, e.g. {\"content\": ..., \"agent\": ...}")
+
+    status = commands.add_parser("status", help="print consolidation status and a census of a namespace as JSON")
+    _store_flags(status)
+    status.add_argument("--namespace", help="one namespace (default: all; the census needs one)")
+
     schema = commands.add_parser("schema", help="print the GraphQL schema (SDL)")
     schema.add_argument("--write", type=Path, help="write it to this file instead")
 
@@ -39,7 +55,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         host=getattr(args, "host", None),
         port=getattr(args, "port", None),
     )
-    return _serve(settings) if args.command == "serve" else _init(settings)
+    if args.command == "serve":
+        return _serve(settings)
+    if args.command == "consolidate":
+        return _consolidate(settings, args.namespace, args.limit, args.again)
+    if args.command == "import":
+        return _import(settings, args.file)
+    if args.command == "status":
+        return _status(settings, args.namespace)
+    return _init(settings)
 
 
 def _store_flags(parser: argparse.ArgumentParser) -> None:
@@ -58,6 +82,66 @@ def _serve(settings: Settings) -> int:
     app = create_app(runtime, close_runtime_on_shutdown=True)
     print(f"Hippograph on http://{settings.host}:{settings.port}/graphql ({runtime.store.dialect.name})", flush=True)
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
+    return 0
+
+
+def _consolidate(settings: Settings, namespace: str | None, limit: int, again: bool) -> int:
+    from hippograph.consolidation.worker import consolidate, requeue
+    from hippograph.runtime import open_runtime
+
+    runtime = open_runtime(settings)
+    try:
+        if again:
+            if namespace is None:
+                print("--again needs --namespace", file=sys.stderr)
+                return 2
+            print(f"requeued {requeue(runtime, namespace)} episodes", flush=True)
+        report = consolidate(runtime, namespace=namespace, limit=limit, progress=True)
+    finally:
+        runtime.close()
+    print(f"consolidated {report.processed}, failed {report.failed}, remaining {report.remaining}")
+    return 0 if report.failed == 0 else 1
+
+
+def _import(settings: Settings, path: Path) -> int:
+    from tqdm import tqdm
+
+    from hippograph.capture.jsonl import read_captures
+    from hippograph.capture.service import capture
+    from hippograph.runtime import open_runtime
+
+    runtime = open_runtime(settings)
+    batch_size = settings.limits.max_batch
+    try:
+        with path.open(encoding="utf-8") as stream:
+            items = list(read_captures(stream))
+        with tqdm(total=len(items), unit="episode") as bar:
+            for start in range(0, len(items), batch_size):
+                capture(runtime, items[start : start + batch_size])
+                bar.update(min(batch_size, len(items) - start))
+    finally:
+        runtime.close()
+    return 0
+
+
+def _status(settings: Settings, namespace: str | None) -> int:
+    import dataclasses
+    import json
+
+    from hippograph.consolidation.status import status
+    from hippograph.runtime import open_runtime
+
+    runtime = open_runtime(settings)
+    try:
+        report = dataclasses.asdict(status(runtime, namespace))
+        if namespace is not None:
+            report["nodes"] = {r["label"]: r["count"] for r in runtime.store.read("census_namespace", namespace=namespace)}
+            report["relationships"] = {
+                r["type"]: r["count"] for r in runtime.store.read("census_relationships", namespace=namespace)
+            }
+    finally:
+        runtime.close()
+    print(json.dumps(report, indent=2, sort_keys=True))
     return 0
 
 

@@ -39,6 +39,14 @@ class Settings:
     embedding_batch_size: int = 64
     # How often serve retries embeddings that failed at capture time.
     reembed_interval_s: float = 60.0
+    # Consolidation: episodes per lease, how long a lease lasts before another worker may take
+    # the episode over, attempts before the dead letter, backoff after a failure (doubling), and
+    # how often serve's background worker looks for raw episodes (0 turns it off).
+    consolidation_batch: int = 32
+    consolidation_lease_s: float = 300.0
+    consolidation_max_attempts: int = 5
+    consolidation_backoff_s: float = 10.0
+    consolidation_interval_s: float = 2.0
     limits: Limits = Limits()
 
     @property

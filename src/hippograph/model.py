@@ -101,3 +101,16 @@ class Fact:
 
 
 Memory = Episode | Fact
+
+
+@dataclass(frozen=True)
+class Entity:
+    id: str
+    namespace: str
+    name: str
+    canonical: str
+    type: str
+    aliases: list[str]
+    mention_count: int
+    first_seen_at: datetime | None
+    last_seen_at: datetime | None

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from hippograph.config import Settings
 from hippograph.embedding import Embedder, MiniLMEmbedder
+from hippograph.extraction.pipeline import Extractor
 from hippograph.store import Store, open_store
 
 log = logging.getLogger(__name__)
@@ -23,22 +24,22 @@ class Runtime:
     settings: Settings
     store: Store
     embedder: Embedder
+    extractor: Extractor
     clock: Callable[[], datetime] = field(default=utc_now)
 
     def close(self) -> None:
         self.store.close()
 
 
-def open_runtime(settings: Settings, *, embedder: Embedder | None = None) -> Runtime:
-    """Connect (or start the embedded engine), set the schema up and load the embedding model."""
+def open_runtime(settings: Settings) -> Runtime:
+    """Connect (or start the embedded engine), set the schema up, load the models."""
     store = open_store(settings)
     try:
         store.setup_schema()
-        if embedder is None:
-            model = MiniLMEmbedder(settings.embedding_batch_size)
-            model.load()
-            embedder = model
+        embedder = MiniLMEmbedder(settings.embedding_batch_size)
+        embedder.load()
+        extractor = Extractor()
     except Exception:
         store.close()
         raise
-    return Runtime(settings, store, embedder)
+    return Runtime(settings, store, embedder, extractor)

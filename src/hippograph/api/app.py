@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from graphene.validation import depth_limit_validator
@@ -24,9 +24,13 @@ from hippograph.api.errors import format_error
 from hippograph.api.schema import schema
 from hippograph.api.threads import call
 from hippograph.capture.reembed import reembed_pending
+from hippograph.consolidation.worker import consolidate
 from hippograph.runtime import Runtime
 
 log = logging.getLogger(__name__)
+
+# Episodes the background worker takes per wake-up, so one pass never holds the store for long.
+_BACKGROUND_BATCH = 256
 
 
 class HippographGraphQL(GraphQL):
@@ -78,13 +82,23 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        task = asyncio.create_task(_reembed_forever(runtime))
+        settings = runtime.settings
+        # Episodes stored while the embedder failed get their vectors once it works again.
+        tasks = [asyncio.create_task(_every(settings.reembed_interval_s, "re-embedding", reembed_pending, runtime))]
+        if settings.consolidation_interval_s > 0:
+            tasks.append(
+                asyncio.create_task(
+                    _every(settings.consolidation_interval_s, "consolidation", consolidate, runtime, limit=_BACKGROUND_BATCH)
+                )
+            )
         try:
             yield
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             if close_runtime_on_shutdown:
                 await call(runtime.close)
 
@@ -100,11 +114,11 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
     )
 
 
-async def _reembed_forever(runtime: Runtime) -> None:
-    """Episodes stored while the embedder failed get their vectors once it works again."""
+async def _every(interval_s: float, what: str, job: Callable[..., object], *args: Any, **kwargs: Any) -> None:
+    """Run a background job forever, ``interval_s`` apart; a failure is logged and retried."""
     while True:
-        await asyncio.sleep(runtime.settings.reembed_interval_s)
+        await asyncio.sleep(interval_s)
         try:
-            await call(reembed_pending, runtime)
+            await call(job, *args, **kwargs)
         except Exception:
-            log.warning("re-embedding pending episodes failed; will retry", exc_info=True)
+            log.warning("background %s failed; will retry", what, exc_info=True)

@@ -8,12 +8,20 @@ import graphene
 
 from hippograph.api import types
 from hippograph.api.inputs import DEFAULT_NAMESPACE, CaptureInput, RecallInput, to_capture, to_recall
+from hippograph.api.scalars import DateTime
 from hippograph.api.threads import call
 from hippograph.capture.service import capture
+from hippograph.consolidation.status import status
+from hippograph.consolidation.worker import consolidate
+from hippograph.entities import get_entity, list_entities, neighborhood, timeline
+from hippograph.capture.validate import validate_namespace
 from hippograph.errors import bad_input
 from hippograph.memories import get_memory, page_memories
 from hippograph.model import CaptureOutcome
 from hippograph.recall.service import recall
+
+
+MAX_CONSOLIDATE = 100_000
 
 
 class Query(graphene.ObjectType):
@@ -59,18 +67,95 @@ class Query(graphene.ObjectType):
             if before is None:
                 raise bad_input("after is not a cursor this API issued", field="after")
         page = await call(page_memories, runtime.store, namespace, first, before, runtime.settings.limits.max_page_size)
-        edges = [
-            types.MemoryConnection.Edge(node=memory, cursor=types.cursor_for(memory.id)) for memory in page.memories
-        ]
-        return types.MemoryConnection(
-            edges=edges,
-            page_info=graphene.relay.PageInfo(
-                has_next_page=page.has_next,
-                has_previous_page=after is not None,
-                start_cursor=edges[0].cursor if edges else None,
-                end_cursor=edges[-1].cursor if edges else None,
-            ),
+        cursors = [types.cursor_for(memory.id) for memory in page.memories]
+        return _connection(types.MemoryConnection, page.memories, cursors, page.has_next, after is not None)
+
+    entity = graphene.Field(
+        graphene.NonNull(types.Entity),
+        id=graphene.ID(required=True),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        description="One entity by id; NOT_FOUND if it is not in the namespace.",
+    )
+    entities = graphene.Field(
+        graphene.NonNull(types.EntityConnection),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        search=graphene.String(description="Full-text match on the name; without it, most mentioned first."),
+        type=graphene.String(description="Only entities of this type (person, place, organization, ...)."),
+        first=graphene.Int(default_value=20, description="1..100."),
+        after=graphene.String(),
+    )
+    neighborhood = graphene.Field(
+        graphene.NonNull(types.Neighborhood),
+        entity_id=graphene.ID(required=True),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        depth=graphene.Int(default_value=1, description="1..3 hops."),
+        as_of=DateTime(description="Valid time: what held in the world then. Default: now."),
+        known_at=DateTime(description="Transaction time: as Hippograph knew it then. Default: now."),
+    )
+    timeline = graphene.Field(
+        graphene.NonNull(graphene.List(graphene.NonNull(types.TimelineEntry))),
+        entity_id=graphene.ID(required=True),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        description="The facts about an entity with validity intervals and version chains, oldest first.",
+    )
+    status = graphene.Field(
+        graphene.NonNull(types.Status),
+        namespace=graphene.String(description="One namespace; all when omitted."),
+    )
+
+    @staticmethod
+    async def resolve_entity(root: Any, info: graphene.ResolveInfo, id: str, namespace: str) -> Any:
+        return await call(get_entity, info.context["runtime"].store, namespace, id)
+
+    @staticmethod
+    async def resolve_entities(
+        root: Any,
+        info: graphene.ResolveInfo,
+        namespace: str,
+        first: int,
+        search: str | None = None,
+        type: str | None = None,
+        after: str | None = None,
+    ) -> types.EntityConnection:
+        runtime = info.context["runtime"]
+        if not 0 < first <= runtime.settings.limits.max_page_size:
+            raise bad_input(f"first must be between 1 and {runtime.settings.limits.max_page_size}", field="first")
+        skip = 0
+        if after is not None:
+            offset = types.offset_from_cursor(after)
+            if offset is None:
+                raise bad_input("after is not a cursor this API issued", field="after")
+            skip = offset + 1
+        found = await call(
+            list_entities, runtime.store, namespace, search=search, entity_type=type, skip=skip, first=first + 1
         )
+        page = found[:first]
+        cursors = [types.offset_cursor(skip + i) for i in range(len(page))]
+        return _connection(types.EntityConnection, page, cursors, len(found) > first, skip > 0)
+
+    @staticmethod
+    async def resolve_neighborhood(
+        root: Any,
+        info: graphene.ResolveInfo,
+        entity_id: str,
+        namespace: str,
+        depth: int,
+        as_of: Any = None,
+        known_at: Any = None,
+    ) -> Any:
+        runtime = info.context["runtime"]
+        now = runtime.clock()
+        return await call(
+            neighborhood, runtime.store, namespace, entity_id, depth=depth, as_of=as_of or now, known_at=known_at or now
+        )
+
+    @staticmethod
+    async def resolve_timeline(root: Any, info: graphene.ResolveInfo, entity_id: str, namespace: str) -> Any:
+        return await call(timeline, info.context["runtime"].store, namespace, entity_id)
+
+    @staticmethod
+    async def resolve_status(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
+        return await call(status, info.context["runtime"], namespace)
 
 
 class Mutation(graphene.ObjectType):
@@ -85,6 +170,20 @@ class Mutation(graphene.ObjectType):
         description="Store up to 64 episodes in one transaction: all are stored or none.",
     )
 
+    consolidate = graphene.Field(
+        graphene.NonNull(types.ConsolidationResult),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        limit=graphene.Int(default_value=1000),
+        description="Consolidate up to limit raw episodes now; returns when done.",
+    )
+
+    @staticmethod
+    async def resolve_consolidate(root: Any, info: graphene.ResolveInfo, namespace: str, limit: int) -> Any:
+        validate_namespace(namespace)
+        if not 0 < limit <= MAX_CONSOLIDATE:
+            raise bad_input(f"limit must be between 1 and {MAX_CONSOLIDATE}", field="limit")
+        return await call(consolidate, info.context["runtime"], namespace=namespace, limit=limit)
+
     @staticmethod
     async def resolve_capture(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> CaptureOutcome:
         outcomes = await call(capture, info.context["runtime"], [to_capture(input)])
@@ -98,6 +197,19 @@ class Mutation(graphene.ObjectType):
 
 
 # Episode and Fact are reached only through the Memory interface, so they are named here.
+def _connection(cls: Any, nodes: list[Any], cursors: list[str], has_next: bool, has_previous: bool) -> Any:
+    edges = [cls.Edge(node=node, cursor=cursor) for node, cursor in zip(nodes, cursors)]
+    return cls(
+        edges=edges,
+        page_info=graphene.relay.PageInfo(
+            has_next_page=has_next,
+            has_previous_page=has_previous,
+            start_cursor=cursors[0] if cursors else None,
+            end_cursor=cursors[-1] if cursors else None,
+        ),
+    )
+
+
 schema = graphene.Schema(query=Query, mutation=Mutation, types=[types.Episode, types.Fact])
 
 

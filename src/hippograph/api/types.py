@@ -148,3 +148,87 @@ def id_from_cursor(cursor: str) -> str | None:
     except (ValueError, UnicodeDecodeError):
         return None
     return memory_id if kind == "memory" and memory_id else None
+
+
+class Entity(graphene.ObjectType):
+    """A resolved thing episodes mention: a person, place, organization, product, ..."""
+
+    id = graphene.ID(required=True)
+    namespace = graphene.String(required=True)
+    name = graphene.String(required=True)
+    canonical = graphene.String(required=True, description="The normalized key it is resolved by.")
+    type = graphene.String(required=True)
+    aliases = graphene.List(graphene.NonNull(graphene.String), required=True)
+    mention_count = graphene.Int(required=True)
+    first_seen_at = DateTime()
+    last_seen_at = DateTime()
+
+
+class EntityConnection(graphene.relay.Connection):
+    class Meta:
+        node = Entity
+
+
+class GraphEdge(graphene.ObjectType):
+    """An edge between two entities: a typed, bi-temporal relation or CO_OCCURS."""
+
+    type = graphene.String(required=True)
+    source = graphene.ID(required=True)
+    target = graphene.ID(required=True)
+    valid_from = DateTime(description="When it started to hold in the world.")
+    valid_to = DateTime(description="When it stopped holding; null while it holds.")
+    recorded_at = DateTime(description="When Hippograph learned it.")
+    expired_at = DateTime(description="When Hippograph stopped believing it; null while believed.")
+    strength = graphene.Int(description="Episodes supporting a typed edge.")
+    count = graphene.Int(description="Episodes naming both ends of a CO_OCCURS edge.")
+    fact = graphene.ID(description="The fact a typed edge mirrors.")
+
+
+class Neighborhood(graphene.ObjectType):
+    nodes = graphene.List(graphene.NonNull(Entity), required=True)
+    edges = graphene.List(graphene.NonNull(GraphEdge), required=True)
+
+
+class TimelineEntry(graphene.ObjectType):
+    """One fact about an entity, with its place in the version chain."""
+
+    fact = graphene.Field(Fact, required=True)
+    supersedes = graphene.List(graphene.NonNull(graphene.ID), required=True)
+    superseded_by = graphene.List(graphene.NonNull(graphene.ID), required=True)
+    contradicts = graphene.List(graphene.NonNull(graphene.ID), required=True)
+
+
+class DeadLetter(graphene.ObjectType):
+    id = graphene.ID(required=True)
+    namespace = graphene.String(required=True)
+    attempts = graphene.Int(required=True)
+    error = graphene.String()
+
+
+class Status(graphene.ObjectType):
+    backend = graphene.String(required=True)
+    version = graphene.String(required=True)
+    raw = graphene.Int(required=True, description="Episodes waiting for consolidation.")
+    leased = graphene.Int(required=True)
+    consolidated = graphene.Int(required=True)
+    failed = graphene.Int(required=True, description="Episodes in the dead letter.")
+    lag_seconds = graphene.Float(required=True, description="Age of the oldest episode still waiting.")
+    dead_letters = graphene.List(graphene.NonNull(DeadLetter), required=True)
+
+
+class ConsolidationResult(graphene.ObjectType):
+    processed = graphene.Int(required=True)
+    failed = graphene.Int(required=True)
+    remaining = graphene.Int(required=True)
+
+
+def offset_cursor(offset: int) -> str:
+    return base64.urlsafe_b64encode(f"offset:{offset}".encode()).decode()
+
+
+def offset_from_cursor(cursor: str) -> int | None:
+    try:
+        kind, _, value = base64.urlsafe_b64decode(cursor.encode()).decode().partition(":")
+        return int(value) if kind == "offset" else None
+    except (ValueError, UnicodeDecodeError):
+        return None

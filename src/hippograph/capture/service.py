@@ -66,7 +66,7 @@ def capture(runtime: Runtime, items: Sequence[CaptureInput]) -> list[CaptureOutc
     vectors = dict(zip((key for key, _ in to_embed), _embed_or_none(runtime, [c for _, c in to_embed])))
 
     def write(tx: Transaction) -> list[CaptureOutcome]:
-        return [_write_one(tx, p, vectors.get(p.key), now) for p in prepared]
+        return _write(tx, prepared, vectors, now)
 
     try:
         return runtime.store.write(write)
@@ -120,31 +120,84 @@ def _embed_or_none(runtime: Runtime, texts: list[str]) -> list[Vector | None]:
         return [None] * len(texts)
 
 
-def _write_one(tx: Transaction, p: _Prepared, vector: Vector | None, now: datetime) -> CaptureOutcome:
-    found = tx.run("episodes_by_hash", keys=_key_params([p.key]))
-    if found:
-        existing = found[0]
+class _Batch:
+    """The writes one capture call makes, gathered so that each kind is one statement."""
+
+    def __init__(self, known: dict[tuple[str, str], dict[str, Any]], now: datetime) -> None:
+        self.known = known  # (namespace, content_hash) -> {"id", "observed_by"}, kept current
+        self.now = now
+        self.episodes: list[dict[str, Any]] = []
+        self.observers: dict[str, list[str]] = {}
+        self.sessions: dict[tuple[str, str], list[str]] = {}
+        self.history: list[dict[str, Any]] = []
+
+    def add(self, p: _Prepared, vector: Vector | None) -> CaptureOutcome:
+        existing = self.known.get(p.key)
+        if existing is None:
+            episode_id = str(ULID())
+            self.episodes.append(_episode_properties(episode_id, p, vector, self.now))
+            self.known[p.key] = {"id": episode_id, "observed_by": [p.agent]}
+            if p.item.session is not None:
+                self.sessions.setdefault((p.item.namespace, p.item.session.strip()), []).append(episode_id)
+            self._event(p, episode_id, "created", p.redactions)
+            return CaptureOutcome(episode_id, CaptureStatus.CREATED, p.redactions, p.excised)
         if p.agent in existing["observed_by"]:
             return CaptureOutcome(existing["id"], CaptureStatus.DUPLICATE, p.redactions, p.excised)
-        tx.run("corroborate_episode", id=existing["id"], agent=p.agent, cap=MAX_OBSERVERS)
-        _history(tx, p.item.namespace, existing["id"], "corroborated", p.agent, now)
+        if len(existing["observed_by"]) < MAX_OBSERVERS:
+            existing["observed_by"].append(p.agent)
+            self.observers.setdefault(existing["id"], []).append(p.agent)
+        self._event(p, existing["id"], "corroborated", ())
         return CaptureOutcome(existing["id"], CaptureStatus.CORROBORATED, p.redactions, p.excised)
 
-    episode_id = str(ULID())
-    tx.run("create_episode", props=_episode_properties(episode_id, p, vector, now))
-    if p.item.session is not None:
-        previous = tx.run(
-            "link_session",
-            episode_id=episode_id,
-            namespace=p.item.namespace,
-            session=p.item.session.strip(),
-            session_id=str(ULID()),
-            at=now,
-        )[0]["previous"]
-        if previous is not None:
-            tx.run("link_next", previous=previous, episode_id=episode_id)
-    _history(tx, p.item.namespace, episode_id, "created", p.agent, now, redactions=p.redactions)
-    return CaptureOutcome(episode_id, CaptureStatus.CREATED, p.redactions, p.excised)
+    def _event(self, p: _Prepared, target: str, event: str, redactions: tuple[Redaction, ...]) -> None:
+        props: dict[str, Any] = {
+            "id": str(ULID()),
+            "namespace": p.item.namespace,
+            "target": target,
+            "event": event,
+            "actor": p.agent,
+            "at": self.now,
+        }
+        if redactions:
+            props["metadata"] = json.dumps({"redactions": {r.kind: r.count for r in redactions}})
+        self.history.append(props)
+
+
+def _write(
+    tx: Transaction, prepared: list[_Prepared], vectors: dict[tuple[str, str], Vector | None], now: datetime
+) -> list[CaptureOutcome]:
+    """Dedup against the store inside the transaction, then write every kind of change at once."""
+    keys = list(dict.fromkeys(p.key for p in prepared))
+    known = {
+        (row["namespace"], row["content_hash"]): {"id": row["id"], "observed_by": list(row["observed_by"])}
+        for row in tx.run("episodes_by_hash", keys=_key_params(keys))
+    }
+    batch = _Batch(known, now)
+    outcomes = [batch.add(p, vectors.get(p.key)) for p in prepared]
+    if batch.episodes:
+        tx.run("create_episodes", rows=batch.episodes)
+    if batch.observers:
+        rows = [{"id": episode_id, "agents": agents} for episode_id, agents in batch.observers.items()]
+        tx.run("corroborate_episodes", rows=rows, cap=MAX_OBSERVERS)
+    if batch.sessions:
+        _link_sessions(tx, batch.sessions, now)
+    if batch.history:
+        tx.run("record_history", rows=batch.history)
+    return outcomes
+
+
+def _link_sessions(tx: Transaction, sessions: dict[tuple[str, str], list[str]], now: datetime) -> None:
+    rows = [
+        {"namespace": namespace, "session": session, "id": str(ULID()), "episodes": episodes}
+        for (namespace, session), episodes in sessions.items()
+    ]
+    previous = {(row["namespace"], row["session"]): row["previous"] for row in tx.run("link_sessions", sessions=rows, at=now)}
+    pairs = []
+    for key, episodes in sessions.items():
+        chain = ([previous[key]] if previous.get(key) else []) + episodes
+        pairs += [{"previous": a, "next": b} for a, b in zip(chain, chain[1:])]
+    if pairs:
+        tx.run("link_next", pairs=pairs)
 
 
 def _episode_properties(episode_id: str, p: _Prepared, vector: Vector | None, now: datetime) -> dict[str, Any]:
@@ -174,25 +227,3 @@ def _episode_properties(episode_id: str, p: _Prepared, vector: Vector | None, no
     if vector is not None:
         props["embedding"] = vector
     return props
-
-
-def _history(
-    tx: Transaction,
-    namespace: str,
-    target: str,
-    event: str,
-    actor: str,
-    at: datetime,
-    redactions: tuple[Redaction, ...] = (),
-) -> None:
-    props: dict[str, Any] = {
-        "id": str(ULID()),
-        "namespace": namespace,
-        "target": target,
-        "event": event,
-        "actor": actor,
-        "at": at,
-    }
-    if redactions:
-        props["metadata"] = json.dumps({"redactions": {r.kind: r.count for r in redactions}})
-    tx.run("record_history", props=props)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
+from typing import Any
 
 from hippograph.capture.validate import validate_namespace
 from hippograph.errors import bad_input
@@ -125,7 +126,7 @@ def _vector(runtime: Runtime, request: RecallRequest, fetch: int, watch: Stopwat
     )
 
 
-def _merged(runtime: Runtime, query_name: str, indexes: Sequence[str], fetch: int, **params: object) -> Ranked:
+def _merged(runtime: Runtime, query_name: str, indexes: Sequence[str], fetch: int, **params: Any) -> Ranked:
     """One channel over several indexes (episodes and facts): one ranking by score."""
 
     def read(tx: Transaction) -> Ranked:
@@ -138,7 +139,9 @@ def _merged(runtime: Runtime, query_name: str, indexes: Sequence[str], fetch: in
 def _authorized(tx: Transaction, request: RecallRequest, ids: list[str]) -> set[str]:
     if not ids:
         return set()
-    params = {key: (list(value) if isinstance(value, tuple) else value) for key, value in asdict(request.filters).items()}
+    params: dict[str, Any] = {
+        key: (list(value) if isinstance(value, tuple) else value) for key, value in asdict(request.filters).items()
+    }
     return {
         row["id"]
         for query in ("authorize_episodes", "authorize_facts")

@@ -16,6 +16,8 @@ SEARCH_INDEXES: dict[str, tuple[str, str]] = {
     "fact_statement": ("Fact", "statement"),
     "episode_embedding": ("Episode", "embedding"),
     "fact_embedding": ("Fact", "embedding"),
+    "entity_name": ("Entity", "name"),
+    "entity_embedding": ("Entity", "embedding"),
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -19,9 +20,18 @@ T = TypeVar("T")
 Row = dict[str, Any]
 
 
-def cypher(name: str) -> str:
-    """The text of ``cypher/<name>.cypher``."""
-    return read_text(f"cypher/{name}.cypher")
+_RELATION_TYPE = re.compile(r"^[A-Z][A-Z_]{0,63}$")
+
+
+def cypher(name: str, relation_type: str | None = None) -> str:
+    """The text of ``cypher/<name>.cypher``. Cypher takes no relationship type as a parameter, so
+    a query over one type of the closed vocabulary names it RELATION_TYPE and gets it here."""
+    text = read_text(f"cypher/{name}.cypher")
+    if relation_type is None:
+        return text
+    if not _RELATION_TYPE.match(relation_type) or "RELATION_TYPE" not in text:
+        raise ValueError(f"cannot put relation type {relation_type!r} into query {name!r}")
+    return text.replace("RELATION_TYPE", relation_type)
 
 
 class Transaction:
@@ -30,8 +40,8 @@ class Transaction:
     def __init__(self, tx: neo4j.ManagedTransaction) -> None:
         self._tx = tx
 
-    def run(self, name: str, **params: Any) -> list[Row]:
-        result = self._tx.run(cypher(name), params)
+    def run(self, name: str, *, relation_type: str | None = None, **params: Any) -> list[Row]:
+        result = self._tx.run(cypher(name, relation_type), params)
         return [{key: _native(value) for key, value in record.items()} for record in result]
 
 

@@ -1,4 +1,0 @@
-// A new episode; $props holds every property (no nulls).
-CREATE (e:Episode)
-SET e = $props
-RETURN e.id AS id

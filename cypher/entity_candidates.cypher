@@ -1,0 +1,10 @@
+// Entities whose name resembles each probe, for alias and spelling checks by the caller.
+UNWIND $queries AS probe
+CALL (probe) {
+  CALL db.index.fulltext.queryNodes($index, probe.query) YIELD node, score
+  WHERE node.namespace = $namespace
+  RETURN node
+  ORDER BY score DESC
+  LIMIT $limit
+}
+RETURN probe.key AS key, node.id AS id, node.canonical AS canonical, node.type AS type, node.aliases AS aliases

@@ -1,0 +1,15 @@
+// Entities within $depth hops of a start entity over edges that held at $as_of (valid time) and
+// were believed at $known_at (transaction time). CO_OCCURS carries no times and always passes.
+MATCH (start:Entity {id: $id, namespace: $namespace})
+MATCH path = (start)-[rels*1..3]-(other:Entity)
+WHERE length(path) <= $depth
+  AND all(node IN nodes(path) WHERE node:Entity)
+  AND all(r IN rels WHERE
+        (r.valid_from IS NULL OR r.valid_from <= $as_of) AND (r.valid_to IS NULL OR r.valid_to > $as_of)
+    AND (r.recorded_at IS NULL OR r.recorded_at <= $known_at) AND (r.expired_at IS NULL OR r.expired_at > $known_at))
+UNWIND rels AS r
+WITH DISTINCT r
+LIMIT $limit
+RETURN startNode(r).id AS source, endNode(r).id AS target, type(r) AS type,
+       r.valid_from AS valid_from, r.valid_to AS valid_to, r.recorded_at AS recorded_at,
+       r.expired_at AS expired_at, r.strength AS strength, r.count AS count, r.fact AS fact

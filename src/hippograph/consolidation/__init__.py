@@ -1,0 +1,1 @@
+"""Consolidation: lease raw episodes, extract, resolve entities, commit the derived graph."""

@@ -1,0 +1,253 @@
+"""Commit what was derived from one episode, in one transaction, idempotently.
+
+Entities and mentions are MERGEd by key, facts are found by identity before they are created, and
+counts are recomputed from relationships, so committing an episode twice leaves the graph as once.
+Belief revision happens here too (DESIGN §5): a functional relation with a new object closes the
+older edge's valid time and supersedes its fact; a negated or opposite-polarity statement about
+the same subject is linked by CONTRADICTS and the weaker side is quarantined. Nothing is deleted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ulid import ULID
+
+from hippograph.capture.normalize import hash_basis
+from hippograph.consolidation.keys import relation_fact_hash, statement_fact_hash
+from hippograph.consolidation.resolve import NameRef, Resolution
+from hippograph.embedding import Vector
+from hippograph.extraction.model import EntityType, Extraction, FactCandidate, Mention
+from hippograph.extraction.facts import opposite_polarity
+from hippograph.extraction.vocabulary import relation_types
+from hippograph.store import Transaction
+
+DEFAULT_IMPORTANCE = 0.5
+# A statement of a fact that is still believed (quarantined: disputed, not disproved) supports it;
+# one of a superseded fact starts a new version.
+LIVE = ("active", "quarantined")
+
+
+@dataclass(frozen=True)
+class EpisodeWork:
+    """One leased episode with everything derived from it, ready to commit."""
+
+    id: str
+    namespace: str
+    occurred_at: datetime
+    extraction: Extraction
+    refs: tuple[NameRef, ...]  # one per mention
+    resolutions: dict[NameRef, Resolution]
+    statement_vectors: tuple[Vector | None, ...]  # one per fact candidate
+
+
+@dataclass(frozen=True)
+class _Context:
+    tx: Transaction
+    work: EpisodeWork
+    entity_ids: list[str]  # one per mention
+    now: datetime
+
+
+def commit_episode(tx: Transaction, work: EpisodeWork, worker: str, now: datetime) -> bool:
+    """Commit the episode's derivation; False (and nothing written) when our lease was lost."""
+    if not tx.run("claim_episode", id=work.id, worker=worker, now=now)[0]["owned"]:
+        return False
+    entity_ids = _merge_entities(tx, work)
+    ctx = _Context(tx, work, entity_ids, now)
+    if work.extraction.mentions:
+        tx.run("merge_mentions", episode_id=work.id, mentions=_mention_rows(work, entity_ids))
+    pairs = {tuple(sorted((entity_ids[a], entity_ids[b]))) for a, b in work.extraction.cooccurrences()}
+    pairs = {pair for pair in pairs if pair[0] != pair[1]}
+    if pairs:
+        tx.run("merge_cooccurrences", pairs=[{"a": a, "b": b} for a, b in sorted(pairs)])
+    for candidate, vector in zip(work.extraction.facts, work.statement_vectors):
+        _commit_fact(ctx, candidate, vector)
+    tx.run("finish_episode", id=work.id, now=now)
+    return True
+
+
+def _merge_entities(tx: Transaction, work: EpisodeWork) -> list[str]:
+    rows: dict[int, dict[str, Any]] = {}
+    for index, ref in enumerate(work.refs):
+        resolution = work.resolutions[ref]
+        rows[index] = {
+            "ref": index,
+            "id": resolution.entity_id or str(ULID()),
+            "type": resolution.type or ref.type,
+            "canonical": resolution.canonical or ref.key,
+            "name": ref.name,
+            "embedding": resolution.embedding,
+            # A typed mention of an entity known only as "other" tells us what it is.
+            "refine": ref.type if ref.type != EntityType.OTHER.value else None,
+        }
+    if not rows:
+        return []
+    found = tx.run("merge_entities", namespace=work.namespace, at=work.occurred_at, entities=list(rows.values()))
+    by_ref = {row["ref"]: row["id"] for row in found}
+    return [by_ref[index] for index in range(len(work.refs))]
+
+
+def _mention_rows(work: EpisodeWork, entity_ids: list[str]) -> list[dict[str, Any]]:
+    return [
+        {
+            "entity": entity_ids[index],
+            "start": mention.start,
+            "end": mention.end,
+            "role": mention.role,
+            "text": mention.text,
+            "method": work.resolutions[work.refs[index]].method,
+        }
+        for index, mention in enumerate(work.extraction.mentions)
+    ]
+
+
+def _commit_fact(ctx: _Context, candidate: FactCandidate, vector: Vector | None) -> None:
+    mentions = ctx.work.extraction.mentions
+    subject = _entity(ctx, candidate.subject)
+    obj = _entity(ctx, candidate.object)
+    relation = relation_types().get(candidate.predicate or "")
+    edge = (subject, obj) if relation is not None and subject and obj else None
+    if edge is not None and relation is not None:
+        digest = relation_fact_hash(edge[0], relation.name, edge[1], candidate.negated)
+    else:
+        digest = statement_fact_hash(candidate.kind, hash_basis(candidate.statement))
+
+    versions = ctx.tx.run("find_fact", namespace=ctx.work.namespace, hash=digest, episode_id=ctx.work.id)
+    if any(version["supported"] for version in versions):
+        return  # this episode was committed before, whatever became of the fact since
+    live = [version for version in versions if version["status"] in LIVE]
+    if live:
+        fact_id = live[0]["id"]
+        ctx.tx.run("support_fact", fact_id=fact_id, episode_id=ctx.work.id)
+        if edge is not None:
+            ctx.tx.run("refresh_relation_strength", fact=fact_id, subject=edge[0], object=edge[1])
+        return
+
+    fact_id = str(ULID())
+    about = [{"entity": entity, "role": role} for entity, role in ((subject, "subject"), (obj, "object")) if entity]
+    functional = edge is not None and relation is not None and relation.functional
+    props = _fact_properties(ctx, candidate, fact_id, digest, vector, _name(mentions, candidate.subject),
+                             _name(mentions, candidate.object), functional)
+    ctx.tx.run("create_fact", episode_id=ctx.work.id, props=props, about=about)
+    if edge is not None:
+        _revise_relation(ctx, candidate, fact_id, *edge)
+    elif candidate.polarity is not None and subject is not None and candidate.predicate:
+        _check_polarity(ctx, candidate, fact_id, subject)
+
+
+def _entity(ctx: _Context, mention: int | None) -> str | None:
+    return None if mention is None else ctx.entity_ids[mention]
+
+
+def _name(mentions: tuple[Mention, ...], index: int | None) -> str | None:
+    return None if index is None else mentions[index].name
+
+
+def _fact_properties(
+    ctx: _Context,
+    candidate: FactCandidate,
+    fact_id: str,
+    digest: str,
+    vector: Vector | None,
+    subject: str | None,
+    obj: str | None,
+    functional: bool,
+) -> dict[str, Any]:
+    props: dict[str, Any] = {
+        "id": fact_id,
+        "namespace": ctx.work.namespace,
+        "statement": candidate.statement,
+        "kind": candidate.kind,
+        "confidence": candidate.confidence,
+        "importance": DEFAULT_IMPORTANCE,
+        "content_hash": digest,
+        "version": 1,
+        "status": "active",
+        "origin": "extracted",
+        "negated": candidate.negated,
+        "valid_from": ctx.work.occurred_at,
+        "recorded_at": ctx.now,
+        "pinned": False,
+        "tags": [],
+        "access_count": 0,
+    }
+    optional = {"subject": subject, "object": obj, "predicate": candidate.predicate, "polarity": candidate.polarity}
+    props |= {key: value for key, value in optional.items() if value is not None}
+    if functional and candidate.subject is not None:
+        # One current object per subject: the key under which a newer fact supersedes this one.
+        props["key"] = f"{ctx.entity_ids[candidate.subject]}:{candidate.predicate}"
+    if vector is not None:
+        props["embedding"] = vector
+    return props
+
+
+def _revise_relation(ctx: _Context, candidate: FactCandidate, fact_id: str, subject: str, obj: str) -> None:
+    predicate = candidate.predicate or ""
+    valid_from = ctx.work.occurred_at
+    current = ctx.tx.run("open_relations", relation_type=predicate, subject=subject)
+    if candidate.negated:
+        for edge in current:
+            if edge["object"] == obj:
+                _contradict(ctx, fact_id, candidate.confidence, edge["fact"], edge["confidence"], edge=(subject, obj))
+        return
+
+    valid_to = None
+    if relation_types()[predicate].functional:
+        for edge in current:
+            if edge["object"] == obj:
+                continue
+            if edge["valid_from"] <= valid_from:
+                ctx.tx.run("close_relation", fact=edge["fact"], subject=subject, object=edge["object"], valid_to=valid_from)
+                ctx.tx.run("supersede_fact", newer=fact_id, older=edge["fact"], valid_to=valid_from)
+            else:
+                # Consolidated out of order: this statement is older than the current one, so it
+                # enters history already closed and superseded by it.
+                valid_to = edge["valid_from"] if valid_to is None else min(valid_to, edge["valid_from"])
+                ctx.tx.run("supersede_fact", newer=edge["fact"], older=fact_id, valid_to=edge["valid_from"])
+    ctx.tx.run(
+        "create_relation",
+        relation_type=predicate,
+        subject=subject,
+        object=obj,
+        valid_from=valid_from,
+        valid_to=valid_to,
+        now=ctx.now,
+        confidence=candidate.confidence,
+        fact=fact_id,
+    )
+
+
+def _check_polarity(ctx: _Context, candidate: FactCandidate, fact_id: str, subject: str) -> None:
+    opposite = opposite_polarity(candidate.polarity or "")
+    if opposite is None:
+        return
+    rows = ctx.tx.run(
+        "polarity_conflicts",
+        namespace=ctx.work.namespace,
+        predicate=candidate.predicate,
+        subject=subject,
+        fact=fact_id,
+        opposite=opposite,
+    )
+    for row in rows:
+        _contradict(ctx, fact_id, candidate.confidence, row["id"], row["confidence"])
+
+
+def _contradict(
+    ctx: _Context,
+    new_fact: str,
+    new_confidence: float,
+    old_fact: str,
+    old_confidence: float,
+    edge: tuple[str, str] | None = None,
+) -> None:
+    """Quarantine the lower-confidence side; on a tie the older one, as the newer statement is
+    likelier to describe the present. When the old fact has an edge (``edge``: its subject and
+    object) and is quarantined, the edge leaves the graph as currently known."""
+    quarantined = new_fact if new_confidence < old_confidence else old_fact
+    ctx.tx.run("contradict_facts", a=new_fact, b=old_fact, quarantined=quarantined)
+    if quarantined == old_fact and edge is not None:
+        ctx.tx.run("expire_relation", fact=old_fact, subject=edge[0], object=edge[1], now=ctx.now)

@@ -1,0 +1,158 @@
+"""Entity resolution, conservative: a wrong merge is worse than a split (DESIGN §5).
+
+Within a namespace and a compatible type, in order: exact canonical key, alias, fuzzy string
+(high threshold, length guard), name-embedding cosine, else a new entity. Resolution only reads;
+the commit MERGEs new entities by (namespace, type, canonical) so concurrent workers agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from rapidfuzz import fuzz
+
+from hippograph.embedding import Vector
+from hippograph.extraction.model import EntityType
+from hippograph.recall.keyword import fulltext_query
+from hippograph.runtime import Runtime
+
+FUZZY_MIN_RATIO = 92.0
+FUZZY_MIN_CHARS = 5
+FUZZY_MIN_LENGTH_RATIO = 0.85
+EMBEDDING_MIN_COSINE = 0.88
+CANDIDATES = 8
+# Names of people carry almost no meaning for a sentence encoder: "Melanie" and "Melania" embed
+# close together and are different people. They merge only by key, alias or spelling.
+NO_EMBEDDING_MERGE = frozenset({EntityType.PERSON.value, EntityType.AGENT.value})
+_INTERCHANGEABLE = (frozenset({EntityType.PERSON.value, EntityType.AGENT.value}),)
+
+
+@dataclass(frozen=True)
+class NameRef:
+    type: str
+    key: str
+    name: str
+    from_dictionary: bool  # the canonical form came from the dictionary or a user alias
+
+
+@dataclass(frozen=True)
+class Resolution:
+    entity_id: str | None  # None: a new entity, minted at commit
+    method: str  # exact, alias, fuzzy, embedding or new
+    # The existing entity's key, by which the commit MERGEs it (None for a new entity).
+    type: str | None = None
+    canonical: str | None = None
+    embedding: Vector | None = None  # of the name, kept for a new entity
+
+    @classmethod
+    def of(cls, row: dict, method: str) -> Resolution:
+        return cls(row["id"], method, row["type"], row["canonical"])
+
+
+def compatible(a: str, b: str) -> bool:
+    if a == b or EntityType.OTHER.value in (a, b):
+        return True
+    return any(a in group and b in group for group in _INTERCHANGEABLE)
+
+
+def resolve_names(runtime: Runtime, namespace: str, refs: Iterable[NameRef]) -> dict[NameRef, Resolution]:
+    pending = list(dict.fromkeys(refs))
+    resolved: dict[NameRef, Resolution] = {}
+
+    by_key: dict[str, list[dict]] = {}
+    for row in runtime.store.read("entities_by_key", namespace=namespace, keys=sorted({r.key for r in pending})):
+        by_key.setdefault(row["canonical"], []).append(row)
+    for ref in pending:
+        hit = _first_compatible(ref, by_key.get(ref.key, []))
+        if hit is not None:
+            resolved[ref] = Resolution.of(hit, "alias" if ref.from_dictionary else "exact")
+    pending = [ref for ref in pending if ref not in resolved]
+
+    if pending:
+        resolved |= _by_spelling(runtime, namespace, pending)
+        pending = [ref for ref in pending if ref not in resolved]
+    if pending:
+        resolved |= _by_embedding(runtime, namespace, pending)
+    return _mint_together(resolved)
+
+
+def _mint_together(resolved: dict[NameRef, Resolution]) -> dict[NameRef, Resolution]:
+    """New names that share a key and a compatible type become one entity, of the most specific
+    type named ("Acme Robotics" the capitalized phrase and "Acme Robotics" the organization)."""
+    groups: dict[str, list[NameRef]] = {}
+    for ref, resolution in resolved.items():
+        if resolution.entity_id is None:
+            groups.setdefault(ref.key, []).append(ref)
+    for key, refs in groups.items():
+        specific = [ref.type for ref in refs if ref.type != EntityType.OTHER.value]
+        chosen = max(set(specific), key=specific.count) if specific else EntityType.OTHER.value
+        for ref in refs:
+            if compatible(ref.type, chosen):
+                resolved[ref] = replace(resolved[ref], type=chosen, canonical=key)
+    return resolved
+
+
+def _first_compatible(ref: NameRef, rows: list[dict]) -> dict | None:
+    return next((row for row in rows if compatible(ref.type, row["type"])), None)
+
+
+def _by_spelling(runtime: Runtime, namespace: str, refs: list[NameRef]) -> dict[NameRef, Resolution]:
+    queries = [{"key": ref.key, "query": q} for ref in refs if (q := fulltext_query(ref.name))]
+    candidates: dict[str, list[dict]] = {}
+    if queries:
+        rows = runtime.store.read(
+            "entity_candidates",
+            namespace=namespace,
+            index=runtime.store.index("entity_name"),
+            queries=queries,
+            limit=CANDIDATES,
+        )
+        for row in rows:
+            candidates.setdefault(row["key"], []).append(row)
+    found: dict[NameRef, Resolution] = {}
+    for ref in refs:
+        options = [row for row in candidates.get(ref.key, []) if compatible(ref.type, row["type"])]
+        alias = next((row for row in options if ref.key in (row["aliases"] or [])), None)
+        if alias is not None:
+            found[ref] = Resolution.of(alias, "alias")
+            continue
+        close = [row for row in options if _same_spelling(ref.key, row["canonical"])]
+        if close:
+            best = max(close, key=lambda row: fuzz.ratio(ref.key, row["canonical"]))
+            found[ref] = Resolution.of(best, "fuzzy")
+    return found
+
+
+def _same_spelling(a: str, b: str) -> bool:
+    shorter, longer = sorted((len(a), len(b)))
+    if shorter < FUZZY_MIN_CHARS or shorter / longer < FUZZY_MIN_LENGTH_RATIO:
+        return False
+    return fuzz.ratio(a, b) >= FUZZY_MIN_RATIO
+
+
+def _by_embedding(runtime: Runtime, namespace: str, refs: list[NameRef]) -> dict[NameRef, Resolution]:
+    vectors = runtime.embedder.embed([ref.name for ref in refs])
+    probes = [
+        {"key": ref.key, "type": ref.type, "embedding": vector}
+        for ref, vector in zip(refs, vectors)
+        if ref.type not in NO_EMBEDDING_MERGE
+    ]
+    nearest: dict[str, list[dict]] = {}
+    if probes:
+        rows = runtime.store.read(
+            "entity_neighbors",
+            namespace=namespace,
+            index=runtime.store.index("entity_embedding"),
+            probes=probes,
+            k=CANDIDATES,
+            # Both servers report a cosine index score as (1 + cos) / 2.
+            min_score=(1 + EMBEDDING_MIN_COSINE) / 2,
+        )
+        for row in rows:
+            nearest.setdefault(row["key"], []).append(row)
+    found: dict[NameRef, Resolution] = {}
+    for ref, vector in zip(refs, vectors):
+        hit = _first_compatible(ref, nearest.get(ref.key, []))
+        found[ref] = Resolution.of(hit, "embedding") if hit else Resolution(None, "new", embedding=vector)
+    return found

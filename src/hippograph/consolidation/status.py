@@ -1,0 +1,48 @@
+"""How far consolidation has got: counts by state, lag, and the dead letter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hippograph import __version__
+from hippograph.runtime import Runtime
+
+DEAD_LETTERS_SHOWN = 50
+
+
+@dataclass(frozen=True)
+class DeadLetter:
+    id: str
+    namespace: str
+    attempts: int
+    error: str | None
+
+
+@dataclass(frozen=True)
+class Status:
+    backend: str
+    version: str
+    raw: int
+    leased: int
+    consolidated: int
+    failed: int
+    lag_seconds: float  # age of the oldest episode still waiting; 0 when none waits
+    dead_letters: list[DeadLetter]
+
+
+def status(runtime: Runtime, namespace: str | None) -> Status:
+    rows = runtime.store.read("consolidation_census", namespace=namespace)
+    counts = {row["state"]: row["count"] for row in rows}
+    waiting = [row["oldest"] for row in rows if row["state"] in ("raw", "leased") and row["oldest"] is not None]
+    lag = (runtime.clock() - min(waiting)).total_seconds() if waiting else 0.0
+    dead = runtime.store.read("dead_letters", namespace=namespace, limit=DEAD_LETTERS_SHOWN)
+    return Status(
+        backend=runtime.store.dialect.name,
+        version=__version__,
+        raw=counts.get("raw", 0),
+        leased=counts.get("leased", 0),
+        consolidated=counts.get("consolidated", 0),
+        failed=counts.get("failed", 0),
+        lag_seconds=max(0.0, lag),
+        dead_letters=[DeadLetter(**row) for row in dead],
+    )

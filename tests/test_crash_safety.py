@@ -1,0 +1,83 @@
+"""Kill a consolidation process mid-pass, run it again, and find every episode consolidated exactly
+once: the same counts as a run that was never interrupted."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import time
+from pathlib import Path
+
+from conftest import hippograph_process
+
+PEOPLE = ["Amara Okafor", "Bruno Silva", "Chen Wei", "Dana Lee", "Elif Demir", "Farah Khan"]
+PLACES = ["Lisbon", "Nairobi", "Osaka", "Toronto", "Valparaiso"]
+COMPANIES = ["Acme Robotics", "Globex", "Initech", "Umbrella Health"]
+EPISODES = 100
+
+
+def write_captures(path: Path, namespace: str) -> None:
+    lines = []
+    for i in range(EPISODES):
+        person = PEOPLE[i % len(PEOPLE)]
+        place, company = PLACES[i % len(PLACES)], COMPANIES[i % len(COMPANIES)]
+        text = [
+            f"{person}: I moved to {place} in spring, round {i}.",
+            f"{person}: I started working at {company} this week, note {i}.",
+            f"{person}: {PEOPLE[(i + 1) % len(PEOPLE)]} and I visited {place} again ({i}).",
+        ][i % 3]
+        day = 1 + i % 28
+        lines.append(json.dumps({
+            "namespace": namespace, "content": text, "agent": person, "session": f"s{i // 20}",
+            "occurredAt": f"2023-{1 + i // 28 % 12:02d}-{day:02d}T12:00:00+00:00",
+        }))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def run(*args: str, data_dir: Path, log: Path) -> str:
+    process = hippograph_process(*args, data_dir=data_dir, log=log)
+    out, _ = process.communicate(timeout=600)
+    assert process.returncode == 0, log.read_text()[-3000:]
+    return out.decode()
+
+
+def census(data_dir: Path, namespace: str, log: Path) -> dict:
+    report = json.loads(run("status", "--namespace", namespace, data_dir=data_dir, log=log))
+    return {"nodes": report["nodes"], "relationships": report["relationships"], "raw": report["raw"],
+            "consolidated": report["consolidated"], "failed": report["failed"]}
+
+
+def test_a_killed_consolidation_resumes_to_the_same_graph(tmp_path: Path, namespace: str) -> None:
+    log = tmp_path / "hippograph.log"
+    # Two stores (or, on a shared Neo4j, two namespaces) receive the same captures.
+    interrupted, reference = tmp_path / "interrupted", tmp_path / "reference"
+    reference_namespace = namespace + "-reference"
+    for data_dir, ns in ((interrupted, namespace), (reference, reference_namespace)):
+        captures = tmp_path / f"{ns}.jsonl"
+        write_captures(captures, ns)
+        run("import", str(captures), data_dir=data_dir, log=log)
+    run("consolidate", "--namespace", reference_namespace, data_dir=reference, log=log)
+
+    # A short lease, so that the rerun may take over what the killed process had leased.
+    kill_log = tmp_path / "killed.log"
+    process = hippograph_process(
+        "consolidate", "--namespace", namespace, data_dir=interrupted, log=kill_log, env={"HIPPOGRAPH_CONSOLIDATION_LEASE_S": "1"}
+    )
+    deadline = time.monotonic() + 300
+    while not re.search(r"\b([1-9]\d*)/\d+", kill_log.read_text(errors="replace")):
+        assert process.poll() is None, "consolidation ended before it could be interrupted"
+        assert time.monotonic() < deadline, "consolidation made no progress"
+        time.sleep(0.2)
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+
+    partial = census(interrupted, namespace, log)
+    assert 0 < partial["consolidated"] < EPISODES
+
+    time.sleep(2)  # let the dead process's leases run out
+    run("consolidate", "--namespace", namespace, data_dir=interrupted, log=log)
+    resumed = census(interrupted, namespace, log)
+    expected = census(reference, reference_namespace, log)
+    assert resumed == expected
+    assert resumed["consolidated"] == EPISODES and resumed["raw"] == 0 and resumed["failed"] == 0
