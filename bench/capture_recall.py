@@ -12,10 +12,11 @@ then, in one namespace that grows to N episodes built from the LoCoMo conversati
 
 Every request uses the text of ``graphql/operations/*.graphql``. Run from a checkout:
 
-    python bench/capture_recall.py [--episodes 10000] [--port auto] [--data-dir tmp]
-                                   [--out bench/results/capture_recall.json]
+    python bench/capture_recall.py [--episodes 10000] [--singles 500] [--queries 300] [--port auto]
+                                   [--data-dir tmp] [--out bench/results/capture_recall.json]
 
-Results go to ``--out`` as JSON and to stdout as Markdown; progress goes to stderr.
+The server inherits the environment, so ``HIPPOGRAPH_*`` settings apply to it. Results go to
+``--out`` as JSON and to stdout as Markdown; progress goes to stderr.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import httpx
 from tqdm import tqdm
@@ -117,14 +118,15 @@ def build_corpus(turns: Sequence[Turn], size: int) -> list[Episode]:
     """
     episodes = []
     for index in range(size):
-        round_, position = divmod(index, len(turns))
+        replay, position = divmod(index, len(turns))
         turn = turns[position]
-        if round_ == 0:
-            content, session = f"{turn.speaker}: {turn.text}", f"{turn.sample_id}/session_{turn.session}"
+        session = f"{turn.sample_id}/session_{turn.session}"
+        if replay == 0:
+            content = f"{turn.speaker}: {turn.text}"
         else:
-            marker = f"round {round_ + 1}"
-            content = f"{turn.speaker} ({marker}): {turn.text}"
-            session = f"{turn.sample_id}/session_{turn.session}/{marker.replace(' ', '_')}"
+            round_number = replay + 1
+            content = f"{turn.speaker} (round {round_number}): {turn.text}"
+            session = f"{session}/round_{round_number}"
         episodes.append(Episode(content, turn.speaker, session, turn.occurred_at))
     return episodes
 
@@ -146,8 +148,8 @@ def free_port() -> int:
 
 @contextmanager
 def running_server(data_dir: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """``hippograph serve`` until the block ends, however it ends; its output is shown only if it
-    fails to become ready."""
+    """``hippograph serve`` until the block ends, however it ends; its output is shown only if the
+    block fails."""
     # Serve the checkout this script belongs to, installed or not.
     python_path = os.pathsep.join(filter(None, [str(REPO / "src"), os.environ.get("PYTHONPATH")]))
     env = {**os.environ, "PYTHONPATH": python_path}
@@ -155,26 +157,29 @@ def running_server(data_dir: Path, port: int) -> Iterator[subprocess.Popen[bytes
     with tempfile.TemporaryFile() as log:
         server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
         try:
-            wait_ready(server, f"http://127.0.0.1:{port}/readyz", log)
+            wait_ready(server, f"http://127.0.0.1:{port}/readyz")
             yield server
+        except Exception:
+            log.seek(0)
+            tail = log.read().decode(errors="replace")[-4000:]
+            print(f"--- the end of hippograph serve's output ---\n{tail}", file=sys.stderr)
+            raise
         finally:
             stop(server)
 
 
-def wait_ready(server: subprocess.Popen[bytes], url: str, log: IO[bytes]) -> None:
+def wait_ready(server: subprocess.Popen[bytes], url: str) -> None:
     deadline = time.monotonic() + READY_TIMEOUT_S
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            break
+            raise RuntimeError(f"hippograph serve exited with code {server.returncode} before it was ready")
         try:
             if httpx.get(url, timeout=5).status_code == 200:
                 return
         except httpx.TransportError:
             pass  # not listening yet
         time.sleep(0.5)
-    log.seek(0)
-    tail = log.read().decode(errors="replace")[-4000:]
-    raise RuntimeError(f"hippograph serve did not become ready (exit code {server.poll()}):\n{tail}")
+    raise RuntimeError(f"hippograph serve was not ready after {READY_TIMEOUT_S} s")
 
 
 def stop(server: subprocess.Popen[bytes]) -> None:
@@ -367,11 +372,12 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
     episodes = build_corpus(turns, args.episodes)
     questions = [qa["question"] for sample in samples for qa in sample["qa"]]
     measured = spread(questions, args.queries)
-    unmeasured = [question for question in questions if question not in set(measured)]
+    taken = set(measured)
+    warmup_questions = [question for question in questions if question not in taken][:WARMUP_REQUESTS]
     port = free_port() if args.port == "auto" else int(args.port)
     # Other work on the machine skews every number; the load averages say how much there was.
     load_before = load_average()
-    results, statuses = measure_server(data_dir, port, episodes, args.singles, measured, unmeasured[:WARMUP_REQUESTS])
+    results, statuses = measure_server(data_dir, port, episodes, args.singles, measured, warmup_questions)
     load_after = load_average()
 
     if statuses.get("CREATED") != len(episodes):
@@ -464,6 +470,8 @@ def port_arg(value: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    # Turn a plain kill into an exception, so that the server is stopped and the store removed.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     if args.data_dir == "tmp":
         with tempfile.TemporaryDirectory(prefix="hippograph-bench-") as tmp:
             results = run(args, Path(tmp))

@@ -1,3 +1,4 @@
-MATCH (en:Entity)
-WHERE en.id IN $ids AND en.namespace = $namespace
-RETURN en {.id, .namespace, .name, .canonical, .type, .aliases, .mention_count, .first_seen_at, .last_seen_at} AS entity
+UNWIND $ids AS id
+MATCH (en:Entity {id: id})
+WHERE en.namespace = $namespace
+RETURN en {.id, .namespace, .name, .canonical, .type, .aliases, .mention_count, .first_seen_at, .last_seen_at, .merged_into} AS entity

@@ -2,7 +2,7 @@
 UNWIND $queries AS probe
 CALL (probe) {
   CALL db.index.fulltext.queryNodes($index, probe.query) YIELD node, score
-  WHERE node.namespace = $namespace
+  WHERE node.namespace = $namespace AND node.merged_into IS NULL
   RETURN node
   ORDER BY score DESC
   LIMIT $limit

@@ -2,7 +2,8 @@
 UNWIND $probes AS probe
 CALL (probe) {
   CALL db.index.vector.queryNodes($index, $k, probe.embedding) YIELD node, score
-  WHERE node.namespace = $namespace AND node.type = probe.type AND score >= $min_score
+  WHERE node.namespace = $namespace AND node.merged_into IS NULL AND node.type = probe.type
+    AND score >= $min_score
   RETURN node, score
   ORDER BY score DESC
   LIMIT 1

@@ -1,6 +1,7 @@
 // Episodes by id within a namespace, every property a client may read (never the vector).
-MATCH (m:Episode)
-WHERE m.id IN $ids AND m.namespace = $namespace
+UNWIND $ids AS id
+MATCH (m:Episode {id: id})
+WHERE m.namespace = $namespace
 RETURN m {
   .id, .namespace, .content, .role, .agent, .session, .occurred_at, .captured_at, .content_hash,
   .importance, .pinned, .tags, .observed_by, .access_count, .last_accessed_at, .state, .metadata,

@@ -1,6 +1,7 @@
 // Facts by id within a namespace, with the episodes that support them (never the vector).
-MATCH (m:Fact)
-WHERE m.id IN $ids AND m.namespace = $namespace
+UNWIND $ids AS id
+MATCH (m:Fact {id: id})
+WHERE m.namespace = $namespace
 RETURN m {
   .id, .namespace, .statement, .kind, .key, .subject, .predicate, .object, .confidence,
   .importance, .version, .status, .origin, .valid_from, .valid_to, .recorded_at, .expired_at,

@@ -1,8 +1,8 @@
-// Spans of the episode that name entities; counts derive from the edges, never from increments.
+// Spans of the episode that name entities. mention_count moves only when an edge is created, so
+// it always equals the number of MENTIONS edges, and replaying an episode leaves it as it is.
 MATCH (e:Episode {id: $episode_id})
 UNWIND $mentions AS m
 MATCH (en:Entity {id: m.entity})
 MERGE (e)-[r:MENTIONS {start: m.start, end: m.end}]->(en)
-  ON CREATE SET r.role = m.role, r.method = m.method, r.text = m.text
-WITH DISTINCT en
-SET en.mention_count = COUNT { (en)<-[:MENTIONS]-(:Episode) }
+  ON CREATE SET r.role = m.role, r.method = m.method, r.text = m.text,
+                en.mention_count = coalesce(en.mention_count, 0) + 1

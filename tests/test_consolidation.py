@@ -37,7 +37,7 @@ def consolidate_over_api(gql: GraphQLClient, namespace: str) -> dict:
     return gql.data("consolidate", namespace=namespace, limit=100)["consolidate"]
 
 
-def entity_id(gql: GraphQLClient, namespace: str, name: str, entity_type: str) -> str:
+def entity_id(gql: GraphQLClient, namespace: str, name: str, entity_type: str | None) -> str:
     edges = gql.data("entities", namespace=namespace, search=name, type=entity_type, first=5)["entities"]["edges"]
     matches = [edge["node"] for edge in edges if edge["node"]["name"] == name]
     assert matches, f"no {entity_type} named {name}: {edges}"
@@ -160,3 +160,31 @@ def test_a_lost_lease_commits_nothing(gql: GraphQLClient, namespace: str, runtim
     assert runtime.store.write(lambda tx: commit_episode(tx, works[0], "worker-b", now)) is False
     assert runtime.store.write(lambda tx: commit_episode(tx, works[0], "worker-a", now)) is True
     assert runtime.store.write(lambda tx: commit_episode(tx, works[0], "worker-a", now)) is False
+
+
+def test_a_later_negation_ends_the_relation_and_a_same_time_one_contradicts(
+    gql: GraphQLClient, namespace: str
+) -> None:
+    turns = [
+        ("Melanie", "Melanie: I work at Google.", "2022-01-10T10:00:00Z"),
+        ("Melanie", "Melanie: I left Google in the spring.", "2023-05-01T10:00:00Z"),
+        ("Omar", "Omar: I live in Lisbon.", "2023-05-01T10:00:00Z"),
+        ("Omar", "Omar: I don't live in Lisbon.", "2023-05-01T10:00:00Z"),
+    ]
+    gql.data("captureBatch", inputs=[
+        {"namespace": namespace, "content": text, "agent": agent, "occurredAt": at} for agent, text, at in turns
+    ])
+    consolidate_over_api(gql, namespace)
+
+    melanie = entity_id(gql, namespace, "Melanie", "person")
+    jobs = [e for e in gql.data("neighborhood", namespace=namespace, entityId=melanie, depth=1,
+                                asOf="2022-06-01T00:00:00Z")["neighborhood"]["edges"] if e["type"] == "WORKS_AT"]
+    assert len(jobs) == 1 and jobs[0]["validTo"] == "2023-05-01T10:00:00Z"
+    now = gql.data("neighborhood", namespace=namespace, entityId=melanie, depth=1)["neighborhood"]["edges"]
+    assert not [e for e in now if e["type"] == "WORKS_AT"]
+
+    omar = entity_id(gql, namespace, "Omar", "person")
+    timeline = gql.data("timeline", namespace=namespace, entityId=omar)["timeline"]
+    disputed = [entry for entry in timeline if entry["contradicts"]]
+    assert len(disputed) == 2
+    assert sorted(entry["fact"]["status"] for entry in disputed) == ["active", "quarantined"]

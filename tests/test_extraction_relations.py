@@ -124,6 +124,12 @@ def test_first_person_is_the_speaker(extractor: Extractor) -> None:
     assert extraction.mentions[relation.object].name == "Boston"
 
 
+def test_a_speaker_label_is_attribution(extractor: Extractor) -> None:
+    extraction = extract(extractor, "Caroline: I moved to Boston last May.")
+    assert triples(extraction) == {(SPEAKER, "LIVES_IN", "Boston", False)}
+    assert only_fact(extraction).statement == "Caroline moved to Boston last May."
+
+
 def test_without_a_speaker_first_person_states_no_relation(extractor: Extractor) -> None:
     extraction = extract(extractor, "I moved to Boston last May. Tom lives in Seattle.", speaker=None)
     assert triples(extraction) == {("Tom", "LIVES_IN", "Seattle", False)}

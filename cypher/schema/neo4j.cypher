@@ -9,6 +9,8 @@ CREATE CONSTRAINT session_key IF NOT EXISTS FOR (n:Session) REQUIRE (n.namespace
 CREATE CONSTRAINT history_id IF NOT EXISTS FOR (n:History) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (n:Entity) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT entity_key IF NOT EXISTS FOR (n:Entity) REQUIRE (n.namespace, n.type, n.canonical) IS UNIQUE;
+CREATE CONSTRAINT alias_id IF NOT EXISTS FOR (n:Alias) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT alias_key IF NOT EXISTS FOR (n:Alias) REQUIRE (n.namespace, n.key) IS UNIQUE;
 
 CREATE INDEX episode_namespace IF NOT EXISTS FOR (n:Episode) ON (n.namespace);
 CREATE INDEX episode_state IF NOT EXISTS FOR (n:Episode) ON (n.state);
@@ -19,6 +21,7 @@ CREATE INDEX fact_kind IF NOT EXISTS FOR (n:Fact) ON (n.kind);
 CREATE INDEX fact_key IF NOT EXISTS FOR (n:Fact) ON (n.key);
 CREATE INDEX fact_subject IF NOT EXISTS FOR (n:Fact) ON (n.subject);
 CREATE INDEX fact_content_hash IF NOT EXISTS FOR (n:Fact) ON (n.namespace, n.content_hash);
+CREATE INDEX fact_predicate IF NOT EXISTS FOR (n:Fact) ON (n.namespace, n.predicate);
 CREATE INDEX entity_namespace IF NOT EXISTS FOR (n:Entity) ON (n.namespace);
 CREATE INDEX entity_canonical IF NOT EXISTS FOR (n:Entity) ON (n.namespace, n.canonical);
 CREATE INDEX session_namespace IF NOT EXISTS FOR (n:Session) ON (n.namespace);

@@ -80,7 +80,7 @@ def _serve(settings: Settings) -> int:
 
     runtime = open_runtime(settings)
     app = create_app(runtime, close_runtime_on_shutdown=True)
-    print(f"Hippograph on http://{settings.host}:{settings.port}/graphql ({runtime.store.dialect.name})", flush=True)
+    print(f"starting Hippograph on http://{settings.host}:{settings.port}/graphql ({runtime.store.dialect.name})", flush=True)
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
     return 0
 

@@ -37,6 +37,7 @@ class Settings:
     neo4j_password: str = ""
     neo4j_database: str = "neo4j"
     embedding_batch_size: int = 64
+    torch_threads: int = 1
     # How often serve retries embeddings that failed at capture time.
     reembed_interval_s: float = 60.0
     # Consolidation: episodes per lease, how long a lease lasts before another worker may take

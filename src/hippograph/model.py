@@ -114,3 +114,4 @@ class Entity:
     mention_count: int
     first_seen_at: datetime | None
     last_seen_at: datetime | None
+    merged_into: str | None = None  # set on the tombstone of an entity merged into another

@@ -36,7 +36,7 @@ def open_runtime(settings: Settings) -> Runtime:
     store = open_store(settings)
     try:
         store.setup_schema()
-        embedder = MiniLMEmbedder(settings.embedding_batch_size)
+        embedder = MiniLMEmbedder(settings.embedding_batch_size, settings.torch_threads)
         embedder.load()
         extractor = Extractor()
     except Exception:

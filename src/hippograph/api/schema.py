@@ -12,6 +12,7 @@ from hippograph.api.scalars import DateTime
 from hippograph.api.threads import call
 from hippograph.capture.service import capture
 from hippograph.consolidation.status import status
+from hippograph.curation import add_alias, merge_entities
 from hippograph.consolidation.worker import consolidate
 from hippograph.entities import get_entity, list_entities, neighborhood, timeline
 from hippograph.capture.validate import validate_namespace
@@ -22,6 +23,8 @@ from hippograph.recall.service import recall
 
 
 MAX_CONSOLIDATE = 100_000
+# Who a mutation is recorded as in History until API keys name the caller.
+DEFAULT_ACTOR = "api"
 
 
 class Query(graphene.ObjectType):
@@ -176,6 +179,36 @@ class Mutation(graphene.ObjectType):
         limit=graphene.Int(default_value=1000),
         description="Consolidate up to limit raw episodes now; returns when done.",
     )
+
+    add_alias = graphene.Field(
+        graphene.NonNull(types.Entity),
+        entity_id=graphene.ID(required=True),
+        alias=graphene.String(required=True),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        actor=graphene.String(default_value=DEFAULT_ACTOR),
+        description="Another name for an entity, in this namespace: consolidation resolves it to the entity.",
+    )
+    merge_entities = graphene.Field(
+        graphene.NonNull(types.Entity),
+        source_id=graphene.ID(required=True),
+        target_id=graphene.ID(required=True),
+        reason=graphene.String(required=True),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        actor=graphene.String(default_value=DEFAULT_ACTOR),
+        description="Repair a split: fold source into target; the source stays as a tombstone, with History.",
+    )
+
+    @staticmethod
+    async def resolve_add_alias(
+        root: Any, info: graphene.ResolveInfo, entity_id: str, alias: str, namespace: str, actor: str
+    ) -> Any:
+        return await call(add_alias, info.context["runtime"], namespace, entity_id, alias, actor)
+
+    @staticmethod
+    async def resolve_merge_entities(
+        root: Any, info: graphene.ResolveInfo, source_id: str, target_id: str, reason: str, namespace: str, actor: str
+    ) -> Any:
+        return await call(merge_entities, info.context["runtime"], namespace, source_id, target_id, reason, actor)
 
     @staticmethod
     async def resolve_consolidate(root: Any, info: graphene.ResolveInfo, namespace: str, limit: int) -> Any:

@@ -162,6 +162,7 @@ class Entity(graphene.ObjectType):
     mention_count = graphene.Int(required=True)
     first_seen_at = DateTime()
     last_seen_at = DateTime()
+    merged_into = graphene.ID(description="Set when this entity was merged into another; that one holds it all now.")
 
 
 class EntityConnection(graphene.relay.Connection):

@@ -18,6 +18,7 @@ from hippograph.capture.scrub import scrub_credentials
 from hippograph.capture.validate import validate_capture
 from hippograph.embedding import Vector
 from hippograph.errors import ErrorCode, HippographError, bad_input
+from hippograph.history import history_event
 from hippograph.model import CaptureInput, CaptureOutcome, CaptureStatus, Redaction
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
@@ -150,17 +151,8 @@ class _Batch:
         return CaptureOutcome(existing["id"], CaptureStatus.CORROBORATED, p.redactions, p.excised)
 
     def _event(self, p: _Prepared, target: str, event: str, redactions: tuple[Redaction, ...]) -> None:
-        props: dict[str, Any] = {
-            "id": str(ULID()),
-            "namespace": p.item.namespace,
-            "target": target,
-            "event": event,
-            "actor": p.agent,
-            "at": self.now,
-        }
-        if redactions:
-            props["metadata"] = json.dumps({"redactions": {r.kind: r.count for r in redactions}})
-        self.history.append(props)
+        metadata = {"redactions": {r.kind: r.count for r in redactions}} if redactions else None
+        self.history.append(history_event(p.item.namespace, target, event, p.agent, self.now, metadata=metadata))
 
 
 def _write(

@@ -3,8 +3,9 @@
 Entities and mentions are MERGEd by key, facts are found by identity before they are created, and
 counts are recomputed from relationships, so committing an episode twice leaves the graph as once.
 Belief revision happens here too (DESIGN §5): a functional relation with a new object closes the
-older edge's valid time and supersedes its fact; a negated or opposite-polarity statement about
-the same subject is linked by CONTRADICTS and the weaker side is quarantined. Nothing is deleted.
+older edge's valid time and supersedes its fact, and so does a later statement that the relation
+no longer holds; a denial for the same time, or an opposite-polarity statement about the same
+subject, is linked by CONTRADICTS and the weaker side is quarantined. Nothing is deleted.
 """
 
 from __future__ import annotations
@@ -53,7 +54,8 @@ class _Context:
 
 def commit_episode(tx: Transaction, work: EpisodeWork, worker: str, now: datetime) -> bool:
     """Commit the episode's derivation; False (and nothing written) when our lease was lost."""
-    if not tx.run("claim_episode", id=work.id, worker=worker, now=now)[0]["owned"]:
+    claim = tx.run("claim_episode", id=work.id, worker=worker, now=now)[0]
+    if not claim["owned"]:
         return False
     entity_ids = _merge_entities(tx, work)
     ctx = _Context(tx, work, entity_ids, now)
@@ -62,7 +64,8 @@ def commit_episode(tx: Transaction, work: EpisodeWork, worker: str, now: datetim
     pairs = {tuple(sorted((entity_ids[a], entity_ids[b]))) for a, b in work.extraction.cooccurrences()}
     pairs = {pair for pair in pairs if pair[0] != pair[1]}
     if pairs:
-        tx.run("merge_cooccurrences", pairs=[{"a": a, "b": b} for a, b in sorted(pairs)])
+        rows = [{"a": a, "b": b} for a, b in sorted(pairs)]
+        tx.run("merge_cooccurrences", pairs=rows, first_time=claim["first_time"])
     for candidate, vector in zip(work.extraction.facts, work.statement_vectors):
         _commit_fact(ctx, candidate, vector)
     tx.run("finish_episode", id=work.id, now=now)
@@ -190,7 +193,15 @@ def _revise_relation(ctx: _Context, candidate: FactCandidate, fact_id: str, subj
     current = ctx.tx.run("open_relations", relation_type=predicate, subject=subject)
     if candidate.negated:
         for edge in current:
-            if edge["object"] == obj:
+            if edge["object"] != obj:
+                continue
+            if edge["valid_from"] < valid_from:
+                # Said later, "not any more" reports that the state ended: a change in the world
+                # ("I left Google", "I don't live in Denver now") closes valid time.
+                ctx.tx.run("close_relation", fact=edge["fact"], subject=subject, object=obj, valid_to=valid_from)
+                ctx.tx.run("supersede_fact", newer=fact_id, older=edge["fact"], valid_to=valid_from)
+            else:
+                # Stated for the same time (or earlier), both cannot hold: a contradiction.
                 _contradict(ctx, fact_id, candidate.confidence, edge["fact"], edge["confidence"], edge=(subject, obj))
         return
 

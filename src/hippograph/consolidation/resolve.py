@@ -62,11 +62,11 @@ def resolve_names(runtime: Runtime, namespace: str, refs: Iterable[NameRef]) -> 
 
     by_key: dict[str, list[dict]] = {}
     for row in runtime.store.read("entities_by_key", namespace=namespace, keys=sorted({r.key for r in pending})):
-        by_key.setdefault(row["canonical"], []).append(row)
+        by_key.setdefault(row["key"], []).append(row)
     for ref in pending:
         hit = _first_compatible(ref, by_key.get(ref.key, []))
         if hit is not None:
-            resolved[ref] = Resolution.of(hit, "alias" if ref.from_dictionary else "exact")
+            resolved[ref] = Resolution.of(hit, "alias" if ref.from_dictionary or hit["by_alias"] else "exact")
     pending = [ref for ref in pending if ref not in resolved]
 
     if pending:
@@ -94,7 +94,8 @@ def _mint_together(resolved: dict[NameRef, Resolution]) -> dict[NameRef, Resolut
 
 
 def _first_compatible(ref: NameRef, rows: list[dict]) -> dict | None:
-    return next((row for row in rows if compatible(ref.type, row["type"])), None)
+    """A user's alias holds whatever type the statistical model guessed for the mention."""
+    return next((row for row in rows if row.get("by_alias") or compatible(ref.type, row["type"])), None)
 
 
 def _by_spelling(runtime: Runtime, namespace: str, refs: list[NameRef]) -> dict[NameRef, Resolution]:

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from tqdm import tqdm
 
+from hippograph.consolidation.aliases import namespace_aliases, with_alias_mentions
 from hippograph.consolidation.commit import EpisodeWork, commit_episode
 from hippograph.consolidation.keys import canonical_key
 from hippograph.consolidation.resolve import NameRef, resolve_names
@@ -108,7 +109,12 @@ def _process(runtime: Runtime, batch: list[Row], worker: str) -> tuple[int, int]
 
 
 def _derive(runtime: Runtime, batch: list[Row]) -> list[EpisodeWork]:
-    extractions = runtime.extractor.extract_many([_turn(episode) for episode in batch])
+    extracted = runtime.extractor.extract_many([_turn(episode) for episode in batch])
+    aliases = {namespace: namespace_aliases(runtime, namespace) for namespace in {e["namespace"] for e in batch}}
+    extractions = [
+        with_alias_mentions(extraction, episode["content"], aliases[episode["namespace"]])
+        for episode, extraction in zip(batch, extracted)
+    ]
     refs_by_episode = [tuple(_name_ref(m) for m in extraction.mentions) for extraction in extractions]
     resolutions = {}
     for namespace in {episode["namespace"] for episode in batch}:

@@ -499,7 +499,7 @@ class MentionResolver:
     def _pronoun(self, token: Token) -> tuple[int, float] | None:
         """he/she/him/her: the one person named before it, when nothing else could be meant (no
         second name, no unnamed "her husband" or "my boss" in between)."""
-        people = lexicon("people")
+        people = lexicon("people") | lexicon("roles")
         names: dict[str, int] = {}
         for t in self.doc[: token.i]:
             index = self.covering.get(t.i)

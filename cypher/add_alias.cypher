@@ -1,0 +1,13 @@
+// A user alias for an entity in its namespace: resolution finds the entity by it from now on.
+MATCH (en:Entity {id: $entity_id, namespace: $namespace})
+WHERE en.merged_into IS NULL
+MERGE (a:Alias {namespace: $namespace, key: $key})
+  ON CREATE SET a.id = $alias_id, a.name = $alias, a.created_at = $at
+WITH en, a
+OPTIONAL MATCH (a)-[old:ALIAS_OF]->(other:Entity)
+WHERE other.id <> en.id
+DELETE old
+WITH DISTINCT en, a
+MERGE (a)-[:ALIAS_OF]->(en)
+SET en.aliases = CASE WHEN $alias IN en.aliases THEN en.aliases ELSE coalesce(en.aliases, []) + $alias END
+RETURN en.id AS id

@@ -1,0 +1,73 @@
+"""Repairing the derived graph by hand: aliases for an entity, and merging a split entity.
+
+Aliases belong to a namespace. They are not patterns in the shared spaCy pipeline, which every
+namespace runs: there, one tenant's alias would put its names into another tenant's graph.
+"""
+
+from __future__ import annotations
+
+from ulid import ULID
+
+from hippograph.consolidation.keys import canonical_key
+from hippograph.entities import get_entity
+from hippograph.errors import ErrorCode, HippographError, bad_input
+from hippograph.extraction.vocabulary import relation_types
+from hippograph.history import history_event
+from hippograph.model import Entity
+from hippograph.runtime import Runtime
+from hippograph.store import Transaction
+
+MAX_ALIAS_CHARS = 200
+
+
+def add_alias(runtime: Runtime, namespace: str, entity_id: str, alias: str, actor: str) -> Entity:
+    entity = get_entity(runtime.store, namespace, entity_id)
+    alias = " ".join(alias.split())
+    key = canonical_key(alias)
+    if not key or len(alias) > MAX_ALIAS_CHARS:
+        raise bad_input(f"an alias must be 1-{MAX_ALIAS_CHARS} characters with a letter or digit", field="alias")
+    if entity.merged_into is not None:
+        raise bad_input(f"entity {entity_id} was merged into {entity.merged_into}; alias that one", field="entityId")
+    now = runtime.clock()
+
+    def work(tx: Transaction) -> None:
+        tx.run("add_alias", namespace=namespace, entity_id=entity_id, alias=alias, key=key, alias_id=str(ULID()), at=now)
+        tx.run("record_history", rows=[history_event(namespace, entity_id, "aliased", actor, now, metadata={"alias": alias})])
+
+    runtime.store.write(work)
+    return get_entity(runtime.store, namespace, entity_id)
+
+
+def merge_entities(
+    runtime: Runtime, namespace: str, source_id: str, target_id: str, reason: str, actor: str
+) -> Entity:
+    """Fold ``source`` into ``target``: mentions, facts and edges move over, the source's names
+    become aliases, and the source remains as a tombstone (``merged_into``) with a History event."""
+    if source_id == target_id:
+        raise bad_input("an entity cannot be merged into itself", field="sourceId")
+    if not reason.strip():
+        raise bad_input("a merge needs a reason", field="reason")
+    source = get_entity(runtime.store, namespace, source_id)
+    target = get_entity(runtime.store, namespace, target_id)
+    for entity in (source, target):
+        if entity.merged_into is not None:
+            raise HippographError(
+                ErrorCode.BAD_INPUT, f"entity {entity.id} was already merged into {entity.merged_into}", field="sourceId"
+            )
+    now = runtime.clock()
+    ids = {"namespace": namespace, "source": source_id, "target": target_id}
+
+    def work(tx: Transaction) -> None:
+        tx.run("merge_entity_mentions", **ids)
+        tx.run("merge_entity_cooccurrences", **ids)
+        for relation in relation_types():
+            tx.run("merge_entity_relations_out", relation_type=relation, **ids)
+            tx.run("merge_entity_relations_in", relation_type=relation, **ids)
+        tx.run("retire_merged_entity", alias_id=str(ULID()), at=now, **ids)
+        event = history_event(
+            namespace, source_id, "merged", actor, now, metadata={"into": target_id, "name": source.name}, reason=reason
+        )
+        tx.run("record_history", rows=[event])
+
+    runtime.store.write(work)
+    return get_entity(runtime.store, namespace, target.id)
