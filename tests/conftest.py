@@ -105,3 +105,14 @@ def hippograph_process(
     env = {**os.environ, "PYTHONPATH": str(REPO / "src"), **(env or {})}
     command = [sys.executable, "-m", "hippograph.cli", *args, "--data-dir", str(data_dir), "--heap", "512m"]
     return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=log.open("ab"))
+
+
+def capture_turns(gql: GraphQLClient, namespace: str, turns: list[tuple[str, str, str]], session: str) -> list[str]:
+    """Capture (agent, content, occurredAt) turns of one session in one batch; their new ids."""
+    inputs = [
+        {"namespace": namespace, "content": text, "agent": agent, "session": session, "occurredAt": at}
+        for agent, text, at in turns
+    ]
+    results = gql.data("captureBatch", inputs=inputs)["captureBatch"]
+    assert [r["status"] for r in results] == ["CREATED"] * len(turns)
+    return [r["id"] for r in results]

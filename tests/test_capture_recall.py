@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import GraphQLClient, census
+from conftest import GraphQLClient, capture_turns, census
 
 from hippograph.runtime import Runtime
 
@@ -15,13 +15,7 @@ CAROLINE = [
 
 
 def capture_conversation(gql: GraphQLClient, namespace: str) -> list[str]:
-    inputs = [
-        {"namespace": namespace, "content": text, "agent": agent, "session": "session_1", "occurredAt": at}
-        for agent, text, at in CAROLINE
-    ]
-    results = gql.data("captureBatch", inputs=inputs)["captureBatch"]
-    assert [r["status"] for r in results] == ["CREATED"] * len(CAROLINE)
-    return [r["id"] for r in results]
+    return capture_turns(gql, namespace, CAROLINE, session="session_1")
 
 
 def test_capture_then_recall_finds_it_first(gql: GraphQLClient, namespace: str) -> None:

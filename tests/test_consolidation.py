@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
 
-from conftest import GraphQLClient, census
+from conftest import GraphQLClient, capture_turns, census
 
 from hippograph.consolidation import worker
 from hippograph.consolidation.commit import commit_episode
@@ -26,11 +26,7 @@ STORY = [
 
 
 def capture_story(gql: GraphQLClient, namespace: str) -> list[str]:
-    inputs = [
-        {"namespace": namespace, "content": text, "agent": agent, "session": "s1", "occurredAt": at}
-        for agent, text, at in STORY
-    ]
-    return [r["id"] for r in gql.data("captureBatch", inputs=inputs)["captureBatch"]]
+    return capture_turns(gql, namespace, STORY, session="s1")
 
 
 def consolidate_over_api(gql: GraphQLClient, namespace: str) -> dict:

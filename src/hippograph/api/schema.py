@@ -11,16 +11,15 @@ from hippograph.api.inputs import DEFAULT_NAMESPACE, CaptureInput, RecallInput, 
 from hippograph.api.scalars import DateTime
 from hippograph.api.threads import call
 from hippograph.capture.service import capture
-from hippograph.consolidation.status import status
-from hippograph.curation import add_alias, merge_entities
-from hippograph.consolidation.worker import consolidate
-from hippograph.entities import get_entity, list_entities, neighborhood, timeline
 from hippograph.capture.validate import validate_namespace
+from hippograph.consolidation.status import status
+from hippograph.consolidation.worker import consolidate
+from hippograph.curation import add_alias, merge_entities
+from hippograph.entities import get_entity, list_entities, neighborhood, timeline
 from hippograph.errors import bad_input
 from hippograph.memories import get_memory, page_memories
 from hippograph.model import CaptureOutcome
 from hippograph.recall.service import recall
-
 
 MAX_CONSOLIDATE = 100_000
 # Who a mutation is recorded as in History until API keys name the caller.

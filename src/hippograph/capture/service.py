@@ -7,6 +7,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import pairwise
 from typing import Any
 
 import neo4j.exceptions
@@ -187,7 +188,7 @@ def _link_sessions(tx: Transaction, sessions: dict[tuple[str, str], list[str]], 
     pairs = []
     for key, episodes in sessions.items():
         chain = ([previous[key]] if previous.get(key) else []) + episodes
-        pairs += [{"previous": a, "next": b} for a, b in zip(chain, chain[1:])]
+        pairs += [{"previous": a, "next": b} for a, b in pairwise(chain)]
     if pairs:
         tx.run("link_next", pairs=pairs)
 

@@ -20,8 +20,8 @@ from hippograph.capture.normalize import hash_basis
 from hippograph.consolidation.keys import relation_fact_hash, statement_fact_hash
 from hippograph.consolidation.resolve import NameRef, Resolution
 from hippograph.embedding import Vector
-from hippograph.extraction.model import EntityType, Extraction, FactCandidate, Mention
 from hippograph.extraction.facts import opposite_polarity
+from hippograph.extraction.model import EntityType, Extraction, FactCandidate, Mention
 from hippograph.extraction.vocabulary import relation_types
 from hippograph.store import Transaction
 

@@ -60,9 +60,7 @@ def resolve_names(runtime: Runtime, namespace: str, refs: Iterable[NameRef]) -> 
     pending = list(dict.fromkeys(refs))
     resolved: dict[NameRef, Resolution] = {}
 
-    by_key: dict[str, list[dict]] = {}
-    for row in runtime.store.read("entities_by_key", namespace=namespace, keys=sorted({r.key for r in pending})):
-        by_key.setdefault(row["key"], []).append(row)
+    by_key = _by_key(runtime.store.read("entities_by_key", namespace=namespace, keys=sorted({r.key for r in pending})))
     for ref in pending:
         hit = _first_compatible(ref, by_key.get(ref.key, []))
         if hit is not None:
@@ -93,6 +91,13 @@ def _mint_together(resolved: dict[NameRef, Resolution]) -> dict[NameRef, Resolut
     return resolved
 
 
+def _by_key(rows: list[dict]) -> dict[str, list[dict]]:
+    grouped: dict[str, list[dict]] = {}
+    for row in rows:
+        grouped.setdefault(row["key"], []).append(row)
+    return grouped
+
+
 def _first_compatible(ref: NameRef, rows: list[dict]) -> dict | None:
     """A user's alias holds whatever type the statistical model guessed for the mention."""
     return next((row for row in rows if row.get("by_alias") or compatible(ref.type, row["type"])), None)
@@ -100,17 +105,17 @@ def _first_compatible(ref: NameRef, rows: list[dict]) -> dict | None:
 
 def _by_spelling(runtime: Runtime, namespace: str, refs: list[NameRef]) -> dict[NameRef, Resolution]:
     queries = [{"key": ref.key, "query": q} for ref in refs if (q := fulltext_query(ref.name))]
-    candidates: dict[str, list[dict]] = {}
-    if queries:
-        rows = runtime.store.read(
+    candidates = _by_key(
+        runtime.store.read(
             "entity_candidates",
             namespace=namespace,
             index=runtime.store.index("entity_name"),
             queries=queries,
             limit=CANDIDATES,
         )
-        for row in rows:
-            candidates.setdefault(row["key"], []).append(row)
+        if queries
+        else []
+    )
     found: dict[NameRef, Resolution] = {}
     for ref in refs:
         options = [row for row in candidates.get(ref.key, []) if compatible(ref.type, row["type"])]
@@ -139,9 +144,8 @@ def _by_embedding(runtime: Runtime, namespace: str, refs: list[NameRef]) -> dict
         for ref, vector in zip(refs, vectors)
         if ref.type not in NO_EMBEDDING_MERGE
     ]
-    nearest: dict[str, list[dict]] = {}
-    if probes:
-        rows = runtime.store.read(
+    nearest = _by_key(
+        runtime.store.read(
             "entity_neighbors",
             namespace=namespace,
             index=runtime.store.index("entity_embedding"),
@@ -150,8 +154,9 @@ def _by_embedding(runtime: Runtime, namespace: str, refs: list[NameRef]) -> dict
             # Both servers report a cosine index score as (1 + cos) / 2.
             min_score=(1 + EMBEDDING_MIN_COSINE) / 2,
         )
-        for row in rows:
-            nearest.setdefault(row["key"], []).append(row)
+        if probes
+        else []
+    )
     found: dict[NameRef, Resolution] = {}
     for ref, vector in zip(refs, vectors):
         hit = _first_compatible(ref, nearest.get(ref.key, []))

@@ -93,19 +93,39 @@ def _process(runtime: Runtime, batch: list[Row], worker: str) -> tuple[int, int]
         for episode in batch:
             _release(runtime, episode, worker, error)
         return 0, len(batch)
+    now = runtime.clock()
+    try:
+        # One transaction for the batch: a commit costs more than most of its statements. Each
+        # episode stays all or nothing, and a crash loses the whole group to lease expiry.
+        committed = runtime.store.write(lambda tx: [commit_episode(tx, work, worker, now) for work in works])
+    except Exception:
+        log.warning("group commit of %d episodes failed; committing them one by one", len(works), exc_info=True)
+        return _commit_one_by_one(runtime, batch, works, worker)
+    _warn_lost(batch, committed)
+    return sum(committed), 0
+
+
+def _commit_one_by_one(runtime: Runtime, batch: list[Row], works: list[EpisodeWork], worker: str) -> tuple[int, int]:
+    """Isolate the episode that fails a group: it alone goes back to raw (or the dead letter)."""
     done = failed = 0
     for episode, work in zip(batch, works):
         try:
             now = runtime.clock()
-            if runtime.store.write(lambda tx: commit_episode(tx, work, worker, now)):
-                done += 1
-            else:
-                log.warning("lost the lease on episode %s; another worker has it", episode["id"])
+            committed = runtime.store.write(lambda tx, work=work, now=now: commit_episode(tx, work, worker, now))
         except Exception as error:
             log.exception("consolidating episode %s failed", episode["id"])
             _release(runtime, episode, worker, error)
             failed += 1
+            continue
+        _warn_lost([episode], [committed])
+        done += committed
     return done, failed
+
+
+def _warn_lost(batch: list[Row], committed: list[bool]) -> None:
+    for episode, ok in zip(batch, committed):
+        if not ok:
+            log.warning("lost the lease on episode %s; another worker has it", episode["id"])
 
 
 def _derive(runtime: Runtime, batch: list[Row]) -> list[EpisodeWork]:
