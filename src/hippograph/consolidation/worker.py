@@ -8,6 +8,7 @@ import logging
 import socket
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from tqdm import tqdm
 
@@ -20,7 +21,7 @@ from hippograph.extraction.model import EntityType, Extraction, Mention
 from hippograph.extraction.pipeline import Turn
 from hippograph.model import Role
 from hippograph.runtime import Runtime
-from hippograph.store import Row
+from hippograph.store import Row, Transaction
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +61,6 @@ def consolidate(
             done, errors = _process(runtime, batch, worker)
             processed, failed = processed + done, failed + errors
             bar.update(done + errors)
-            log.debug("consolidated %d episodes so far (%d failed)", processed, failed)
     return ConsolidationReport(processed, failed, remaining(runtime, namespace))
 
 
@@ -86,6 +86,7 @@ def _lease(runtime: Runtime, namespace: str | None, count: int, worker: str) -> 
 
 
 def _process(runtime: Runtime, batch: list[Row], worker: str) -> tuple[int, int]:
+    """Derive and commit a leased batch; (committed, failed)."""
     try:
         works = _derive(runtime, batch)
     except Exception as error:  # the batch could not be derived: every episode in it retries
@@ -110,8 +111,7 @@ def _commit_one_by_one(runtime: Runtime, batch: list[Row], works: list[EpisodeWo
     done = failed = 0
     for episode, work in zip(batch, works):
         try:
-            now = runtime.clock()
-            committed = runtime.store.write(lambda tx, work=work, now=now: commit_episode(tx, work, worker, now))
+            committed = runtime.store.write(partial(_commit_alone, work=work, worker=worker, now=runtime.clock()))
         except Exception as error:
             log.exception("consolidating episode %s failed", episode["id"])
             _release(runtime, episode, worker, error)
@@ -120,6 +120,10 @@ def _commit_one_by_one(runtime: Runtime, batch: list[Row], works: list[EpisodeWo
         _warn_lost([episode], [committed])
         done += committed
     return done, failed
+
+
+def _commit_alone(tx: Transaction, *, work: EpisodeWork, worker: str, now: datetime) -> bool:
+    return commit_episode(tx, work, worker, now)
 
 
 def _warn_lost(batch: list[Row], committed: list[bool]) -> None:
