@@ -15,7 +15,7 @@ from hippograph.extraction import nlp as nlp_module
 from hippograph.extraction.junk import is_junk, junk_reason, strip_leading_noise
 from hippograph.extraction.mentions import find_mentions
 from hippograph.extraction.model import EntityType, Mention
-from hippograph.extraction.nlp import add_alias, load_pipeline, span_label
+from hippograph.extraction.nlp import load_pipeline, span_label
 
 PRODUCT, PERSON = EntityType.PRODUCT, EntityType.PERSON
 
@@ -108,17 +108,6 @@ def test_dictionary_is_large_and_unambiguous() -> None:
     assert len({entry.canonical for entry in entries}) == len(entries)
 
 
-def test_user_alias_added_at_run_time_is_recognised() -> None:
-    nlp = load_pipeline()  # its own: the alias must not leak into the shared fixture
-    assert "The Mothership" not in named(nlp, "We met at The Mothership again.")
-    add_alias(nlp, "the mothership", "Acme HQ", EntityType.PLACE)
-    mention = named(nlp, "We met at The Mothership again.")["The Mothership"]
-    assert (mention.canonical, mention.type, mention.source) == ("Acme HQ", EntityType.PLACE, "alias")
-    assert named(load_pipeline(), "We met at The Mothership again.").get("The Mothership") is None
-    with pytest.raises(ValueError):
-        add_alias(nlp, "  ", "Acme HQ", EntityType.PLACE)
-
-
 # --- NER labels --------------------------------------------------------------------------------
 
 
@@ -127,7 +116,7 @@ def test_ner_labels_map_to_hippograph_types(nlp: Language) -> None:
     assert span_label("GPE").type == span_label("FAC").type == EntityType.PLACE  # type: ignore[union-attr]
     assert span_label("WORK_OF_ART").type == PRODUCT  # type: ignore[union-attr]
     assert span_label("DATE") is None and span_label("CARDINAL") is None
-    assert span_label("HG_ALIAS_ORGANIZATION") == nlp_module.SpanLabel(EntityType.ORGANIZATION, "alias")
+    assert span_label("HG_ORGANIZATION") == nlp_module.SpanLabel(EntityType.ORGANIZATION, "ruler")
     found = named(nlp, "Barack Obama flew to Paris on Monday with 3 aides.")
     assert found["Barack Obama"].type == PERSON and found["Paris"].type == EntityType.PLACE
     assert "Monday" not in found and "3" not in found
@@ -356,8 +345,6 @@ def test_blank_pipeline_still_finds_dictionary_and_regex_mentions_and_sentences(
         ("Project Falcon", "regex:quoted", 1),
         ("Acme Robotics", "regex:capitalized", 2),
     ]
-    add_alias(blank, "big blue", "IBM", EntityType.ORGANIZATION)
-    assert [m.canonical for m in find_mentions(blank("I worked at Big Blue."), None, PERSON)] == ["IBM"]
 
 
 def test_without_any_model_load_pipeline_warns_and_falls_back(

@@ -5,14 +5,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import neo4j.exceptions
-
 from graphql import GraphQLError
 from hippograph.errors import ErrorCode, HippographError
 
 log = logging.getLogger(__name__)
-
-_STORE_DOWN = (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpired)
 
 
 def format_error(error: GraphQLError) -> dict[str, Any]:
@@ -31,9 +27,6 @@ def _classify(error: GraphQLError) -> tuple[ErrorCode, str, dict[str, Any]]:
     original = error.original_error
     if isinstance(original, HippographError):
         return original.code, original.message, original.details
-    if isinstance(original, _STORE_DOWN):
-        log.error("store unavailable: %s", original)
-        return ErrorCode.STORE_UNAVAILABLE, "the graph store is unavailable; retry shortly", {}
     if original is None or isinstance(original, GraphQLError):
         # Raised by graphql-core or a scalar: a syntax error, an unknown field, a value that does
         # not fit its type (an unknown Role, a malformed DateTime) - the request is at fault.

@@ -10,7 +10,6 @@ from datetime import datetime
 from itertools import pairwise
 from typing import Any
 
-import neo4j.exceptions
 from ulid import ULID
 
 from hippograph.capture.normalize import content_hash, storage_form
@@ -22,7 +21,7 @@ from hippograph.errors import ErrorCode, HippographError, bad_input
 from hippograph.history import history_event
 from hippograph.model import CaptureInput, CaptureOutcome, CaptureStatus, Redaction
 from hippograph.runtime import Runtime
-from hippograph.store import Transaction
+from hippograph.store import Transaction, UniquenessConflict
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +71,7 @@ def capture(runtime: Runtime, items: Sequence[CaptureInput]) -> list[CaptureOutc
 
     try:
         return runtime.store.write(write)
-    except neo4j.exceptions.ConstraintError:
+    except UniquenessConflict:
         # A concurrent writer stored the same content first; on a second pass our lookup sees it.
         log.info("capture raced a concurrent duplicate; retrying")
         return runtime.store.write(write)

