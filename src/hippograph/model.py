@@ -19,6 +19,11 @@ class Role(StrEnum):
     SYSTEM = "system"
 
 
+# The agent of a capture that names none, and the importance of a memory nobody rated.
+UNKNOWN_AGENT = "unknown"
+DEFAULT_IMPORTANCE = 0.5
+
+
 class CaptureStatus(StrEnum):
     CREATED = "CREATED"
     DUPLICATE = "DUPLICATE"

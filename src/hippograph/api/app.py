@@ -24,7 +24,7 @@ from hippograph.api.errors import format_error
 from hippograph.api.schema import schema
 from hippograph.api.threads import call
 from hippograph.capture.reembed import reembed_pending
-from hippograph.consolidation.worker import consolidate
+from hippograph.consolidation.worker import drain
 from hippograph.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -88,7 +88,7 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
         if settings.consolidation_interval_s > 0:
             tasks.append(
                 asyncio.create_task(
-                    _every(settings.consolidation_interval_s, "consolidation", consolidate, runtime, limit=_BACKGROUND_BATCH)
+                    _every(settings.consolidation_interval_s, "consolidation", drain, runtime, limit=_BACKGROUND_BATCH)
                 )
             )
         try:

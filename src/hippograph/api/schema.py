@@ -65,11 +65,11 @@ class Query(graphene.ObjectType):
         runtime = info.context["runtime"]
         before = None
         if after is not None:
-            before = types.id_from_cursor(after)
+            before = types.decode_cursor(after, "memory")
             if before is None:
                 raise bad_input("after is not a cursor this API issued", field="after")
         page = await call(page_memories, runtime.store, namespace, first, before, runtime.settings.limits.max_page_size)
-        cursors = [types.cursor_for(memory.id) for memory in page.memories]
+        cursors = [types.encode_cursor("memory", memory.id) for memory in page.memories]
         return _connection(types.MemoryConnection, page.memories, cursors, page.has_next, after is not None)
 
     entity = graphene.Field(
@@ -124,15 +124,15 @@ class Query(graphene.ObjectType):
             raise bad_input(f"first must be between 1 and {runtime.settings.limits.max_page_size}", field="first")
         skip = 0
         if after is not None:
-            offset = types.offset_from_cursor(after)
-            if offset is None:
+            offset = types.decode_cursor(after, "offset")
+            if offset is None or not offset.isdigit():
                 raise bad_input("after is not a cursor this API issued", field="after")
-            skip = offset + 1
+            skip = int(offset) + 1
         found = await call(
             list_entities, runtime.store, namespace, search=search, entity_type=type, skip=skip, first=first + 1
         )
         page = found[:first]
-        cursors = [types.offset_cursor(skip + i) for i in range(len(page))]
+        cursors = [types.encode_cursor("offset", str(skip + i)) for i in range(len(page))]
         return _connection(types.EntityConnection, page, cursors, len(found) > first, skip > 0)
 
     @staticmethod

@@ -138,18 +138,6 @@ class MemoryConnection(graphene.relay.Connection):
         node = Memory
 
 
-def cursor_for(memory_id: str) -> str:
-    return base64.urlsafe_b64encode(f"memory:{memory_id}".encode()).decode()
-
-
-def id_from_cursor(cursor: str) -> str | None:
-    try:
-        kind, _, memory_id = base64.urlsafe_b64decode(cursor.encode()).decode().partition(":")
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return memory_id if kind == "memory" and memory_id else None
-
-
 class Entity(graphene.ObjectType):
     """A resolved thing episodes mention: a person, place, organization, product, ..."""
 
@@ -223,13 +211,15 @@ class ConsolidationResult(graphene.ObjectType):
     remaining = graphene.Int(required=True)
 
 
-def offset_cursor(offset: int) -> str:
-    return base64.urlsafe_b64encode(f"offset:{offset}".encode()).decode()
+def encode_cursor(kind: str, value: str) -> str:
+    """An opaque page cursor: a memory id ("memory") or a position in a listing ("offset")."""
+    return base64.urlsafe_b64encode(f"{kind}:{value}".encode()).decode()
 
 
-def offset_from_cursor(cursor: str) -> int | None:
+def decode_cursor(cursor: str, kind: str) -> str | None:
+    """The value of a cursor of this kind; None for anything this API did not issue."""
     try:
-        kind, _, value = base64.urlsafe_b64decode(cursor.encode()).decode().partition(":")
-        return int(value) if kind == "offset" else None
+        found, _, value = base64.urlsafe_b64decode(cursor.encode()).decode().partition(":")
     except (ValueError, UnicodeDecodeError):
         return None
+    return value if found == kind and value else None

@@ -19,15 +19,20 @@ from hippograph.capture.validate import validate_capture
 from hippograph.embedding import Vector
 from hippograph.errors import ErrorCode, HippographError, bad_input
 from hippograph.history import history_event
-from hippograph.model import CaptureInput, CaptureOutcome, CaptureStatus, Redaction
+from hippograph.model import (
+    DEFAULT_IMPORTANCE,
+    UNKNOWN_AGENT,
+    CaptureInput,
+    CaptureOutcome,
+    CaptureStatus,
+    Redaction,
+)
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction, UniquenessConflict
 
 log = logging.getLogger(__name__)
 
 MAX_OBSERVERS = 20
-UNKNOWN_AGENT = "unknown"
-DEFAULT_IMPORTANCE = 0.5
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,9 @@ from hippograph.embedding import Vector
 from hippograph.extraction.facts import opposite_polarity
 from hippograph.extraction.model import EntityType, Extraction, FactCandidate, Mention
 from hippograph.extraction.vocabulary import relation_types
+from hippograph.model import DEFAULT_IMPORTANCE
 from hippograph.store import Transaction
 
-DEFAULT_IMPORTANCE = 0.5
 # A statement of a fact that is still believed (quarantined: disputed, not disproved) supports it;
 # one of a superseded fact starts a new version.
 LIVE = ("active", "quarantined")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -19,7 +20,7 @@ from hippograph.consolidation.resolve import NameRef, resolve_names
 from hippograph.embedding import Vector
 from hippograph.extraction.model import EntityType, Extraction, Mention
 from hippograph.extraction.pipeline import Turn
-from hippograph.model import Role
+from hippograph.model import UNKNOWN_AGENT, Role
 from hippograph.runtime import Runtime
 from hippograph.store import Row, Transaction
 
@@ -27,7 +28,6 @@ log = logging.getLogger(__name__)
 
 # A speaker's name labels a conversation turn; a tool or a document has no speaker.
 SPEAKER_TYPES = {Role.USER.value: EntityType.PERSON, Role.ASSISTANT.value: EntityType.AGENT}
-UNKNOWN_AGENT = "unknown"
 
 
 @dataclass(frozen=True)
@@ -49,19 +49,35 @@ def consolidate(
     worker: str | None = None,
     progress: bool = False,
 ) -> ConsolidationReport:
-    """Consolidate up to ``limit`` episodes now; returns when done."""
+    """Consolidate up to ``limit`` episodes now; returns when done, with what is left."""
+    total = min(limit, remaining(runtime, namespace)) if progress else None
+    with tqdm(total=total, disable=not progress, unit="episode") as bar:
+        processed, failed = drain(runtime, namespace=namespace, limit=limit, worker=worker, on_batch=bar.update)
+    return ConsolidationReport(processed, failed, remaining(runtime, namespace))
+
+
+def drain(
+    runtime: Runtime,
+    *,
+    namespace: str | None = None,
+    limit: int = 1000,
+    worker: str | None = None,
+    on_batch: Callable[[int], object] | None = None,
+) -> tuple[int, int]:
+    """Lease and consolidate batches until none is left or ``limit`` is reached; (committed,
+    failed). What serve's background worker runs: it counts nothing it does not need."""
     worker = worker or worker_name()
     processed = failed = 0
-    with tqdm(total=min(limit, remaining(runtime, namespace)), disable=not progress, unit="episode") as bar:
-        while processed + failed < limit:
-            size = min(runtime.settings.consolidation_batch, limit - processed - failed)
-            batch = _lease(runtime, namespace, size, worker)
-            if not batch:
-                break
-            done, errors = _process(runtime, batch, worker)
-            processed, failed = processed + done, failed + errors
-            bar.update(done + errors)
-    return ConsolidationReport(processed, failed, remaining(runtime, namespace))
+    while processed + failed < limit:
+        size = min(runtime.settings.consolidation_batch, limit - processed - failed)
+        batch = _lease(runtime, namespace, size, worker)
+        if not batch:
+            break
+        done, errors = _process(runtime, batch, worker)
+        processed, failed = processed + done, failed + errors
+        if on_batch is not None:
+            on_batch(done + errors)
+    return processed, failed
 
 
 def requeue(runtime: Runtime, namespace: str) -> int:
