@@ -24,30 +24,34 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import os
-import platform
-import re
 import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
+from harness import (
+    LOCOMO,
+    OPERATIONS,
+    REPO,
+    Turn,
+    free_port,
+    git_revision,
+    load_average,
+    load_turns,
+    machine,
+    peak_rss_mib,
+    running_server,
+    summary,
+)
 from tqdm import tqdm
-
-REPO = Path(__file__).resolve().parents[1]
-OPERATIONS = REPO / "graphql" / "operations"
-LOCOMO = Path("/work/shared/bench/locomo-dev.json")
 
 NAMESPACE = "bench"
 # Warm-up captures go elsewhere so that the measured namespace holds exactly N episodes.
@@ -58,9 +62,6 @@ RECALL_LIMIT = 10
 WARMUP_REQUESTS = 10
 EMBED_REFERENCE_SINGLES = 100
 EMBED_REFERENCE_BATCHES = 10
-READY_TIMEOUT_S = 180
-STOP_TIMEOUT_S = 60
-LOCOMO_DATE = "%I:%M %p on %d %B, %Y"  # e.g. "1:56 pm on 8 May, 2023"
 
 
 @dataclass(frozen=True)
@@ -80,34 +81,7 @@ class Episode:
         }
 
 
-@dataclass(frozen=True)
-class Turn:
-    sample_id: str
-    session: int
-    occurred_at: str
-    speaker: str
-    text: str
-
-
 # --- corpus -------------------------------------------------------------------------------
-
-
-def load_turns(samples: list[dict[str, Any]]) -> list[Turn]:
-    """Every turn, in conversation, session and turn order."""
-    turns = []
-    for sample in samples:
-        conversation = sample["conversation"]
-        numbers = sorted(int(m[1]) for key in conversation if (m := re.fullmatch(r"session_(\d+)", key)))
-        for number in numbers:
-            occurred_at = locomo_date(conversation[f"session_{number}_date_time"])
-            for turn in conversation[f"session_{number}"]:
-                turns.append(Turn(sample["sample_id"], number, occurred_at, turn["speaker"], turn["text"]))
-    return turns
-
-
-def locomo_date(text: str) -> str:
-    # LoCoMo gives no time zone; the corpus treats session times as UTC.
-    return datetime.strptime(text, LOCOMO_DATE).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def build_corpus(turns: Sequence[Turn], size: int) -> list[Episode]:
@@ -140,71 +114,6 @@ def spread(items: Sequence[str], count: int) -> list[str]:
 # --- the server ---------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextmanager
-def running_server(data_dir: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """``hippograph serve`` until the block ends, however it ends; its output is shown only if the
-    block fails."""
-    # Serve the checkout this script belongs to, installed or not.
-    python_path = os.pathsep.join(filter(None, [str(REPO / "src"), os.environ.get("PYTHONPATH")]))
-    env = {**os.environ, "PYTHONPATH": python_path}
-    command = [sys.executable, "-m", "hippograph.cli", "serve", "--data-dir", str(data_dir), "--port", str(port)]
-    with tempfile.TemporaryFile() as log:
-        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
-        try:
-            wait_ready(server, f"http://127.0.0.1:{port}/readyz")
-            yield server
-        except Exception:
-            log.seek(0)
-            tail = log.read().decode(errors="replace")[-4000:]
-            print(f"--- the end of hippograph serve's output ---\n{tail}", file=sys.stderr)
-            raise
-        finally:
-            stop(server)
-
-
-def wait_ready(server: subprocess.Popen[bytes], url: str) -> None:
-    deadline = time.monotonic() + READY_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"hippograph serve exited with code {server.returncode} before it was ready")
-        try:
-            if httpx.get(url, timeout=5).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass  # not listening yet
-        time.sleep(0.5)
-    raise RuntimeError(f"hippograph serve was not ready after {READY_TIMEOUT_S} s")
-
-
-def stop(server: subprocess.Popen[bytes]) -> None:
-    if server.poll() is None:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-
-
-def proc_field(name: str, path: Path) -> str:
-    """The first ``name: value`` line of a /proc file."""
-    match = re.search(rf"^{re.escape(name)}\s*:\s*(.+)$", path.read_text(), re.MULTILINE)
-    if match is None:
-        raise RuntimeError(f"no {name} in {path}")
-    return match[1].strip()
-
-
-def peak_rss_mib(pid: int) -> float:
-    kib = int(proc_field("VmHWM", Path(f"/proc/{pid}/status")).removesuffix(" kB"))
-    return round(kib / 1024, 1)
-
-
 # --- GraphQL over HTTP --------------------------------------------------------------------
 
 
@@ -227,12 +136,18 @@ class GraphQL:
         return elapsed_ms, data["captureBatch"]
 
     def recall(self, namespace: str, query: str) -> tuple[float, dict[str, Any]]:
-        elapsed_ms, data = self._post("recall", input={"namespace": namespace, "query": query, "limit": RECALL_LIMIT})
+        elapsed_ms, data = self._post(
+            "recall",
+            input={"namespace": namespace, "query": query, "limit": RECALL_LIMIT},
+        )
         return elapsed_ms, data["recall"]
 
     def _post(self, operation: str, **variables: Any) -> tuple[float, dict[str, Any]]:
         start = time.perf_counter()
-        response = self.http.post("/graphql", json={"query": self.operations[operation], "variables": variables})
+        response = self.http.post(
+            "/graphql",
+            json={"query": self.operations[operation], "variables": variables},
+        )
         elapsed_ms = (time.perf_counter() - start) * 1000
         response.raise_for_status()
         body = response.json()
@@ -245,12 +160,6 @@ Send = Callable[[list[dict[str, str]]], tuple[float, list[dict[str, Any]]]]
 
 
 # --- measurements -------------------------------------------------------------------------
-
-
-def summary(values: Sequence[float], *percentiles: int) -> dict[str, float]:
-    cuts = statistics.quantiles(values, n=100, method="inclusive")
-    result = {"median": statistics.median(values)} | {f"p{p}": cuts[p - 1] for p in percentiles}
-    return {key: round(value, 1) for key, value in result.items()}
 
 
 def warm_up(gql: GraphQL, episodes: Sequence[Episode], questions: Sequence[str]) -> None:
@@ -331,39 +240,13 @@ def embedding_reference(singles: Sequence[Episode], batched: Sequence[Episode]) 
     embed_ms(singles)  # model load and warm-up
     single_ms = [embed_ms([episode]) for episode in singles]
     batch_ms = [embed_ms(batched[offset : offset + BATCH_SIZE]) for offset in range(0, len(batched), BATCH_SIZE)]
-    return {"single_text_ms": summary(single_ms, 95), "batch_of_64_ms": summary(batch_ms, 95)}
+    return {
+        "single_text_ms": summary(single_ms, 95),
+        "batch_of_64_ms": summary(batch_ms, 95),
+    }
 
 
 # --- the run ------------------------------------------------------------------------------
-
-
-def load_average() -> list[float]:
-    return [float(value) for value in Path("/proc/loadavg").read_text().split()[:3]]
-
-
-def machine() -> dict[str, Any]:
-    return {
-        "cpu": proc_field("model name", Path("/proc/cpuinfo")),
-        "cores": os.cpu_count(),
-        "ram_gib": round(int(proc_field("MemTotal", Path("/proc/meminfo")).removesuffix(" kB")) / 1024**2, 1),
-        "python": platform.python_version(),
-        "os": platform.platform(),
-    }
-
-
-def git_revision() -> dict[str, Any]:
-    """The commit measured, and whether the service's files differed from it."""
-    commit = git("rev-parse", "HEAD")
-    if not commit:
-        return {"commit": None, "uncommitted_changes": None}
-    return {
-        "commit": commit,
-        "uncommitted_changes": bool(git("status", "--porcelain", "--", "src", "cypher", "graphql")),
-    }
-
-
-def git(*args: str) -> str:
-    return subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True).stdout.strip()
 
 
 def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
@@ -419,12 +302,21 @@ def measure_server(
             gql.recall(NAMESPACE, question)
         recall = measure_recall(gql, questions, len(episodes))
         rss = peak_rss_mib(server.pid)
-    results = {"capture_single": single, "capture_batch": batch, "recall": recall, "server_peak_rss_mib": rss}
+    results = {
+        "capture_single": single,
+        "capture_batch": batch,
+        "recall": recall,
+        "server_peak_rss_mib": rss,
+    }
     return results, dict(single_statuses + batch_statuses)
 
 
 def markdown(results: dict[str, Any]) -> str:
-    single, batch, recall = results["capture_single"], results["capture_batch"], results["recall"]
+    single, batch, recall = (
+        results["capture_single"],
+        results["capture_batch"],
+        results["recall"],
+    )
     embed = results["embedding_reference"]
     lines = [
         "| operation | requests | median ms | p95 ms | p99 ms | throughput |",
@@ -449,11 +341,30 @@ def markdown(results: dict[str, Any]) -> str:
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--episodes", type=int, default=10_000, help="size of the namespace (default 10000)")
-    parser.add_argument("--singles", type=int, default=500, help="episodes captured one per request (default 500)")
+    parser.add_argument(
+        "--episodes",
+        type=int,
+        default=10_000,
+        help="size of the namespace (default 10000)",
+    )
+    parser.add_argument(
+        "--singles",
+        type=int,
+        default=500,
+        help="episodes captured one per request (default 500)",
+    )
     parser.add_argument("--queries", type=int, default=300, help="recall queries measured (default 300)")
-    parser.add_argument("--port", type=port_arg, default="auto", help="server port, or auto for a free one")
-    parser.add_argument("--data-dir", default="tmp", help="an empty or new directory for the store, or tmp")
+    parser.add_argument(
+        "--port",
+        type=port_arg,
+        default="auto",
+        help="server port, or auto for a free one",
+    )
+    parser.add_argument(
+        "--data-dir",
+        default="tmp",
+        help="an empty or new directory for the store, or tmp",
+    )
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "capture_recall.json")
     args = parser.parse_args(argv)
     # Percentiles need at least two requests of each kind.

@@ -1,9 +1,11 @@
-// Which candidate ids are episodes this caller may see under these filters; reads no content.
-// Ids are looked up one by one through the id index: a namespace filter next to `id IN $ids`
-// leads ArcadeDB to scan the whole namespace instead.
+// Which candidate ids are episodes this caller may see under these filters, with what scoring
+// needs (DESIGN §6 steps 4–5); reads no content. Ids are looked up one by one through the id
+// index: a namespace filter next to `id IN $ids` leads ArcadeDB to scan the whole namespace.
+// An episode exists in valid time from when it happened, in transaction time from its capture.
 UNWIND $ids AS id
 MATCH (m:Episode {id: id})
 WHERE m.namespace = $namespace AND m.forgotten_at IS NULL
+  AND ($kinds IS NULL OR 'episode' IN $kinds)
   AND ($agents IS NULL OR m.agent IN $agents)
   AND ($sessions IS NULL OR m.session IN $sessions)
   AND ($tags IS NULL OR any(tag IN m.tags WHERE tag IN $tags))
@@ -11,4 +13,9 @@ WHERE m.namespace = $namespace AND m.forgotten_at IS NULL
   AND ($until IS NULL OR m.occurred_at < $until)
   AND ($importance_min IS NULL OR m.importance >= $importance_min)
   AND ($pinned IS NULL OR m.pinned = $pinned)
-RETURN m.id AS id
+  AND ($as_of IS NULL OR m.occurred_at <= $as_of)
+  AND ($known_at IS NULL OR m.captured_at <= $known_at)
+RETURN m.id AS id, 'episode' AS kind, m.importance AS importance, m.pinned AS pinned,
+       m.access_count AS access_count, m.last_accessed_at AS last_accessed_at,
+       m.captured_at AS created_at, 'active' AS status, m.session AS session,
+       [] AS supported_by, [] AS replaces

@@ -1,14 +1,31 @@
-// Which candidate ids are current facts this caller may see under these filters; reads no content.
-// Facts have no agent or session of their own, so a filter on either excludes them. Ids go
-// through the id index one by one (see authorize_episodes.cypher).
+// Which candidate ids are facts this caller may see under these filters, with what scoring needs
+// (DESIGN §6 steps 4–5); reads no content. Ids go through the id index one by one (see
+// authorize_episodes.cypher). Facts have no agent or session of their own, so a filter on either
+// excludes them.
+//
+// Which versions count: by default the current ones. Superseded and quarantined facts come back
+// when asked for ($include_superseded), to be annotated and demoted. A question about the past
+// ($as_of) sees the facts that held then, superseded since or not; $known_at sees what was
+// believed then, so a corrected fact counts until its correction.
 UNWIND $ids AS id
 MATCH (m:Fact {id: id})
 WHERE m.namespace = $namespace AND m.forgotten_at IS NULL
-  AND m.status = 'active'
   AND $agents IS NULL AND $sessions IS NULL
+  AND ($kinds IS NULL OR m.kind IN $kinds)
   AND ($tags IS NULL OR any(tag IN m.tags WHERE tag IN $tags))
   AND ($since IS NULL OR m.recorded_at >= $since)
   AND ($until IS NULL OR m.recorded_at < $until)
   AND ($importance_min IS NULL OR m.importance >= $importance_min)
   AND ($pinned IS NULL OR m.pinned = $pinned)
-RETURN m.id AS id
+  AND (m.status = 'active'
+       OR (m.status = 'superseded' AND ($include_superseded OR $as_of IS NOT NULL OR $known_at IS NOT NULL))
+       OR (m.status = 'quarantined' AND $include_superseded))
+  AND ($as_of IS NULL OR ((m.valid_from IS NULL OR m.valid_from <= $as_of)
+                          AND (m.valid_to IS NULL OR m.valid_to > $as_of)))
+  AND ($known_at IS NULL OR (m.recorded_at <= $known_at
+                             AND (m.expired_at IS NULL OR m.expired_at > $known_at)))
+RETURN m.id AS id, m.kind AS kind, m.importance AS importance, m.pinned AS pinned,
+       m.access_count AS access_count, m.last_accessed_at AS last_accessed_at,
+       m.recorded_at AS created_at, m.status AS status, null AS session,
+       [(m)-[:SUPPORTED_BY]->(e:Episode) | e.id] AS supported_by,
+       [(m)-[:SUPERSEDES]->(old:Fact) | old.id] AS replaces

@@ -33,6 +33,9 @@ class BrokenEmbedder:
     def embed(self, texts: Sequence[str]) -> list[Vector]:
         raise RuntimeError("model unavailable")
 
+    def embed_query(self, text: str) -> Vector:
+        raise RuntimeError("model unavailable")
+
 
 def test_a_failing_embedder_loses_nothing(runtime: Runtime, gql: GraphQLClient, namespace: str) -> None:
     broken = replace(runtime, embedder=BrokenEmbedder())

@@ -48,6 +48,16 @@ class Settings:
     consolidation_max_attempts: int = 5
     consolidation_backoff_s: float = 10.0
     consolidation_interval_s: float = 2.0
+    # Recall (DESIGN §6): the RRF constant, the graph channel's spreading activation, and how
+    # many query embeddings are kept (agents repeat their questions).
+    rrf_k: int = 60
+    activation_decay: float = 0.8
+    activation_typed_weight: float = 2.0
+    activation_cooccurs_weight: float = 1.0
+    activation_strength_norm: float = 5.0
+    activation_depth: int = 2
+    activation_threshold: float = 0.1
+    query_cache_size: int = 1024
     limits: Limits = Limits()
 
     @property

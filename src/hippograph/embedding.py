@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
@@ -17,15 +18,21 @@ Vector = list[float]
 class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> list[Vector]: ...
 
+    def embed_query(self, text: str) -> Vector:
+        """One recall query's vector; may be cached."""
+        ...
+
 
 class MiniLMEmbedder:
     """Unit-length 384-d vectors, so a cosine index ranks them by dot product."""
 
-    def __init__(self, batch_size: int = 64, threads: int = 1) -> None:
+    def __init__(self, batch_size: int = 64, threads: int = 1, query_cache_size: int = 1024) -> None:
         self.batch_size = batch_size
         self.threads = threads
         self._model: Any = None  # a SentenceTransformer once loaded; imported lazily (slow)
         self._lock = threading.Lock()
+        # Per instance, not per module: agents repeat questions, and an encode costs ~30 ms.
+        self._query_vector = functools.lru_cache(maxsize=query_cache_size)(self._embed_one)
 
     def load(self) -> None:
         """Load the model now rather than on the first capture (takes a few seconds)."""
@@ -58,3 +65,10 @@ class MiniLMEmbedder:
             list(texts), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
         )
         return [vector.tolist() for vector in vectors]
+
+    def embed_query(self, text: str) -> Vector:
+        return list(self._query_vector(text))
+
+    def _embed_one(self, text: str) -> tuple[float, ...]:
+        # Immutable, so that no caller can change what the cache hands to the next one.
+        return tuple(self.embed([text])[0])

@@ -36,7 +36,7 @@ def open_runtime(settings: Settings) -> Runtime:
     store = open_store(settings)
     try:
         store.setup_schema()
-        embedder = MiniLMEmbedder(settings.embedding_batch_size, settings.torch_threads)
+        embedder = MiniLMEmbedder(settings.embedding_batch_size, settings.torch_threads, settings.query_cache_size)
         embedder.load()
         extractor = Extractor()
     except Exception:

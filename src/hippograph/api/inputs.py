@@ -9,8 +9,9 @@ import graphene
 
 from hippograph import model
 from hippograph.api.scalars import JSON, DateTime
-from hippograph.api.types import Channel, Role
+from hippograph.api.types import Channel, RecallMode, Role
 from hippograph.recall.request import Channel as ChannelValue
+from hippograph.recall.request import Mode as RecallModeValue
 from hippograph.recall.request import RecallFilters, RecallRequest
 
 DEFAULT_NAMESPACE = "default"
@@ -29,6 +30,9 @@ class CaptureInput(graphene.InputObjectType):
 
 
 class RecallFiltersInput(graphene.InputObjectType):
+    kinds = graphene.List(
+        graphene.NonNull(graphene.String), description="Fact kinds (fact, preference, status, ...) and/or episode."
+    )
     agents = graphene.List(graphene.NonNull(graphene.String))
     sessions = graphene.List(graphene.NonNull(graphene.String))
     tags = graphene.List(graphene.NonNull(graphene.String), description="Any of these tags.")
@@ -43,7 +47,15 @@ class RecallInput(graphene.InputObjectType):
     query = graphene.String(required=True)
     limit = graphene.Int(default_value=10, description="1..100.")
     filters = graphene.Field(RecallFiltersInput)
-    channels = graphene.List(graphene.NonNull(Channel), description="Default: KEYWORD and VECTOR.")
+    channels = graphene.List(graphene.NonNull(Channel), description="Default: all three.")
+    mode = graphene.Field(RecallMode, default_value=RecallModeValue.BALANCED.value)
+    as_of = DateTime(description="Valid time: what held in the world then. Default: now.")
+    known_at = DateTime(description="Transaction time: as Hippograph knew it then. Default: now.")
+    include_superseded = graphene.Boolean(
+        default_value=False, description="Also superseded and quarantined facts, annotated and ranked lower."
+    )
+    include_archived = graphene.Boolean(default_value=False, description="Also memories whose retention is < 0.1.")
+    explain = graphene.Boolean(default_value=False, description="Report how each hit's score came about.")
 
 
 def to_capture(data: dict[str, Any]) -> model.CaptureInput:
@@ -69,6 +81,7 @@ def to_recall(data: dict[str, Any]) -> RecallRequest:
         namespace=data.get("namespace") or DEFAULT_NAMESPACE,
         limit=data.get("limit", 10),
         filters=RecallFilters(
+            kinds=_tuple(filters.get("kinds")),
             agents=_tuple(filters.get("agents")),
             sessions=_tuple(filters.get("sessions")),
             tags=_tuple(filters.get("tags")),
@@ -77,6 +90,12 @@ def to_recall(data: dict[str, Any]) -> RecallRequest:
             importance_min=filters.get("importance_min"),
             pinned=filters.get("pinned"),
         ),
+        mode=RecallModeValue(_value(data.get("mode") or RecallModeValue.BALANCED)),
+        as_of=data.get("as_of"),
+        known_at=data.get("known_at"),
+        include_superseded=bool(data.get("include_superseded")),
+        include_archived=bool(data.get("include_archived")),
+        explain=bool(data.get("explain")),
         **chosen,
     )
 

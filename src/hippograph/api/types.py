@@ -16,6 +16,12 @@ from hippograph.recall import request as recall_request
 Role = graphene.Enum.from_enum(model.Role, description="Who produced the content. SYSTEM is always rejected.")
 CaptureStatus = graphene.Enum.from_enum(model.CaptureStatus, description="What a capture did.")
 Channel = graphene.Enum.from_enum(recall_request.Channel, description="A recall channel.")
+RecallMode = graphene.Enum.from_enum(
+    recall_request.Mode,
+    description="BALANCED (default); RECENT: recently used memories first; IMPORTANT: importance "
+    "weighs more; DEEP: long horizon, decay matters less, the graph reaches further; BROAD: at most "
+    "a third of the hits from one session.",
+)
 
 
 class Memory(graphene.Interface):
@@ -106,10 +112,30 @@ class ChannelScore(graphene.ObjectType):
     score = graphene.Float(required=True)
 
 
+class ScoreExplanation(graphene.ObjectType):
+    """score = rrf × retention × accessBoost × importanceWeight × statusFactor × the state's factor
+    (stale 0.5, archived 0.25)."""
+
+    rrf = graphene.Float(required=True, description="Σ over channels of weight / (k + rank).")
+    retention = graphene.Float(required=True, description="exp(−days since last use / stability), 0..1.")
+    access_boost = graphene.Float(required=True, description="1 + 0.3·log2(1 + accessCount).")
+    importance_weight = graphene.Float(required=True)
+    state = graphene.String(required=True, description="active, stale or archived.")
+    status_factor = graphene.Float(
+        required=True, description="0.5 for a superseded or quarantined fact, 1.25 for its current replacement."
+    )
+    folded = graphene.List(
+        graphene.NonNull(graphene.ID),
+        required=True,
+        description="Memories merged into this hit: a fact and the one episode it was drawn from.",
+    )
+
+
 class RecallHit(graphene.ObjectType):
     score = graphene.Float(required=True)
     memory = graphene.Field(Memory, required=True)
     channels = graphene.List(graphene.NonNull(ChannelScore), required=True)
+    explanation = graphene.Field(ScoreExplanation, description="Only when the input asked to explain.")
 
 
 class StageTiming(graphene.ObjectType):

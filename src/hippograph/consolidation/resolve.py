@@ -12,8 +12,9 @@ from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
+from hippograph.consolidation.keys import canonical_key
 from hippograph.embedding import Vector
-from hippograph.extraction.model import EntityType
+from hippograph.extraction.model import EntityType, Mention
 from hippograph.recall.keyword import fulltext_query
 from hippograph.runtime import Runtime
 
@@ -56,7 +57,16 @@ def compatible(a: str, b: str) -> bool:
     return any(a in group and b in group for group in _INTERCHANGEABLE)
 
 
-def resolve_names(runtime: Runtime, namespace: str, refs: Iterable[NameRef]) -> dict[NameRef, Resolution]:
+def name_ref(mention: Mention) -> NameRef:
+    from_dictionary = mention.canonical is not None and mention.canonical != mention.text
+    return NameRef(mention.type.value, canonical_key(mention.name), mention.name, from_dictionary)
+
+
+def resolve_names(
+    runtime: Runtime, namespace: str, refs: Iterable[NameRef], *, by_embedding: bool = True
+) -> dict[NameRef, Resolution]:
+    """Each name's entity, or a new one; ``by_embedding=False`` stops at spelling, for callers
+    that only look up (recall's seeds) and would pay for name embeddings they never store."""
     pending = list(dict.fromkeys(refs))
     resolved: dict[NameRef, Resolution] = {}
 
@@ -70,7 +80,7 @@ def resolve_names(runtime: Runtime, namespace: str, refs: Iterable[NameRef]) -> 
     if pending:
         resolved |= _by_spelling(runtime, namespace, pending)
         pending = [ref for ref in pending if ref not in resolved]
-    if pending:
+    if pending and by_embedding:
         resolved |= _by_embedding(runtime, namespace, pending)
     return _mint_together(resolved)
 

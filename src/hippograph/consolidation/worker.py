@@ -15,10 +15,9 @@ from tqdm import tqdm
 
 from hippograph.consolidation.aliases import namespace_aliases, with_alias_mentions
 from hippograph.consolidation.commit import EpisodeWork, commit_episode
-from hippograph.consolidation.keys import canonical_key
-from hippograph.consolidation.resolve import NameRef, resolve_names
+from hippograph.consolidation.resolve import name_ref, resolve_names
 from hippograph.embedding import Vector
-from hippograph.extraction.model import EntityType, Extraction, Mention
+from hippograph.extraction.model import EntityType, Extraction
 from hippograph.extraction.pipeline import Turn
 from hippograph.model import UNKNOWN_AGENT, Role
 from hippograph.runtime import Runtime
@@ -155,7 +154,7 @@ def _derive(runtime: Runtime, batch: list[Row]) -> list[EpisodeWork]:
         with_alias_mentions(extraction, episode["content"], aliases[episode["namespace"]])
         for episode, extraction in zip(batch, extracted)
     ]
-    refs_by_episode = [tuple(_name_ref(m) for m in extraction.mentions) for extraction in extractions]
+    refs_by_episode = [tuple(name_ref(m) for m in extraction.mentions) for extraction in extractions]
     resolutions = {}
     for namespace in {episode["namespace"] for episode in batch}:
         refs = [ref for episode, refs in zip(batch, refs_by_episode) if episode["namespace"] == namespace for ref in refs]
@@ -180,11 +179,6 @@ def _turn(episode: Row) -> Turn:
     if speaker_type is None or episode["agent"] in (None, UNKNOWN_AGENT):
         return Turn(episode["content"])
     return Turn(episode["content"], speaker=episode["agent"], speaker_type=speaker_type)
-
-
-def _name_ref(mention: Mention) -> NameRef:
-    from_dictionary = mention.canonical is not None and mention.canonical != mention.text
-    return NameRef(mention.type.value, canonical_key(mention.name), mention.name, from_dictionary)
 
 
 def _statement_vectors(runtime: Runtime, extractions: list[Extraction]) -> list[tuple[Vector | None, ...]]:

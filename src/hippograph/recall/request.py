@@ -17,6 +17,7 @@ class Channel(StrEnum):
 
 @dataclass(frozen=True)
 class RecallFilters:
+    kinds: tuple[str, ...] | None = None  # fact kinds, and "episode" for episodes
     agents: tuple[str, ...] | None = None
     sessions: tuple[str, ...] | None = None
     tags: tuple[str, ...] | None = None
@@ -26,14 +27,31 @@ class RecallFilters:
     pinned: bool | None = None
 
 
+class Mode(StrEnum):
+    """Presets over channel weights, decay, importance and depth (recall.modes)."""
+
+    BALANCED = "balanced"
+    RECENT = "recent"
+    IMPORTANT = "important"
+    DEEP = "deep"
+    BROAD = "broad"
+
+
 @dataclass(frozen=True)
 class RecallRequest:
     query: str
     namespace: str = "default"
     limit: int = 10
     filters: RecallFilters = RecallFilters()
-    # The graph channel is not built yet; asking for it explicitly reports it as degraded.
-    channels: frozenset[Channel] = frozenset({Channel.KEYWORD, Channel.VECTOR})
+    channels: frozenset[Channel] = frozenset(Channel)
+    mode: Mode = Mode.BALANCED
+    # Valid time (what held in the world then) and transaction time (what was believed then);
+    # None: now, as currently known.
+    as_of: datetime | None = None
+    known_at: datetime | None = None
+    include_superseded: bool = False
+    include_archived: bool = False
+    explain: bool = False
 
 
 @dataclass(frozen=True)
@@ -44,10 +62,25 @@ class ChannelHit:
 
 
 @dataclass(frozen=True)
+class Explanation:
+    """How a hit's score came about (DESIGN §6 step 5): score = rrf × retention × access_boost ×
+    importance_weight × status_factor × the lifecycle state's factor."""
+
+    rrf: float
+    retention: float
+    access_boost: float
+    importance_weight: float
+    state: str
+    status_factor: float
+    folded: tuple[str, ...] = ()  # memories merged into this hit: a fact and its only episode
+
+
+@dataclass(frozen=True)
 class RecallHit:
     memory: Memory
     score: float
     channels: tuple[ChannelHit, ...]
+    explanation: Explanation | None = None
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
-"""Recall (DESIGN §6): keyword and vector channels fused by RRF, authorized, hydrated, rendered.
+"""Recall (DESIGN §6): keyword, vector and graph channels fused by RRF, authorized, scored,
+hydrated, rendered.
 
-The graph channel and the full scoring (retention, access boost, importance) come later; this
-module already keeps the shape they slot into: channels return ids and scores only, nothing is
-read before authorization, and a failing channel degrades instead of failing the call.
+Channels return ids and scores only; nothing is read before authorization, and a failing channel
+degrades recall instead of failing it.
 """
 
 from __future__ import annotations
@@ -15,9 +15,12 @@ from typing import Any
 from hippograph.capture.validate import validate_namespace
 from hippograph.errors import bad_input
 from hippograph.memories import hydrate
+from hippograph.recall.activation import ActivationParams
 from hippograph.recall.bundle import render_bundle
 from hippograph.recall.fusion import reciprocal_rank_fusion
+from hippograph.recall.graph import GraphQuery, graph_channel
 from hippograph.recall.keyword import fulltext_query
+from hippograph.recall.modes import PRESETS, ModePreset
 from hippograph.recall.request import (
     Channel,
     Degradation,
@@ -25,6 +28,7 @@ from hippograph.recall.request import (
     RecallRequest,
     RecallResult,
 )
+from hippograph.recall.scoring import Candidate, score
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
 from hippograph.timing import Stopwatch
@@ -39,42 +43,69 @@ FETCH_FACTOR = 5
 # The vector indexes span every namespace; ask for more neighbours than needed, then filter.
 VECTOR_OVERSAMPLE = 4
 MIN_COSINE = 0.3
+# When the query names no known entity, the graph starts from the entities of these top hits.
+GRAPH_FALLBACK_HITS = 5
+MAX_CORE = 10
 
 
 def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
     _validate(runtime, request)
     watch = Stopwatch()
+    preset = PRESETS[request.mode]
     fetch = max(MIN_FETCH, FETCH_FACTOR * request.limit)
+    now = runtime.clock()
     rankings: dict[Channel, Ranked] = {}
     degraded: list[Degradation] = []
 
+    def graph() -> Ranked:
+        text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.rrf_k)[:GRAPH_FALLBACK_HITS]
+        query = GraphQuery(
+            request.namespace,
+            request.query,
+            as_of=request.as_of or now,
+            known_at=request.known_at or now,
+            limit=fetch,
+            params=_activation(runtime, preset),
+        )
+        return graph_channel(runtime, query, [hit.id for hit in text_hits])
+
+    # In this order: the graph channel falls back on the other two's hits.
     channel_runs: dict[Channel, Callable[[], Ranked]] = {
         Channel.KEYWORD: lambda: _keyword(runtime, request, fetch),
         Channel.VECTOR: lambda: _vector(runtime, request, fetch, watch),
+        Channel.GRAPH: graph,
     }
-    for channel in sorted(request.channels):
-        if channel not in channel_runs:
-            degraded.append(Degradation(channel, "not available in this version"))
+    for channel, run in channel_runs.items():
+        if channel not in request.channels:
             continue
         with watch.stage(channel.value):
             try:
-                rankings[channel] = channel_runs[channel]()
+                rankings[channel] = run()
             except Exception as error:  # a channel may fail; recall must still answer
                 log.warning("recall channel %s failed", channel, exc_info=True)
                 degraded.append(Degradation(channel, f"failed: {type(error).__name__}"))
 
     with watch.stage("fuse"):
-        fused = reciprocal_rank_fusion(rankings)
+        fused = reciprocal_rank_fusion(rankings, k=runtime.settings.rrf_k, weights=preset.weights)
     with watch.stage("authorize"):
-        allowed = runtime.store.read_in(lambda tx: _authorized(tx, request, [f.id for f in fused]))
-        chosen = [f for f in fused if f.id in allowed][: request.limit]
+        candidates = runtime.store.read_in(lambda tx: _authorized(tx, request, [f.id for f in fused]))
+    with watch.stage("score"):
+        scored = score(
+            fused, candidates, preset, now=now, limit=request.limit, include_archived=request.include_archived
+        )
     with watch.stage("hydrate"):
-        memories = hydrate(runtime.store, request.namespace, [f.id for f in chosen])
-        hits = [RecallHit(memories[f.id], f.score, f.channels) for f in chosen if f.id in memories]
+        core_ids = runtime.store.read("core_facts", namespace=request.namespace, limit=MAX_CORE)
+        memories = hydrate(runtime.store, request.namespace, [s.id for s in scored] + [row["id"] for row in core_ids])
+        hits = [
+            RecallHit(memories[s.id], s.score, s.channels, s.explanation if request.explain else None)
+            for s in scored
+            if s.id in memories
+        ]
+        core = [memories[row["id"]] for row in core_ids if row["id"] in memories]
     with watch.stage("touch"):
         _touch(runtime, request.namespace, [hit.memory.id for hit in hits])
     with watch.stage("render"):
-        context = render_bundle(hits, [c.value for c in rankings], degraded)
+        context = render_bundle(hits, core, [c.value for c in rankings], degraded)
     return RecallResult(hits, context, watch.timings, degraded)
 
 
@@ -94,6 +125,19 @@ def _validate(runtime: Runtime, request: RecallRequest) -> None:
         raise bad_input("since must be before until", field="filters")
 
 
+def _activation(runtime: Runtime, preset: ModePreset) -> ActivationParams:
+    s = runtime.settings
+    return ActivationParams(
+        decay=s.activation_decay,
+        typed_weight=s.activation_typed_weight,
+        cooccurs_weight=s.activation_cooccurs_weight,
+        strength_norm=s.activation_strength_norm,
+        # A mode may look further than configured, never less far.
+        depth=max(s.activation_depth, preset.activation_depth),
+        threshold=s.activation_threshold,
+    )
+
+
 def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> Ranked:
     query = fulltext_query(request.query)
     if query is None:
@@ -111,7 +155,7 @@ def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> Ranked:
 
 def _vector(runtime: Runtime, request: RecallRequest, fetch: int, watch: Stopwatch) -> Ranked:
     with watch.stage("embed_query"):
-        embedding = runtime.embedder.embed([request.query])[0]
+        embedding = runtime.embedder.embed_query(request.query)
     return _merged(
         runtime,
         "vector_search",
@@ -136,17 +180,34 @@ def _merged(runtime: Runtime, query_name: str, indexes: Sequence[str], fetch: in
     return runtime.store.read_in(read)
 
 
-def _authorized(tx: Transaction, request: RecallRequest, ids: list[str]) -> set[str]:
+def _authorized(tx: Transaction, request: RecallRequest, ids: list[str]) -> dict[str, Candidate]:
     if not ids:
-        return set()
+        return {}
     params: dict[str, Any] = {
         key: (list(value) if isinstance(value, tuple) else value) for key, value in asdict(request.filters).items()
     }
-    return {
-        row["id"]
-        for query in ("authorize_episodes", "authorize_facts")
-        for row in tx.run(query, ids=ids, namespace=request.namespace, **params)
+    params |= {
+        "as_of": request.as_of,
+        "known_at": request.known_at,
+        "include_superseded": request.include_superseded,
     }
+    candidates = {}
+    for query in ("authorize_episodes", "authorize_facts"):
+        for row in tx.run(query, ids=ids, namespace=request.namespace, **params):
+            candidates[row["id"]] = Candidate(
+                id=row["id"],
+                kind=row["kind"],
+                importance=row["importance"],
+                pinned=bool(row["pinned"]),
+                access_count=row["access_count"] or 0,
+                last_accessed_at=row["last_accessed_at"],
+                created_at=row["created_at"],
+                status=row["status"],
+                session=row["session"],
+                supported_by=tuple(row["supported_by"]),
+                replaces=tuple(row["replaces"]),
+            )
+    return candidates
 
 
 def _touch(runtime: Runtime, namespace: str, ids: list[str]) -> None:

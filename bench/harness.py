@@ -1,0 +1,182 @@
+"""What the benchmarks share: the LoCoMo corpus, a ``hippograph serve`` subprocess, the machine.
+
+Benchmarks run from a checkout as ``python bench/<name>.py``, so this module is importable as a
+sibling; it needs no installed service.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+OPERATIONS = REPO / "graphql" / "operations"
+LOCOMO = REPO.parent / "shared" / "bench" / "locomo-dev.json"
+LOCOMO_DATE = "%I:%M %p on %d %B, %Y"  # e.g. "1:56 pm on 8 May, 2023"
+READY_TIMEOUT_S = 180
+STOP_TIMEOUT_S = 60
+
+
+@dataclass(frozen=True)
+class Turn:
+    sample_id: str
+    session: int
+    occurred_at: str
+    speaker: str
+    text: str
+    dia_id: str
+
+
+def load_turns(samples: list[dict[str, Any]]) -> list[Turn]:
+    """Every turn, in conversation, session and turn order."""
+    turns = []
+    for sample in samples:
+        conversation = sample["conversation"]
+        numbers = sorted(int(m[1]) for key in conversation if (m := re.fullmatch(r"session_(\d+)", key)))
+        for number in numbers:
+            occurred_at = locomo_date(conversation[f"session_{number}_date_time"])
+            for turn in conversation[f"session_{number}"]:
+                turns.append(
+                    Turn(
+                        sample["sample_id"],
+                        number,
+                        occurred_at,
+                        turn["speaker"],
+                        turn["text"],
+                        turn["dia_id"],
+                    )
+                )
+    return turns
+
+
+def locomo_date(text: str) -> str:
+    # LoCoMo gives no time zone; the corpus treats session times as UTC.
+    return datetime.strptime(text, LOCOMO_DATE).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def running_server(data_dir: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """``hippograph serve`` until the block ends, however it ends; its output is shown only if the
+    block fails."""
+    # Serve the checkout this script belongs to, installed or not.
+    python_path = os.pathsep.join(filter(None, [str(REPO / "src"), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "PYTHONPATH": python_path}
+    command = [
+        sys.executable,
+        "-m",
+        "hippograph.cli",
+        "serve",
+        "--data-dir",
+        str(data_dir),
+        "--port",
+        str(port),
+    ]
+    with tempfile.TemporaryFile() as log:
+        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+        try:
+            wait_ready(server, f"http://127.0.0.1:{port}/readyz")
+            yield server
+        except Exception:
+            log.seek(0)
+            tail = log.read().decode(errors="replace")[-4000:]
+            print(f"--- the end of hippograph serve's output ---\n{tail}", file=sys.stderr)
+            raise
+        finally:
+            stop(server)
+
+
+def wait_ready(server: subprocess.Popen[bytes], url: str) -> None:
+    deadline = time.monotonic() + READY_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"hippograph serve exited with code {server.returncode} before it was ready")
+        try:
+            if httpx.get(url, timeout=5).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass  # not listening yet
+        time.sleep(0.5)
+    raise RuntimeError(f"hippograph serve was not ready after {READY_TIMEOUT_S} s")
+
+
+def stop(server: subprocess.Popen[bytes]) -> None:
+    if server.poll() is None:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def proc_field(name: str, path: Path) -> str:
+    """The first ``name: value`` line of a /proc file."""
+    match = re.search(rf"^{re.escape(name)}\s*:\s*(.+)$", path.read_text(), re.MULTILINE)
+    if match is None:
+        raise RuntimeError(f"no {name} in {path}")
+    return match[1].strip()
+
+
+def peak_rss_mib(pid: int) -> float:
+    kib = int(proc_field("VmHWM", Path(f"/proc/{pid}/status")).removesuffix(" kB"))
+    return round(kib / 1024, 1)
+
+
+def summary(values: Sequence[float], *percentiles: int) -> dict[str, float]:
+    cuts = statistics.quantiles(values, n=100, method="inclusive")
+    result = {"median": statistics.median(values)} | {f"p{p}": cuts[p - 1] for p in percentiles}
+    return {key: round(value, 1) for key, value in result.items()}
+
+
+def load_average() -> list[float]:
+    return [float(value) for value in Path("/proc/loadavg").read_text().split()[:3]]
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "cpu": proc_field("model name", Path("/proc/cpuinfo")),
+        "cores": os.cpu_count(),
+        "ram_gib": round(
+            int(proc_field("MemTotal", Path("/proc/meminfo")).removesuffix(" kB")) / 1024**2,
+            1,
+        ),
+        "python": platform.python_version(),
+        "os": platform.platform(),
+    }
+
+
+def git_revision() -> dict[str, Any]:
+    """The commit measured, and whether the service's files differed from it."""
+    commit = git("rev-parse", "HEAD")
+    if not commit:
+        return {"commit": None, "uncommitted_changes": None}
+    return {
+        "commit": commit,
+        "uncommitted_changes": bool(git("status", "--porcelain", "--", "src", "cypher", "graphql")),
+    }
+
+
+def git(*args: str) -> str:
+    return subprocess.run(["git", "-C", str(REPO), *args], check=False, capture_output=True, text=True).stdout.strip()

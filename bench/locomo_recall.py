@@ -1,0 +1,322 @@
+"""The LoCoMo retrieval benchmark (``../shared/bench/README.md``), through the public GraphQL API.
+
+Per conversation, in its own namespace: every turn is captured as one episode whose content is
+"{speaker}: {text}" (agent = speaker, session = session_N, occurred_at = the session's date), the
+namespace is consolidated, and every QA item of category 1–4 whose evidence ids are all real turns
+is asked as ``recall(question, limit 20)``. Each returned memory maps to turns: an episode is its
+turn, a fact counts for the episodes it is SUPPORTED_BY. recall@k = |evidence ∩ turns of the top k
+hits| / |evidence|, averaged over queries, for k = 1, 5, 10, 20, overall and per category.
+
+The same store answers every ablation (channel sets), so the rows of the table differ only in the
+channels asked for. Latency is the client's, over HTTP, for each ablation.
+
+    python bench/locomo_recall.py [--data-dir DIR] [--ablations all,keyword,...] [--out FILE]
+
+With ``--data-dir`` pointing at a directory a previous run filled, capture and consolidation are
+skipped and the stored data is queried again (the run records that it reused them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+from harness import (
+    LOCOMO,
+    OPERATIONS,
+    REPO,
+    Turn,
+    free_port,
+    git_revision,
+    load_average,
+    load_turns,
+    machine,
+    peak_rss_mib,
+    running_server,
+    summary,
+)
+from tqdm import tqdm
+
+KS = (1, 5, 10, 20)
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+ABLATIONS: dict[str, tuple[str, ...]] = {
+    "keyword": ("KEYWORD",),
+    "vector": ("VECTOR",),
+    "graph": ("GRAPH",),
+    "keyword+vector": ("KEYWORD", "VECTOR"),
+    "all": ("KEYWORD", "VECTOR", "GRAPH"),
+}
+BATCH_SIZE = 64
+WARMUP_QUERIES = 20
+INGEST_RECORD = "locomo-ingest.json"
+
+
+@dataclass(frozen=True)
+class Query:
+    namespace: str
+    question: str
+    category: int
+    evidence: frozenset[str]
+
+
+def namespace_of(sample_id: str) -> str:
+    return f"locomo-{sample_id}"
+
+
+def load_queries(samples: list[dict[str, Any]], turns: Sequence[Turn]) -> tuple[list[Query], int]:
+    """The scored queries, and how many were skipped for malformed evidence."""
+    real = {(turn.sample_id, turn.dia_id) for turn in turns}
+    queries, skipped = [], 0
+    for sample in samples:
+        for qa in sample["qa"]:
+            if qa["category"] not in CATEGORIES:
+                continue
+            evidence = frozenset(item.strip() for item in qa["evidence"])
+            if not evidence or any((sample["sample_id"], item) not in real for item in evidence):
+                skipped += 1
+                continue
+            queries.append(Query(namespace_of(sample["sample_id"]), qa["question"], qa["category"], evidence))
+    return queries, skipped
+
+
+class GraphQL:
+    def __init__(self, base_url: str) -> None:
+        # Consolidating a conversation takes minutes; a timeout would only lose the measurement.
+        self.http = httpx.Client(base_url=base_url, timeout=1800)
+        self.operations = {
+            name: (OPERATIONS / f"{name}.graphql").read_text() for name in ("captureBatch", "consolidate", "recall")
+        }
+
+    def post(self, operation: str, **variables: Any) -> tuple[float, dict[str, Any]]:
+        start = time.perf_counter()
+        response = self.http.post("/graphql", json={"query": self.operations[operation], "variables": variables})
+        elapsed_ms = (time.perf_counter() - start) * 1000
+        response.raise_for_status()
+        body = response.json()
+        if body.get("errors"):
+            raise RuntimeError(f"{operation} failed: {body['errors']}")
+        return elapsed_ms, body["data"]
+
+
+# --- ingest -------------------------------------------------------------------------------
+
+
+def ingest(gql: GraphQL, turns: Sequence[Turn]) -> dict[str, Any]:
+    """Capture and consolidate every conversation; the memory id → turn ids map and throughputs."""
+    turns_of: dict[str, list[str]] = defaultdict(list)
+    start = time.perf_counter()
+    for offset in tqdm(range(0, len(turns), BATCH_SIZE), desc="capture", unit="batch"):
+        chunk = turns[offset : offset + BATCH_SIZE]
+        inputs = [
+            {
+                "namespace": namespace_of(turn.sample_id),
+                "content": f"{turn.speaker}: {turn.text}",
+                "agent": turn.speaker,
+                "session": f"session_{turn.session}",
+                "occurredAt": turn.occurred_at,
+            }
+            for turn in chunk
+        ]
+        _, data = gql.post("captureBatch", inputs=inputs)
+        for turn, outcome in zip(chunk, data["captureBatch"], strict=True):
+            turns_of[outcome["id"]].append(turn.dia_id)
+    capture_s = time.perf_counter() - start
+
+    start = time.perf_counter()
+    processed = 0
+    for namespace in tqdm(sorted({namespace_of(turn.sample_id) for turn in turns}), desc="consolidate"):
+        _, data = gql.post("consolidate", namespace=namespace, limit=100_000)
+        processed += data["consolidate"]["processed"]
+    consolidate_s = time.perf_counter() - start
+    return {
+        "turns_of": turns_of,
+        "capture": {
+            "turns": len(turns),
+            "seconds": round(capture_s, 1),
+            "turns_per_s": round(len(turns) / capture_s, 1),
+        },
+        "consolidation": {
+            "episodes": processed,
+            "seconds": round(consolidate_s, 1),
+            "episodes_per_s": round(processed / consolidate_s, 1),
+        },
+    }
+
+
+# --- queries ------------------------------------------------------------------------------
+
+
+def retrieved_turns(hits: Sequence[dict[str, Any]], turns_of: dict[str, list[str]]) -> list[set[str]]:
+    """The turns each hit stands for, in rank order."""
+    result = []
+    for hit in hits:
+        memory = hit["memory"]
+        ids = [memory["id"]] if memory["__typename"] == "Episode" else [e["id"] for e in memory["supportedBy"]]
+        result.append({turn for memory_id in ids for turn in turns_of.get(memory_id, ())})
+    return result
+
+
+def recall_at(evidence: frozenset[str], ranked: Sequence[set[str]], k: int) -> float:
+    found = set().union(*ranked[:k]) if ranked else set()
+    return len(evidence & found) / len(evidence)
+
+
+def run_ablation(
+    gql: GraphQL, queries: Sequence[Query], channels: Sequence[str], turns_of: dict[str, list[str]]
+) -> dict[str, Any]:
+    scores: dict[str, list[float]] = defaultdict(list)  # "overall@k", "category@k"
+    latencies: list[float] = []
+    stages: dict[str, list[float]] = defaultdict(list)
+    degraded: set[str] = set()
+    for query in tqdm(queries, desc="+".join(channels).lower(), unit="q"):
+        elapsed_ms, data = gql.post(
+            "recall",
+            input={"namespace": query.namespace, "query": query.question, "limit": max(KS), "channels": list(channels)},
+        )
+        latencies.append(elapsed_ms)
+        for timing in data["recall"]["timings"]:
+            stages[timing["stage"]].append(timing["ms"])
+        degraded.update(d["channel"] for d in data["recall"]["degraded"])
+        ranked = retrieved_turns(data["recall"]["hits"], turns_of)
+        for k in KS:
+            value = recall_at(query.evidence, ranked, k)
+            scores[f"overall@{k}"].append(value)
+            scores[f"{CATEGORIES[query.category]}@{k}"].append(value)
+    return {
+        "channels": list(channels),
+        "recall": {key: round(statistics.fmean(values), 3) for key, values in scores.items()},
+        "latency_ms": summary(latencies, 95),
+        # The server's own stages; they nest where the service nests them ("vector" holds "embed_query").
+        "stage_median_ms": {stage: round(statistics.median(ms), 2) for stage, ms in stages.items()},
+        "degraded": sorted(degraded),
+    }
+
+
+def count_by_category(queries: Sequence[Query]) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for query in queries:
+        counts[CATEGORIES[query.category]] += 1
+    return dict(counts)
+
+
+# --- the run ------------------------------------------------------------------------------
+
+
+def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
+    samples = json.loads(args.locomo.read_text())
+    turns = load_turns(samples)
+    queries, skipped = load_queries(samples, turns)
+    record_path = data_dir / INGEST_RECORD
+    reused = record_path.exists()
+    port = free_port()
+    # Consolidation runs through the mutation, measured; the background worker would race it.
+    os.environ["HIPPOGRAPH_CONSOLIDATION_INTERVAL_S"] = "0"
+    load_before = load_average()
+    with running_server(data_dir, port) as server:
+        gql = GraphQL(f"http://127.0.0.1:{port}")
+        if reused:
+            ingested = json.loads(record_path.read_text())
+        else:
+            ingested = ingest(gql, turns)
+            record_path.write_text(json.dumps(ingested))
+        for query in queries[:WARMUP_QUERIES]:
+            gql.post("recall", input={"namespace": query.namespace, "query": query.question, "limit": max(KS)})
+        ablations = {name: run_ablation(gql, queries, ABLATIONS[name], ingested["turns_of"]) for name in args.ablations}
+        rss = peak_rss_mib(server.pid)
+    return {
+        "machine": machine(),
+        "run": {
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "command": " ".join(["python", *sys.argv]),
+            **git_revision(),
+            "reused_store": reused,
+            "turns": len(turns),
+            "queries": len(queries),
+            "queries_by_category": count_by_category(queries),
+            "queries_skipped_for_evidence": skipped,
+            "load_average_before": load_before,
+            "load_average_after": load_average(),
+        },
+        "capture": ingested["capture"],
+        "consolidation": ingested["consolidation"],
+        "ablations": ablations,
+        "server_peak_rss_mib": rss,
+    }
+
+
+def markdown(results: dict[str, Any]) -> str:
+    lines = [
+        (
+            "| channels | R@1 | R@5 | R@10 | R@20 | multi-hop R@10 | temporal R@10 | open-domain R@10 "
+            "| single-hop R@10 | median ms | p95 ms |"
+        ),
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, ablation in results["ablations"].items():
+        r = ablation["recall"]
+        overall = " | ".join(f"{r[f'overall@{k}']:.3f}" for k in KS)
+        per_category = " | ".join(f"{r.get(f'{c}@10', 0):.3f}" for c in CATEGORIES.values())
+        latency = ablation["latency_ms"]
+        lines.append(f"| {name} | {overall} | {per_category} | {latency['median']} | {latency['p95']} |")
+    run_info = results["run"]
+    lines += [
+        "",
+        (
+            f"{run_info['queries']} queries ({run_info['queries_skipped_for_evidence']} skipped for malformed "
+            f"evidence), {run_info['turns']} turns. Capture {results['capture']['turns_per_s']} turns/s, "
+            f"consolidation {results['consolidation']['episodes_per_s']} episodes/s. "
+            f"Server peak RSS {results['server_peak_rss_mib']} MiB."
+        ),
+    ]
+    return "\n".join(lines)
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--locomo", type=Path, default=LOCOMO)
+    parser.add_argument("--data-dir", default="tmp", help="the store: new, a previous run's, or tmp (default)")
+    parser.add_argument(
+        "--ablations",
+        type=lambda value: value.split(","),
+        default=list(ABLATIONS),
+        help=f"comma-separated, from {', '.join(ABLATIONS)} (default: all five)",
+    )
+    parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "locomo_recall.json")
+    args = parser.parse_args(argv)
+    unknown = set(args.ablations) - set(ABLATIONS)
+    if unknown:
+        parser.error(f"unknown ablations: {', '.join(sorted(unknown))}")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    if args.data_dir == "tmp":
+        with tempfile.TemporaryDirectory(prefix="hippograph-locomo-") as tmp:
+            results = run(args, Path(tmp))
+    else:
+        data_dir = Path(args.data_dir)
+        data_dir.mkdir(parents=True, exist_ok=True)
+        results = run(args, data_dir)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=2) + "\n")
+    print(markdown(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

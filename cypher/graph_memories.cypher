@@ -1,0 +1,14 @@
+// Graph channel, scoring: a memory's graph score is the sum of the weights (activation, damped for
+// hubs) of the entities it mentions or is about. Ids and scores only; authorization comes later.
+UNWIND $entities AS entity
+MATCH (e:Entity {id: entity.id})
+WHERE e.namespace = $namespace
+CALL (e) {
+  MATCH (e)<-[:MENTIONS]-(m:Episode) RETURN m
+  UNION
+  MATCH (e)<-[:ABOUT]-(m:Fact) RETURN m
+}
+WITH m, sum(entity.weight) AS score
+RETURN m.id AS id, score
+ORDER BY score DESC, id
+LIMIT $limit

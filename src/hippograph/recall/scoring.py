@@ -1,0 +1,149 @@
+"""Scoring fused candidates (DESIGN §6 step 5): RRF × retention × access boost × importance, with
+lifecycle states, superseded and quarantined facts, and redundant provenance folded together.
+
+Works on the metadata authorization returned (never on content), so every number here can be
+explained per hit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from hippograph.lifecycle.retention import EPISODE_KIND, LifecycleState, lifecycle_state, retention
+from hippograph.recall.fusion import Fused
+from hippograph.recall.modes import ModePreset
+from hippograph.recall.request import ChannelHit, Explanation
+
+STALE_FACTOR = 0.5
+ARCHIVED_FACTOR = 0.25
+SUPERSEDED_FACTOR = 0.5
+REPLACEMENT_BOOST = 1.25
+ACCESS_BOOST = 0.3
+ACTIVE = "active"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """What authorization learned about a memory: enough to score it, nothing of its content."""
+
+    id: str
+    kind: str  # a fact kind, or "episode"
+    importance: float
+    pinned: bool
+    access_count: int
+    last_accessed_at: datetime | None
+    created_at: datetime
+    status: str = ACTIVE
+    session: str | None = None
+    supported_by: tuple[str, ...] = ()
+    replaces: tuple[str, ...] = ()  # the facts this one superseded
+
+
+@dataclass(frozen=True)
+class Scored:
+    id: str
+    score: float
+    channels: tuple[ChannelHit, ...]
+    explanation: Explanation
+
+
+@dataclass
+class _Pool:
+    fused: dict[str, Fused]
+    folded: dict[str, list[str]] = field(default_factory=dict)
+
+
+def score(
+    fused: Sequence[Fused],
+    candidates: Mapping[str, Candidate],
+    preset: ModePreset,
+    *,
+    now: datetime,
+    limit: int,
+    include_archived: bool = False,
+) -> list[Scored]:
+    pool = _fold_provenance(fused, candidates)
+    present = set(pool.fused)
+    scored = []
+    for memory_id, hit in pool.fused.items():
+        candidate = candidates[memory_id]
+        kept = retention(
+            candidate.kind,
+            now=now,
+            created_at=candidate.created_at,
+            last_accessed_at=candidate.last_accessed_at,
+            access_count=candidate.access_count,
+            pinned=candidate.pinned,
+            stability_scale=preset.stability_scale,
+        )
+        state = lifecycle_state(kept)
+        if state is LifecycleState.ARCHIVED and not include_archived:
+            continue
+        explanation = Explanation(
+            rrf=hit.score,
+            retention=kept,
+            access_boost=1 + ACCESS_BOOST * math.log2(1 + candidate.access_count),
+            importance_weight=(0.5 + candidate.importance) ** preset.importance_power,
+            state=state.value,
+            status_factor=_status_factor(candidate, present),
+            folded=tuple(pool.folded.get(memory_id, ())),
+        )
+        final = (
+            hit.score
+            * kept
+            * explanation.access_boost
+            * explanation.importance_weight
+            * explanation.status_factor
+            * {LifecycleState.STALE: STALE_FACTOR, LifecycleState.ARCHIVED: ARCHIVED_FACTOR}.get(state, 1.0)
+        )
+        scored.append(Scored(memory_id, final, hit.channels, explanation))
+    scored.sort(key=lambda s: (-s.score, s.id))
+    return _cap_sessions(scored, candidates, preset, limit)
+
+
+def _fold_provenance(fused: Sequence[Fused], candidates: Mapping[str, Candidate]) -> _Pool:
+    """A fact drawn from a single episode says what that episode says: when both are candidates,
+    the lower-ranked folds into the higher one, which keeps both scores and all channel ranks,
+    so that one statement does not take two of the caller's slots."""
+    pool = _Pool({f.id: f for f in fused if f.id in candidates})
+    for fact in [c for c in candidates.values() if c.kind != EPISODE_KIND and len(c.supported_by) == 1]:
+        (episode,) = fact.supported_by
+        if fact.id not in pool.fused or episode not in pool.fused:
+            continue
+        keep, drop = sorted((pool.fused[fact.id], pool.fused[episode]), key=lambda f: (-f.score, f.id))
+        pool.fused[keep.id] = replace(keep, score=keep.score + drop.score, channels=keep.channels + drop.channels)
+        del pool.fused[drop.id]
+        pool.folded.setdefault(keep.id, []).append(drop.id)
+    return pool
+
+
+def _status_factor(candidate: Candidate, present: set[str]) -> float:
+    """Superseded or quarantined facts (only here when asked for) rank lower; the current fact
+    that replaced one of the candidates ranks higher."""
+    if candidate.status != ACTIVE:
+        return SUPERSEDED_FACTOR
+    if set(candidate.replaces) & present:
+        return REPLACEMENT_BOOST
+    return 1.0
+
+
+def _cap_sessions(
+    scored: list[Scored], candidates: Mapping[str, Candidate], preset: ModePreset, limit: int
+) -> list[Scored]:
+    if preset.session_share is None:
+        return scored[:limit]
+    cap = max(1, math.ceil(limit * preset.session_share))
+    taken: dict[str | None, int] = {}
+    chosen, spare = [], []
+    for hit in scored:
+        session = candidates[hit.id].session
+        if session is not None and taken.get(session, 0) >= cap:
+            spare.append(hit)
+            continue
+        taken[session] = taken.get(session, 0) + 1
+        chosen.append(hit)
+    # Too few sessions to fill the limit under the cap: the best of the rest fill it.
+    return (chosen + spare)[:limit]

@@ -1,0 +1,107 @@
+"""Recall over the derived graph, through HTTP GraphQL: spreading activation, bi-temporal facts,
+scoring that explains itself, lifecycle states under a moved clock."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+from conftest import GraphQLClient, capture_turns
+from test_consolidation import consolidate_over_api
+
+from hippograph.recall.request import RecallRequest
+from hippograph.recall.service import recall
+from hippograph.runtime import Runtime
+
+TEAM = [
+    ("Dana", "Dana: I work at Anthropic these days.", "2023-03-01T09:00:00Z"),
+    ("Omar", "Omar: Anthropic ships a new model next month.", "2023-03-02T09:00:00Z"),
+    ("Omar", "Omar: The weather in Oslo was grey all week.", "2023-03-03T09:00:00Z"),
+]
+MOVES = [
+    ("Dana", "Dana: I live in Lisbon.", "2023-01-10T09:00:00Z"),
+    ("Dana", "Dana: I moved to Porto and I live in Porto now.", "2024-02-01T09:00:00Z"),
+]
+
+
+def recall_over_api(gql: GraphQLClient, namespace: str, query: str, **options: object) -> dict:
+    return gql.data("recall", input={"namespace": namespace, "query": query, **options})["recall"]
+
+
+def test_activation_reaches_memories_the_query_does_not_name(gql: GraphQLClient, namespace: str) -> None:
+    ids = capture_turns(gql, namespace, TEAM, session="s1")
+    consolidate_over_api(gql, namespace)
+    graph = recall_over_api(gql, namespace, "What is Dana up to?", channels=["GRAPH"])
+    found = [hit["memory"]["id"] for hit in graph["hits"] if hit["memory"]["__typename"] == "Episode"]
+    # Dana → WORKS_AT → Anthropic: the model news never names Dana, the weather shares nothing.
+    assert ids[0] in found and ids[1] in found
+    assert ids[2] not in found
+    assert found.index(ids[0]) < found.index(ids[1])
+    assert all(c["channel"] == "GRAPH" for hit in graph["hits"] for c in hit["channels"])
+    assert graph["degraded"] == []
+
+    fused = recall_over_api(gql, namespace, "Dana's employer", explain=True)
+    assert {"keyword", "vector", "graph", "authorize", "score", "hydrate"} <= {t["stage"] for t in fused["timings"]}
+    channels = {c["channel"] for hit in fused["hits"] for c in hit["channels"]}
+    assert channels == {"KEYWORD", "VECTOR", "GRAPH"}
+    top = fused["hits"][0]
+    explanation = top["explanation"]
+    assert explanation["state"] == "active" and explanation["retention"] > 0.99
+    product = (
+        explanation["rrf"]
+        * explanation["retention"]
+        * explanation["accessBoost"]
+        * explanation["importanceWeight"]
+        * explanation["statusFactor"]
+    )
+    assert top["score"] == pytest.approx(product)
+
+
+def facts_of(hits: list[dict]) -> dict[str, dict]:
+    return {hit["memory"]["statement"]: hit for hit in hits if hit["memory"]["__typename"] == "Fact"}
+
+
+def test_superseded_facts_answer_questions_about_the_past(gql: GraphQLClient, namespace: str) -> None:
+    capture_turns(gql, namespace, MOVES, session="s1")
+    consolidate_over_api(gql, namespace)
+    question = "Where does Dana live?"
+    only_facts = {"kinds": ["fact", "status", "identity", "preference", "event"]}
+
+    now = facts_of(recall_over_api(gql, namespace, question, filters=only_facts)["hits"])
+    assert any("Porto" in s for s in now) and not any("Lisbon" in s for s in now)
+
+    then = facts_of(recall_over_api(gql, namespace, question, filters=only_facts, asOf="2023-06-01T00:00:00Z")["hits"])
+    assert any("Lisbon" in s for s in then) and not any("Porto" in s for s in then)
+
+    both = recall_over_api(gql, namespace, question, filters=only_facts, includeSuperseded=True, explain=True)
+    lisbon = next(hit for s, hit in facts_of(both["hits"]).items() if "Lisbon" in s)
+    porto = next(hit for s, hit in facts_of(both["hits"]).items() if "Porto" in s)
+    assert lisbon["explanation"]["statusFactor"] == 0.5
+    assert porto["explanation"]["statusFactor"] == 1.25
+    assert both["hits"].index(porto) < both["hits"].index(lisbon)
+
+    episodes_only = recall_over_api(gql, namespace, question, filters={"kinds": ["episode"]})["hits"]
+    assert episodes_only and all(hit["memory"]["__typename"] == "Episode" for hit in episodes_only)
+
+
+def test_unused_memories_go_stale_then_archived(runtime: Runtime, gql: GraphQLClient, namespace: str) -> None:
+    [episode] = capture_turns(gql, namespace, TEAM[2:], session="s1")
+    request = RecallRequest("weather in Oslo", namespace=namespace, explain=True)
+
+    later = replace(runtime, clock=lambda: runtime.clock() + timedelta(days=90))
+    [hit] = recall(later, request).hits
+    assert hit.explanation is not None and hit.explanation.state == "stale"  # exp(-90/60) ≈ 0.22
+
+    much_later = replace(runtime, clock=lambda: runtime.clock() + timedelta(days=400))
+    assert recall(much_later, request).hits == []
+    [archived] = recall(much_later, replace(request, include_archived=True)).hits
+    assert archived.memory.id == episode and archived.explanation is not None
+    assert archived.explanation.state == "archived"
+
+
+def test_only_returned_hits_count_as_accessed(gql: GraphQLClient, namespace: str) -> None:
+    ids = capture_turns(gql, namespace, TEAM, session="s1")
+    recall_over_api(gql, namespace, "new model next month", limit=1, channels=["KEYWORD"])
+    counts = {i: gql.data("memory", id=i, namespace=namespace)["memory"]["accessCount"] for i in ids}
+    assert counts == {ids[0]: 0, ids[1]: 1, ids[2]: 0}

@@ -1,0 +1,147 @@
+"""The arithmetic of recall on plain data: spreading activation, retention, fusion and scoring."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from hippograph.lifecycle.retention import LifecycleState, lifecycle_state, retention
+from hippograph.recall.activation import ActivationParams, Edge, entity_weights, hub_damping, spread
+from hippograph.recall.fusion import reciprocal_rank_fusion
+from hippograph.recall.modes import PRESETS
+from hippograph.recall.request import Channel, Mode
+from hippograph.recall.scoring import Candidate, score
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def graph(*edges: tuple[str, str, str, float]) -> tuple[dict[str, list[Edge]], list[list[str]]]:
+    """An undirected graph as an expand function's data; records every frontier asked for."""
+    degree: dict[str, int] = {}
+    for a, b, _, _ in edges:
+        degree[a] = degree.get(a, 0) + 1
+        degree[b] = degree.get(b, 0) + 1
+    out: dict[str, list[Edge]] = {}
+    for a, b, kind, strength in edges:
+        out.setdefault(a, []).append(Edge(a, b, kind, strength, degree[a]))
+        out.setdefault(b, []).append(Edge(b, a, kind, strength, degree[b]))
+    return out, []
+
+
+def expander(adjacency: dict[str, list[Edge]], asked: list[list[str]]):  # type: ignore[no-untyped-def]
+    def expand(frontier: list[str]) -> Iterable[Edge]:
+        asked.append(frontier)
+        return [edge for entity in frontier for edge in adjacency.get(entity, [])]
+
+    return expand
+
+
+def test_activation_follows_the_design_formula() -> None:
+    adjacency, asked = graph(("a", "b", "WORKS_AT", 5), ("b", "c", "CO_OCCURS", 5))
+    activation = spread(["a"], expander(adjacency, asked))
+    b = 1.0 * 0.8 * 2.0 * 1.0 / hub_damping(1)
+    c = b * 0.8 * 1.0 * 1.0 / hub_damping(2)
+    assert activation["a"] == 1.0
+    assert activation["b"] == pytest.approx(b)
+    assert activation["c"] == pytest.approx(c)
+    assert asked == [["a"], ["b"]]  # depth 2: two hops, no more
+
+
+def test_weak_edges_and_depth_stop_the_spread() -> None:
+    adjacency, asked = graph(("a", "b", "CO_OCCURS", 1), ("a", "x", "LIVES_IN", 5), ("x", "y", "LIVES_IN", 5))
+    activation = spread(["a"], expander(adjacency, asked), ActivationParams(depth=1))
+    # a CO_OCCURS seen once passes 0.8 × 1 × 0.2 / (1 + ln 2) ≈ 0.09 < 0.1
+    assert "b" not in activation
+    assert "x" in activation and "y" not in activation
+
+
+def test_hubs_pass_on_less_than_leaves() -> None:
+    spokes = [("hub", f"s{i}", "CO_OCCURS", 5) for i in range(50)]
+    adjacency, asked = graph(("leaf", "t", "CO_OCCURS", 5), *spokes)
+    from_hub = spread(["hub"], expander(adjacency, asked))
+    from_leaf = spread(["leaf"], expander(adjacency, asked))
+    assert from_hub["s0"] < from_leaf["t"] / 4
+    weights = entity_weights({"hub": 1.0, "leaf": 1.0}, {"hub": 400, "leaf": 2})
+    assert weights["hub"] < weights["leaf"] / 3
+
+
+def test_retention_decays_by_kind_and_slows_with_use() -> None:
+    created = NOW - timedelta(days=60)
+    episode = retention("episode", now=NOW, created_at=created)
+    assert episode == pytest.approx(math.exp(-1))
+    assert retention("preference", now=NOW, created_at=created) > episode
+    assert retention("decision", now=NOW, created_at=created - timedelta(days=3650)) == 1.0
+    assert retention("episode", now=NOW, created_at=created, pinned=True) == 1.0
+    used = retention("episode", now=NOW, created_at=created, access_count=4, last_accessed_at=NOW - timedelta(days=1))
+    assert used > 0.98
+    assert lifecycle_state(0.5) is LifecycleState.ACTIVE
+    assert lifecycle_state(0.2) is LifecycleState.STALE
+    assert lifecycle_state(0.05) is LifecycleState.ARCHIVED
+
+
+def candidate(memory_id: str, **overrides: object) -> Candidate:
+    values: dict[str, object] = {
+        "id": memory_id,
+        "kind": "episode",
+        "importance": 0.5,
+        "pinned": False,
+        "access_count": 0,
+        "last_accessed_at": None,
+        "created_at": NOW,
+    }
+    return Candidate(**(values | overrides))  # type: ignore[arg-type]
+
+
+def test_fusion_weights_channels_and_rewards_agreement() -> None:
+    rankings = {Channel.KEYWORD: [("a", 9.0), ("b", 8.0)], Channel.VECTOR: [("b", 0.9), ("c", 0.8)]}
+    fused = reciprocal_rank_fusion(rankings, k=60)
+    assert [f.id for f in fused] == ["b", "a", "c"]
+    assert fused[0].score == pytest.approx(1 / 62 + 1 / 61)
+    weighted = reciprocal_rank_fusion(rankings, k=60, weights={Channel.KEYWORD: 0.0})
+    assert weighted[0].id == "b" and weighted[1].id == "c"
+
+
+def test_scoring_demotes_stale_superseded_and_drops_archived() -> None:
+    fused = reciprocal_rank_fusion({Channel.KEYWORD: [(i, 1.0) for i in ("old", "stale", "super", "new", "plain")]})
+    candidates = {
+        "old": candidate("old", created_at=NOW - timedelta(days=400)),
+        "stale": candidate("stale", created_at=NOW - timedelta(days=100)),
+        "super": candidate("super", kind="status", status="superseded"),
+        "new": candidate("new", kind="status", replaces=("super",)),
+        "plain": candidate("plain"),
+    }
+    scored = score(fused, candidates, PRESETS[Mode.BALANCED], now=NOW, limit=10)
+    by_id = {s.id: s for s in scored}
+    assert "old" not in by_id
+    assert by_id["stale"].explanation.state == "stale"
+    assert by_id["super"].explanation.status_factor == 0.5
+    assert by_id["new"].explanation.status_factor == 1.25
+    assert scored[0].id == "new"
+    archived = score(fused, candidates, PRESETS[Mode.BALANCED], now=NOW, limit=10, include_archived=True)
+    assert {s.id: s.explanation.state for s in archived}["old"] == "archived"
+
+
+def test_a_fact_folds_into_the_episode_it_came_from() -> None:
+    fused = reciprocal_rank_fusion({Channel.KEYWORD: [("episode", 2.0), ("fact", 1.0), ("other", 0.5)]})
+    candidates = {
+        "episode": candidate("episode"),
+        "fact": candidate("fact", kind="fact", supported_by=("episode",)),
+        "other": candidate("other"),
+    }
+    scored = score(fused, candidates, PRESETS[Mode.BALANCED], now=NOW, limit=10)
+    assert [s.id for s in scored] == ["episode", "other"]
+    assert scored[0].explanation.folded == ("fact",)
+    assert scored[0].explanation.rrf == pytest.approx(1 / 61 + 1 / 62)
+
+
+def test_broad_mode_spreads_hits_over_sessions() -> None:
+    ids = [f"a{i}" for i in range(6)] + ["b0", "b1"]
+    fused = reciprocal_rank_fusion({Channel.KEYWORD: [(i, 1.0) for i in ids]})
+    candidates = {i: candidate(i, session=i[0]) for i in ids}
+    balanced = score(fused, candidates, PRESETS[Mode.BALANCED], now=NOW, limit=4)
+    broad = score(fused, candidates, PRESETS[Mode.BROAD], now=NOW, limit=4)
+    assert [s.id for s in balanced] == ["a0", "a1", "a2", "a3"]
+    assert [s.id for s in broad] == ["a0", "a1", "b0", "b1"]
