@@ -1,4 +1,4 @@
-// Graph channel seeds when the query names no known entity: the entities the top keyword and
+// Graph channel seeds besides the entities the query names: the entities the top keyword and
 // vector hits mention or are about.
 UNWIND $ids AS id
 CALL (id) {

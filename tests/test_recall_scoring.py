@@ -41,7 +41,7 @@ def expander(adjacency: dict[str, list[Edge]], asked: list[list[str]]):  # type:
 
 def test_activation_follows_the_design_formula() -> None:
     adjacency, asked = graph(("a", "b", "WORKS_AT", 5), ("b", "c", "CO_OCCURS", 5))
-    activation = spread(["a"], expander(adjacency, asked))
+    activation = spread({"a": 1.0}, expander(adjacency, asked))
     b = 1.0 * 0.8 * 2.0 * 1.0 / hub_damping(1)
     c = b * 0.8 * 1.0 * 1.0 / hub_damping(2)
     assert activation["a"] == 1.0
@@ -52,7 +52,7 @@ def test_activation_follows_the_design_formula() -> None:
 
 def test_weak_edges_and_depth_stop_the_spread() -> None:
     adjacency, asked = graph(("a", "b", "CO_OCCURS", 1), ("a", "x", "LIVES_IN", 5), ("x", "y", "LIVES_IN", 5))
-    activation = spread(["a"], expander(adjacency, asked), ActivationParams(depth=1))
+    activation = spread({"a": 1.0}, expander(adjacency, asked), ActivationParams(depth=1))
     # a CO_OCCURS seen once passes 0.8 × 1 × 0.2 / (1 + ln 2) ≈ 0.09 < 0.1
     assert "b" not in activation
     assert "x" in activation and "y" not in activation
@@ -61,11 +61,12 @@ def test_weak_edges_and_depth_stop_the_spread() -> None:
 def test_hubs_pass_on_less_than_leaves() -> None:
     spokes = [("hub", f"s{i}", "CO_OCCURS", 5) for i in range(50)]
     adjacency, asked = graph(("leaf", "t", "CO_OCCURS", 5), *spokes)
-    from_hub = spread(["hub"], expander(adjacency, asked))
-    from_leaf = spread(["leaf"], expander(adjacency, asked))
+    from_hub = spread({"hub": 1.0}, expander(adjacency, asked))
+    from_leaf = spread({"leaf": 1.0}, expander(adjacency, asked))
     assert from_hub["s0"] < from_leaf["t"] / 4
-    weights = entity_weights({"hub": 1.0, "leaf": 1.0}, {"hub": 400, "leaf": 2})
-    assert weights["hub"] < weights["leaf"] / 3
+    weights = entity_weights({"hub": 1.0, "leaf": 1.0, "everywhere": 1.0}, {"hub": 400, "leaf": 2, "everywhere": 500}, 500)
+    assert weights["hub"] < weights["leaf"] / 10
+    assert weights["everywhere"] == 0.0
 
 
 def test_retention_decays_by_kind_and_slows_with_use() -> None:

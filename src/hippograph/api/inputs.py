@@ -56,6 +56,10 @@ class RecallInput(graphene.InputObjectType):
     )
     include_archived = graphene.Boolean(default_value=False, description="Also memories whose retention is < 0.1.")
     explain = graphene.Boolean(default_value=False, description="Report how each hit's score came about.")
+    count_access = graphene.Boolean(
+        default_value=True,
+        description="Count the returned hits as used, which slows their decay. Off for evaluation and debugging.",
+    )
 
 
 def to_capture(data: dict[str, Any]) -> model.CaptureInput:
@@ -96,6 +100,7 @@ def to_recall(data: dict[str, Any]) -> RecallRequest:
         include_superseded=bool(data.get("include_superseded")),
         include_archived=bool(data.get("include_archived")),
         explain=bool(data.get("explain")),
+        count_access=data.get("count_access", True) is not False,
         **chosen,
     )
 

@@ -49,9 +49,11 @@ def hub_damping(degree: int) -> float:
     return 1.0 + math.log(max(degree, 1))
 
 
-def spread(seeds: Iterable[str], expand: Expand, params: ActivationParams = ActivationParams()) -> dict[str, float]:
-    """Activation per entity id, seeds included."""
-    activation = {seed: params.seed for seed in seeds}
+def spread(
+    seeds: Mapping[str, float], expand: Expand, params: ActivationParams = ActivationParams()
+) -> dict[str, float]:
+    """Activation per entity id, seeds included; a seed starts at ``params.seed`` × its weight."""
+    activation = {seed: params.seed * weight for seed, weight in seeds.items()}
     frontier = dict(activation)
     for _ in range(params.depth):
         if not frontier:
@@ -73,8 +75,15 @@ def _edge_weight(edge: Edge, params: ActivationParams) -> float:
     return kind * min(edge.strength / params.strength_norm, 1.0)
 
 
-def entity_weights(activation: Mapping[str, float], mention_counts: Mapping[str, int]) -> dict[str, float]:
+def entity_weights(
+    activation: Mapping[str, float], mention_counts: Mapping[str, int], memories: int
+) -> dict[str, float]:
     """What each activated entity adds to the graph score of a memory that mentions it or is about
-    it: its activation, damped by how many memories mention it (a name in every memory tells none
-    apart). A memory's graph score is the sum over its entities."""
-    return {entity: value / hub_damping(mention_counts.get(entity, 1)) for entity, value in activation.items()}
+    it: its activation × ln(memories / mentions), the entity's inverse document frequency. A name
+    in every memory (the speaker of a conversation) tells none apart and adds nothing; a rare one
+    adds much. A memory's graph score is the sum over its entities."""
+    total = max(memories, 1)
+    return {
+        entity: value * math.log(max(total / max(mention_counts.get(entity, 1), 1), 1.0))
+        for entity, value in activation.items()
+    }

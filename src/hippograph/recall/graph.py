@@ -2,7 +2,8 @@
 and co-occurrence edges, and memories score by the activation of the entities they involve.
 
 Seeds are the query's own entities, resolved the way consolidation resolves names (exact key,
-alias, spelling); a query that names none borrows the entities of the other channels' top hits.
+alias, spelling), and, at half weight, the entities of the other channels' top hits: what the
+query is about as text finds its way into the graph, as in HippoRAG's personalized PageRank.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from hippograph.store import Transaction
 
 # Only the strongest activated entities score memories: the tail adds rows, not ranking.
 MAX_SCORED_ENTITIES = 64
+# Entities of the top keyword and vector hits are evidence of what the query is about, weaker than
+# a name the query states.
+HIT_SEED_WEIGHT = 0.5
 
 
 @dataclass(frozen=True)
@@ -40,20 +44,24 @@ def query_entities(runtime: Runtime, namespace: str, query: str) -> list[str]:
     return sorted({r.entity_id for r in resolved.values() if r.entity_id is not None})
 
 
-def graph_channel(runtime: Runtime, request: GraphQuery, fallback_hits: Sequence[str]) -> list[tuple[str, float]]:
+def graph_channel(runtime: Runtime, request: GraphQuery, text_hits: Sequence[str]) -> list[tuple[str, float]]:
     """Memory ids with graph scores, best first."""
-    seeds = query_entities(runtime, request.namespace, request.query)
-    return runtime.store.read_in(lambda tx: _activate(tx, request, seeds, fallback_hits))
+    named = query_entities(runtime, request.namespace, request.query)
+    return runtime.store.read_in(lambda tx: _activate(tx, request, named, text_hits))
 
 
 def _activate(
-    tx: Transaction, request: GraphQuery, seeds: list[str], fallback_hits: Sequence[str]
+    tx: Transaction, request: GraphQuery, named: list[str], text_hits: Sequence[str]
 ) -> list[tuple[str, float]]:
-    query = "entity_mentions" if seeds else "hit_entities"
-    rows = tx.run(query, ids=seeds or list(fallback_hits), namespace=request.namespace)
-    mentions = {row["id"]: row["mentions"] or 1 for row in rows}
-    if not mentions:
+    mentions: dict[str, int] = {}
+    seeds: dict[str, float] = {}
+    for query, ids, weight in (("entity_mentions", named, 1.0), ("hit_entities", text_hits, HIT_SEED_WEIGHT)):
+        for row in tx.run(query, ids=list(ids), namespace=request.namespace) if ids else []:
+            mentions[row["id"]] = row["mentions"] or 1
+            seeds.setdefault(row["id"], weight)
+    if not seeds:
         return []
+    [count] = tx.run("namespace_episode_count", namespace=request.namespace)
 
     def expand(frontier: list[str]) -> Iterator[Edge]:
         for row in tx.run(
@@ -66,8 +74,9 @@ def _activate(
             mentions.setdefault(row["target"], row["target_mentions"] or 1)
             yield Edge(row["source"], row["target"], row["type"], float(row["strength"]), row["degree"])
 
-    weights = entity_weights(spread(mentions, expand, request.params), mentions)
-    strongest = sorted(weights.items(), key=lambda item: (-item[1], item[0]))[:MAX_SCORED_ENTITIES]
+    weights = entity_weights(spread(seeds, expand, request.params), mentions, count["episodes"])
+    informative = [(entity, weight) for entity, weight in weights.items() if weight > 0]
+    strongest = sorted(informative, key=lambda item: (-item[1], item[0]))[:MAX_SCORED_ENTITIES]
     rows = tx.run(
         "graph_memories",
         entities=[{"id": entity, "weight": weight} for entity, weight in strongest],

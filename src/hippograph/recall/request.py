@@ -52,6 +52,9 @@ class RecallRequest:
     include_superseded: bool = False
     include_archived: bool = False
     explain: bool = False
+    # Returned hits count as used, which slows their decay; an evaluation or a debugging session
+    # turns that off so that its own queries do not reorder later ones.
+    count_access: bool = True
 
 
 @dataclass(frozen=True)

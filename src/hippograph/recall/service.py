@@ -43,8 +43,8 @@ FETCH_FACTOR = 5
 # The vector indexes span every namespace; ask for more neighbours than needed, then filter.
 VECTOR_OVERSAMPLE = 4
 MIN_COSINE = 0.3
-# When the query names no known entity, the graph starts from the entities of these top hits.
-GRAPH_FALLBACK_HITS = 5
+# The graph channel also starts from the entities of the keyword and vector channels' top hits.
+GRAPH_TEXT_HITS = 5
 MAX_CORE = 10
 
 
@@ -58,7 +58,7 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
     degraded: list[Degradation] = []
 
     def graph() -> Ranked:
-        text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.rrf_k)[:GRAPH_FALLBACK_HITS]
+        text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.rrf_k)[:GRAPH_TEXT_HITS]
         query = GraphQuery(
             request.namespace,
             request.query,
@@ -69,7 +69,7 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
         )
         return graph_channel(runtime, query, [hit.id for hit in text_hits])
 
-    # In this order: the graph channel falls back on the other two's hits.
+    # In this order: the graph channel starts from the other two's hits too.
     channel_runs: dict[Channel, Callable[[], Ranked]] = {
         Channel.KEYWORD: lambda: _keyword(runtime, request, fetch),
         Channel.VECTOR: lambda: _vector(runtime, request, fetch, watch),
@@ -102,8 +102,9 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
             if s.id in memories
         ]
         core = [memories[row["id"]] for row in core_ids if row["id"] in memories]
-    with watch.stage("touch"):
-        _touch(runtime, request.namespace, [hit.memory.id for hit in hits])
+    if request.count_access:
+        with watch.stage("touch"):
+            _touch(runtime, request.namespace, [hit.memory.id for hit in hits])
     with watch.stage("render"):
         context = render_bundle(hits, core, [c.value for c in rankings], degraded)
     return RecallResult(hits, context, watch.timings, degraded)
