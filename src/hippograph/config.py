@@ -48,6 +48,18 @@ class Settings:
     consolidation_max_attempts: int = 5
     consolidation_backoff_s: float = 10.0
     consolidation_interval_s: float = 2.0
+    # Memory management (DESIGN §7). A forget that would touch more memories than the threshold
+    # needs the confirm token of its preview, which stays valid for forget_token_ttl_s. The key
+    # that signs those tokens comes from here or, when unset, from a file in data_dir.
+    forget_confirm_threshold: int = 10
+    forget_token_ttl_s: float = 600.0
+    forget_token_key: str | None = None
+    # Forgotten memories can be recovered for this long; the sweeper erases them afterwards.
+    recover_window_days: float = 30.0
+    event_ttl_days: float = 30.0
+    history_retention_days: float = 180.0
+    # How often serve sweeps (event TTL, purge of forgotten memories, old History); 0 turns it off.
+    sweep_interval_s: float = 3600.0
     limits: Limits = Limits()
 
     @property

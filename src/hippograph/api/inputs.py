@@ -9,11 +9,14 @@ import graphene
 
 from hippograph import model
 from hippograph.api.scalars import JSON, DateTime
-from hippograph.api.types import Channel, Role
+from hippograph.api.types import Channel, FactKind, Role
+from hippograph.lifecycle.remember import RememberInput as RememberRequest
 from hippograph.recall.request import Channel as ChannelValue
 from hippograph.recall.request import RecallFilters, RecallRequest
 
 DEFAULT_NAMESPACE = "default"
+# Who a mutation is recorded as in History until API keys name the caller.
+DEFAULT_ACTOR = "api"
 
 
 class CaptureInput(graphene.InputObjectType):
@@ -44,6 +47,40 @@ class RecallInput(graphene.InputObjectType):
     limit = graphene.Int(default_value=10, description="1..100.")
     filters = graphene.Field(RecallFiltersInput)
     channels = graphene.List(graphene.NonNull(Channel), description="Default: KEYWORD and VECTOR.")
+
+
+class RememberInput(graphene.InputObjectType):
+    namespace = graphene.String(default_value=DEFAULT_NAMESPACE)
+    statement = graphene.String(required=True, description="At most 64 KiB; sanitized and scrubbed like a capture.")
+    kind = graphene.Field(FactKind, default_value="fact")
+    key = graphene.String(description="A newer fact of the same kind and key supersedes this one.")
+    subject = graphene.String(description="What it is about; a STATUS supersedes the one of the same subject.")
+    predicate = graphene.String()
+    object = graphene.String()
+    importance = graphene.Float(description="0..1, default 0.5.")
+    confidence = graphene.Float(default_value=1.0, description="0..1.")
+    tags = graphene.List(graphene.NonNull(graphene.String))
+    valid_from = DateTime(description="When it started to hold; default now. The fact it supersedes ends here.")
+    pinned = graphene.Boolean(default_value=False, description="Pinned memories never decay.")
+    actor = graphene.String(default_value=DEFAULT_ACTOR, description="Who states it, for History.")
+
+
+def to_remember(data: dict[str, Any]) -> RememberRequest:
+    return RememberRequest(
+        statement=data["statement"],
+        kind=_value(data.get("kind") or "fact"),
+        namespace=data.get("namespace") or DEFAULT_NAMESPACE,
+        key=data.get("key"),
+        subject=data.get("subject"),
+        predicate=data.get("predicate"),
+        object=data.get("object"),
+        importance=data.get("importance"),
+        confidence=data.get("confidence", 1.0),
+        tags=tuple(data.get("tags") or ()),
+        valid_from=data.get("valid_from"),
+        pinned=bool(data.get("pinned")),
+        actor=data.get("actor") or DEFAULT_ACTOR,
+    )
 
 
 def to_capture(data: dict[str, Any]) -> model.CaptureInput:

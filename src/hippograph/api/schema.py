@@ -7,7 +7,16 @@ from typing import Any
 import graphene
 
 from hippograph.api import types
-from hippograph.api.inputs import DEFAULT_NAMESPACE, CaptureInput, RecallInput, to_capture, to_recall
+from hippograph.api.inputs import (
+    DEFAULT_ACTOR,
+    DEFAULT_NAMESPACE,
+    CaptureInput,
+    RecallInput,
+    RememberInput,
+    to_capture,
+    to_recall,
+    to_remember,
+)
 from hippograph.api.scalars import DateTime
 from hippograph.api.threads import call
 from hippograph.capture.service import capture
@@ -17,13 +26,13 @@ from hippograph.consolidation.worker import consolidate
 from hippograph.curation import add_alias, merge_entities
 from hippograph.entities import get_entity, list_entities, neighborhood, timeline
 from hippograph.errors import bad_input
+from hippograph.history import read_history
+from hippograph.lifecycle.remember import remember
 from hippograph.memories import get_memory, page_memories
 from hippograph.model import CaptureOutcome
 from hippograph.recall.service import recall
 
 MAX_CONSOLIDATE = 100_000
-# Who a mutation is recorded as in History until API keys name the caller.
-DEFAULT_ACTOR = "api"
 
 
 class Query(graphene.ObjectType):
@@ -100,6 +109,12 @@ class Query(graphene.ObjectType):
         namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
         description="The facts about an entity with validity intervals and version chains, oldest first.",
     )
+    history = graphene.Field(
+        graphene.NonNull(graphene.List(graphene.NonNull(types.HistoryEvent))),
+        id=graphene.ID(required=True),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        description="The audit trail of a memory or entity, oldest first.",
+    )
     status = graphene.Field(
         graphene.NonNull(types.Status),
         namespace=graphene.String(description="One namespace; all when omitted."),
@@ -156,6 +171,10 @@ class Query(graphene.ObjectType):
         return await call(timeline, info.context["runtime"].store, namespace, entity_id)
 
     @staticmethod
+    async def resolve_history(root: Any, info: graphene.ResolveInfo, id: str, namespace: str) -> Any:
+        return await call(read_history, info.context["runtime"].store, namespace, id)
+
+    @staticmethod
     async def resolve_status(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
         return await call(status, info.context["runtime"], namespace)
 
@@ -196,6 +215,16 @@ class Mutation(graphene.ObjectType):
         actor=graphene.String(default_value=DEFAULT_ACTOR),
         description="Repair a split: fold source into target; the source stays as a tombstone, with History.",
     )
+
+    remember = graphene.Field(
+        graphene.NonNull(types.RememberResult),
+        input=graphene.Argument(graphene.NonNull(RememberInput)),
+        description="Store an explicit fact of any kind; it supersedes the current one with its key (STATUS: subject).",
+    )
+
+    @staticmethod
+    async def resolve_remember(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
+        return await call(remember, info.context["runtime"], to_remember(input))
 
     @staticmethod
     async def resolve_add_alias(

@@ -10,12 +10,24 @@ import graphene
 from hippograph import model
 from hippograph.api.scalars import JSON, DateTime
 from hippograph.api.threads import call
+from hippograph.lifecycle.remember import FACT_KINDS
+from hippograph.lifecycle.remember import RememberStatus as RememberStatusValue
+from hippograph.lifecycle.retention import LifecycleState as LifecycleStateValue
+from hippograph.lifecycle.retention import lifecycle_state
+from hippograph.lifecycle.state import memory_retention
 from hippograph.memories import hydrate
 from hippograph.recall import request as recall_request
 
 Role = graphene.Enum.from_enum(model.Role, description="Who produced the content. SYSTEM is always rejected.")
 CaptureStatus = graphene.Enum.from_enum(model.CaptureStatus, description="What a capture did.")
 Channel = graphene.Enum.from_enum(recall_request.Channel, description="A recall channel.")
+FactKind = graphene.Enum(
+    "FactKind", [(kind.upper(), kind) for kind in FACT_KINDS], description="Sets how a fact decays and supersedes."
+)
+RememberStatus = graphene.Enum.from_enum(RememberStatusValue, description="What remember did.")
+LifecycleState = graphene.Enum.from_enum(
+    LifecycleStateValue, description="ACTIVE (retention >= 0.3), STALE (0.1-0.3) or ARCHIVED (< 0.1)."
+)
 
 
 class Memory(graphene.Interface):
@@ -28,6 +40,9 @@ class Memory(graphene.Interface):
     tags = graphene.List(graphene.NonNull(graphene.String), required=True)
     access_count = graphene.Int(required=True)
     last_accessed_at = DateTime()
+    forgotten_at = DateTime(description="Set while forgotten: recoverable until the sweeper erases it.")
+    retention = graphene.Float(required=True, description="exp(-t/S) now: 1 is fresh, pinned memories stay at 1.")
+    lifecycle = graphene.Field(LifecycleState, required=True)
 
     @classmethod
     def resolve_type(cls, instance: Any, info: graphene.ResolveInfo) -> type[graphene.ObjectType]:
@@ -51,6 +66,14 @@ class Episode(graphene.ObjectType):
     state = graphene.String(required=True, description="raw, leased, consolidated or failed")
     embedded = graphene.Boolean(required=True, description="False while its vector is pending")
     metadata = JSON()
+
+    @staticmethod
+    def resolve_retention(memory: model.Memory, info: graphene.ResolveInfo) -> float:
+        return _retention(memory, info)
+
+    @staticmethod
+    def resolve_lifecycle(memory: model.Memory, info: graphene.ResolveInfo) -> str:
+        return _lifecycle(memory, info)
 
 
 class Fact(graphene.ObjectType):
@@ -81,6 +104,22 @@ class Fact(graphene.ObjectType):
         found = await call(hydrate, store, fact.namespace, fact.supported_by)
         return [found[i] for i in fact.supported_by if i in found]
 
+    @staticmethod
+    def resolve_retention(memory: model.Memory, info: graphene.ResolveInfo) -> float:
+        return _retention(memory, info)
+
+    @staticmethod
+    def resolve_lifecycle(memory: model.Memory, info: graphene.ResolveInfo) -> str:
+        return _lifecycle(memory, info)
+
+
+def _retention(memory: model.Memory, info: graphene.ResolveInfo) -> float:
+    return memory_retention(memory, info.context["runtime"].clock())
+
+
+def _lifecycle(memory: model.Memory, info: graphene.ResolveInfo) -> str:
+    return lifecycle_state(_retention(memory, info)).value
+
 
 class Redaction(graphene.ObjectType):
     """Credentials of one kind replaced by [REDACTED:kind] before storing."""
@@ -96,6 +135,14 @@ class CaptureResult(graphene.ObjectType):
     excised = graphene.List(
         graphene.NonNull(graphene.String), required=True, description="Prompt-injection markers removed."
     )
+
+
+class RememberResult(graphene.ObjectType):
+    fact = graphene.Field(Fact, required=True, description="The stored fact, or the identical one already current.")
+    status = graphene.Field(RememberStatus, required=True)
+    superseded = graphene.List(graphene.NonNull(graphene.ID), required=True, description="Facts this one replaced.")
+    warnings = graphene.List(graphene.NonNull(graphene.String), required=True)
+    redactions = graphene.List(graphene.NonNull(Redaction), required=True)
 
 
 class ChannelScore(graphene.ObjectType):
@@ -185,6 +232,20 @@ class TimelineEntry(graphene.ObjectType):
     supersedes = graphene.List(graphene.NonNull(graphene.ID), required=True)
     superseded_by = graphene.List(graphene.NonNull(graphene.ID), required=True)
     contradicts = graphene.List(graphene.NonNull(graphene.ID), required=True)
+
+
+class HistoryEvent(graphene.ObjectType):
+    """One audited change. Once its target is erased, only a tombstone stays: no content, no reason."""
+
+    id = graphene.ID(required=True)
+    target = graphene.ID(required=True)
+    event = graphene.String(required=True)
+    actor = graphene.String(required=True)
+    at = DateTime(required=True)
+    reason = graphene.String()
+    old_content = graphene.String()
+    new_content = graphene.String()
+    metadata = JSON()
 
 
 class DeadLetter(graphene.ObjectType):
