@@ -10,6 +10,7 @@ import graphene
 from hippograph import model
 from hippograph.api.scalars import JSON, DateTime
 from hippograph.api.types import Channel, FactKind, Role
+from hippograph.lifecycle.modify import ModifyInput as ModifyRequest
 from hippograph.lifecycle.remember import RememberInput as RememberRequest
 from hippograph.recall.request import Channel as ChannelValue
 from hippograph.recall.request import RecallFilters, RecallRequest
@@ -79,6 +80,32 @@ def to_remember(data: dict[str, Any]) -> RememberRequest:
         tags=tuple(data.get("tags") or ()),
         valid_from=data.get("valid_from"),
         pinned=bool(data.get("pinned")),
+        actor=data.get("actor") or DEFAULT_ACTOR,
+    )
+
+
+class ModifyInput(graphene.InputObjectType):
+    namespace = graphene.String(default_value=DEFAULT_NAMESPACE)
+    id = graphene.ID(required=True, description="The current version of a fact; episodes are immutable.")
+    reason = graphene.String(required=True, description="Why it changes; History keeps it.")
+    statement = graphene.String()
+    importance = graphene.Float()
+    confidence = graphene.Float()
+    tags = graphene.List(graphene.NonNull(graphene.String), description="Replaces the tags.")
+    if_version = graphene.Int(description="Fail with VERSION_CONFLICT unless the fact is still at this version.")
+    actor = graphene.String(default_value=DEFAULT_ACTOR)
+
+
+def to_modify(data: dict[str, Any]) -> ModifyRequest:
+    return ModifyRequest(
+        id=data["id"],
+        reason=data["reason"],
+        namespace=data.get("namespace") or DEFAULT_NAMESPACE,
+        statement=data.get("statement"),
+        importance=data.get("importance"),
+        confidence=data.get("confidence"),
+        tags=_tuple(data.get("tags")),
+        if_version=data.get("if_version"),
         actor=data.get("actor") or DEFAULT_ACTOR,
     )
 

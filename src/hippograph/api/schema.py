@@ -11,9 +11,11 @@ from hippograph.api.inputs import (
     DEFAULT_ACTOR,
     DEFAULT_NAMESPACE,
     CaptureInput,
+    ModifyInput,
     RecallInput,
     RememberInput,
     to_capture,
+    to_modify,
     to_recall,
     to_remember,
 )
@@ -27,6 +29,7 @@ from hippograph.curation import add_alias, merge_entities
 from hippograph.entities import get_entity, list_entities, neighborhood, timeline
 from hippograph.errors import bad_input
 from hippograph.history import read_history
+from hippograph.lifecycle.modify import modify
 from hippograph.lifecycle.remember import remember
 from hippograph.memories import get_memory, page_memories
 from hippograph.model import CaptureOutcome
@@ -221,6 +224,16 @@ class Mutation(graphene.ObjectType):
         input=graphene.Argument(graphene.NonNull(RememberInput)),
         description="Store an explicit fact of any kind; it supersedes the current one with its key (STATUS: subject).",
     )
+
+    modify = graphene.Field(
+        graphene.NonNull(types.Fact),
+        input=graphene.Argument(graphene.NonNull(ModifyInput)),
+        description="Correct a fact: a new version supersedes it (VERSION_CONFLICT, EPISODE_IMMUTABLE).",
+    )
+
+    @staticmethod
+    async def resolve_modify(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
+        return await call(modify, info.context["runtime"], to_modify(input))
 
     @staticmethod
     async def resolve_remember(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
