@@ -29,6 +29,7 @@ from hippograph.curation import add_alias, merge_entities
 from hippograph.entities import get_entity, list_entities, neighborhood, timeline
 from hippograph.errors import bad_input
 from hippograph.history import read_history
+from hippograph.lifecycle.erase import erase
 from hippograph.lifecycle.modify import modify
 from hippograph.lifecycle.remember import remember
 from hippograph.memories import get_memory, page_memories
@@ -230,6 +231,21 @@ class Mutation(graphene.ObjectType):
         input=graphene.Argument(graphene.NonNull(ModifyInput)),
         description="Correct a fact: a new version supersedes it (VERSION_CONFLICT, EPISODE_IMMUTABLE).",
     )
+
+    erase = graphene.Field(
+        graphene.NonNull(types.EraseResult),
+        id=graphene.ID(required=True),
+        reason=graphene.String(required=True),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        actor=graphene.String(default_value=DEFAULT_ACTOR),
+        description="Irreversibly erase a memory, what it alone supported, and the content of its History.",
+    )
+
+    @staticmethod
+    async def resolve_erase(
+        root: Any, info: graphene.ResolveInfo, id: str, reason: str, namespace: str, actor: str
+    ) -> Any:
+        return await call(erase, info.context["runtime"], namespace, id, reason, actor)
 
     @staticmethod
     async def resolve_modify(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:

@@ -234,6 +234,14 @@ class TimelineEntry(graphene.ObjectType):
     contradicts = graphene.List(graphene.NonNull(graphene.ID), required=True)
 
 
+class EraseResult(graphene.ObjectType):
+    """What an erasure removed; History keeps only content-free tombstones of each."""
+
+    id = graphene.ID(required=True)
+    facts = graphene.List(graphene.NonNull(graphene.ID), required=True, description="Facts it alone supported.")
+    entities = graphene.List(graphene.NonNull(graphene.ID), required=True, description="Entities left unmentioned.")
+
+
 class HistoryEvent(graphene.ObjectType):
     """One audited change. Once its target is erased, only a tombstone stays: no content, no reason."""
 
