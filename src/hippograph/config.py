@@ -23,6 +23,7 @@ class Limits:
     max_page_size: int = 100
     max_query_chars: int = 2000
     max_query_depth: int = 12
+    max_forget_candidates: int = 1000
 
 
 @dataclass(frozen=True)

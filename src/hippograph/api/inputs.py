@@ -9,7 +9,9 @@ import graphene
 
 from hippograph import model
 from hippograph.api.scalars import JSON, DateTime
-from hippograph.api.types import Channel, FactKind, Role
+from hippograph.api.types import Channel, FactKind, ForgetMode, Role
+from hippograph.lifecycle.forget import ForgetFilters, ForgetRequest
+from hippograph.lifecycle.forget import ForgetMode as ForgetModeValue
 from hippograph.lifecycle.modify import ModifyInput as ModifyRequest
 from hippograph.lifecycle.remember import RememberInput as RememberRequest
 from hippograph.recall.request import Channel as ChannelValue
@@ -106,6 +108,47 @@ def to_modify(data: dict[str, Any]) -> ModifyRequest:
         confidence=data.get("confidence"),
         tags=_tuple(data.get("tags")),
         if_version=data.get("if_version"),
+        actor=data.get("actor") or DEFAULT_ACTOR,
+    )
+
+
+class ForgetFiltersInput(graphene.InputObjectType):
+    kinds = graphene.List(graphene.NonNull(graphene.String), description="Fact kinds, and 'episode'.")
+    tags = graphene.List(graphene.NonNull(graphene.String), description="Any of these tags.")
+    agents = graphene.List(graphene.NonNull(graphene.String), description="Episodes only.")
+    sessions = graphene.List(graphene.NonNull(graphene.String), description="Episodes only.")
+    since = DateTime(description="Occurred (episodes) or recorded (facts) at or after.")
+    until = DateTime(description="Occurred (episodes) or recorded (facts) before.")
+
+
+class ForgetInput(graphene.InputObjectType):
+    namespace = graphene.String(default_value=DEFAULT_NAMESPACE)
+    mode = graphene.Field(ForgetMode, default_value=ForgetModeValue.PREVIEW.value)
+    ids = graphene.List(graphene.NonNull(graphene.ID), description="These memories (pinned ones too).")
+    query = graphene.String(description="Memories matching this full-text query (never pinned ones).")
+    filters = graphene.Field(ForgetFiltersInput, description="Alone, or narrowing ids or query.")
+    reason = graphene.String(description="Required to EXECUTE; History keeps it.")
+    token = graphene.String(description="The PREVIEW's token; required above the confirmation threshold.")
+    actor = graphene.String(default_value=DEFAULT_ACTOR)
+
+
+def to_forget(data: dict[str, Any]) -> ForgetRequest:
+    filters = data.get("filters") or {}
+    return ForgetRequest(
+        namespace=data.get("namespace") or DEFAULT_NAMESPACE,
+        mode=ForgetModeValue(_value(data.get("mode") or ForgetModeValue.PREVIEW)),
+        ids=_tuple(data.get("ids")),
+        query=data.get("query"),
+        filters=ForgetFilters(
+            kinds=_tuple(filters.get("kinds")),
+            tags=_tuple(filters.get("tags")),
+            agents=_tuple(filters.get("agents")),
+            sessions=_tuple(filters.get("sessions")),
+            since=filters.get("since"),
+            until=filters.get("until"),
+        ),
+        reason=data.get("reason"),
+        token=data.get("token"),
         actor=data.get("actor") or DEFAULT_ACTOR,
     )
 

@@ -11,10 +11,12 @@ from hippograph.api.inputs import (
     DEFAULT_ACTOR,
     DEFAULT_NAMESPACE,
     CaptureInput,
+    ForgetInput,
     ModifyInput,
     RecallInput,
     RememberInput,
     to_capture,
+    to_forget,
     to_modify,
     to_recall,
     to_remember,
@@ -30,6 +32,7 @@ from hippograph.entities import get_entity, list_entities, neighborhood, timelin
 from hippograph.errors import bad_input
 from hippograph.history import read_history
 from hippograph.lifecycle.erase import erase
+from hippograph.lifecycle.forget import forget, recover
 from hippograph.lifecycle.modify import modify
 from hippograph.lifecycle.remember import remember
 from hippograph.memories import get_memory, page_memories
@@ -240,6 +243,30 @@ class Mutation(graphene.ObjectType):
         actor=graphene.String(default_value=DEFAULT_ACTOR),
         description="Irreversibly erase a memory, what it alone supported, and the content of its History.",
     )
+
+    forget = graphene.Field(
+        graphene.NonNull(types.ForgetResult),
+        input=graphene.Argument(graphene.NonNull(ForgetInput)),
+        description="Soft-forget memories: PREVIEW, then EXECUTE with a reason (and the token above the threshold).",
+    )
+    recover = graphene.Field(
+        graphene.NonNull(types.Memory),
+        id=graphene.ID(required=True),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        reason=graphene.String(),
+        actor=graphene.String(default_value=DEFAULT_ACTOR),
+        description="Bring back a forgotten memory within the retention window (default 30 days).",
+    )
+
+    @staticmethod
+    async def resolve_forget(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
+        return await call(forget, info.context["runtime"], to_forget(input))
+
+    @staticmethod
+    async def resolve_recover(
+        root: Any, info: graphene.ResolveInfo, id: str, namespace: str, actor: str, reason: str | None = None
+    ) -> Any:
+        return await call(recover, info.context["runtime"], namespace, id, reason, actor)
 
     @staticmethod
     async def resolve_erase(

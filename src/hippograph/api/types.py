@@ -10,6 +10,7 @@ import graphene
 from hippograph import model
 from hippograph.api.scalars import JSON, DateTime
 from hippograph.api.threads import call
+from hippograph.lifecycle.forget import ForgetMode as ForgetModeValue
 from hippograph.lifecycle.remember import FACT_KINDS
 from hippograph.lifecycle.remember import RememberStatus as RememberStatusValue
 from hippograph.lifecycle.retention import LifecycleState as LifecycleStateValue
@@ -23,6 +24,9 @@ CaptureStatus = graphene.Enum.from_enum(model.CaptureStatus, description="What a
 Channel = graphene.Enum.from_enum(recall_request.Channel, description="A recall channel.")
 FactKind = graphene.Enum(
     "FactKind", [(kind.upper(), kind) for kind in FACT_KINDS], description="Sets how a fact decays and supersedes."
+)
+ForgetMode = graphene.Enum.from_enum(
+    ForgetModeValue, description="PREVIEW shows the candidates and a confirm token; EXECUTE forgets them."
 )
 RememberStatus = graphene.Enum.from_enum(RememberStatusValue, description="What remember did.")
 LifecycleState = graphene.Enum.from_enum(
@@ -232,6 +236,17 @@ class TimelineEntry(graphene.ObjectType):
     supersedes = graphene.List(graphene.NonNull(graphene.ID), required=True)
     superseded_by = graphene.List(graphene.NonNull(graphene.ID), required=True)
     contradicts = graphene.List(graphene.NonNull(graphene.ID), required=True)
+
+
+class ForgetResult(graphene.ObjectType):
+    mode = graphene.Field(ForgetMode, required=True)
+    candidates = graphene.List(graphene.NonNull(graphene.ID), required=True, description="What the selection takes.")
+    token = graphene.String(description="PREVIEW: confirms exactly these candidates until expiresAt.")
+    expires_at = DateTime()
+    confirmation_required = graphene.Boolean(required=True, description="Whether EXECUTE needs the token.")
+    forgotten = graphene.List(
+        graphene.NonNull(graphene.ID), required=True, description="EXECUTE: the candidates and the facts that went along."
+    )
 
 
 class EraseResult(graphene.ObjectType):
