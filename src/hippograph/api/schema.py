@@ -34,7 +34,10 @@ from hippograph.history import read_history
 from hippograph.lifecycle.erase import erase
 from hippograph.lifecycle.forget import forget, recover
 from hippograph.lifecycle.modify import modify
+from hippograph.lifecycle.pin import set_pinned
 from hippograph.lifecycle.remember import remember
+from hippograph.lifecycle.stats import stats
+from hippograph.lifecycle.sweep import sweep
 from hippograph.memories import get_memory, page_memories
 from hippograph.model import CaptureOutcome
 from hippograph.recall.service import recall
@@ -122,6 +125,11 @@ class Query(graphene.ObjectType):
         namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
         description="The audit trail of a memory or entity, oldest first.",
     )
+    stats = graphene.Field(
+        graphene.NonNull(types.Stats),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        description="Census of a namespace: labels, kinds, statuses, lifecycle states.",
+    )
     status = graphene.Field(
         graphene.NonNull(types.Status),
         namespace=graphene.String(description="One namespace; all when omitted."),
@@ -180,6 +188,10 @@ class Query(graphene.ObjectType):
     @staticmethod
     async def resolve_history(root: Any, info: graphene.ResolveInfo, id: str, namespace: str) -> Any:
         return await call(read_history, info.context["runtime"].store, namespace, id)
+
+    @staticmethod
+    async def resolve_stats(root: Any, info: graphene.ResolveInfo, namespace: str) -> Any:
+        return await call(stats, info.context["runtime"], namespace)
 
     @staticmethod
     async def resolve_status(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
@@ -257,6 +269,45 @@ class Mutation(graphene.ObjectType):
         actor=graphene.String(default_value=DEFAULT_ACTOR),
         description="Bring back a forgotten memory within the retention window (default 30 days).",
     )
+
+    pin = graphene.Field(
+        graphene.NonNull(types.Memory),
+        id=graphene.ID(required=True),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        reason=graphene.String(),
+        actor=graphene.String(default_value=DEFAULT_ACTOR),
+        description="Pin a memory: it never decays and no sweep expires it.",
+    )
+    unpin = graphene.Field(
+        graphene.NonNull(types.Memory),
+        id=graphene.ID(required=True),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        reason=graphene.String(),
+        actor=graphene.String(default_value=DEFAULT_ACTOR),
+    )
+    sweep = graphene.Field(
+        graphene.NonNull(types.SweepReport),
+        namespace=graphene.String(description="One namespace; all when omitted."),
+        description="Run the sweeps now: event TTL, erasure past the recovery window, History retention.",
+    )
+
+    @staticmethod
+    async def resolve_pin(
+        root: Any, info: graphene.ResolveInfo, id: str, namespace: str, actor: str, reason: str | None = None
+    ) -> Any:
+        return await call(set_pinned, info.context["runtime"], namespace, id, True, actor, reason)
+
+    @staticmethod
+    async def resolve_unpin(
+        root: Any, info: graphene.ResolveInfo, id: str, namespace: str, actor: str, reason: str | None = None
+    ) -> Any:
+        return await call(set_pinned, info.context["runtime"], namespace, id, False, actor, reason)
+
+    @staticmethod
+    async def resolve_sweep(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
+        if namespace is not None:
+            validate_namespace(namespace)
+        return await call(sweep, info.context["runtime"], namespace)
 
     @staticmethod
     async def resolve_forget(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:

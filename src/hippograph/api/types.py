@@ -245,7 +245,7 @@ class ForgetResult(graphene.ObjectType):
     expires_at = DateTime()
     confirmation_required = graphene.Boolean(required=True, description="Whether EXECUTE needs the token.")
     forgotten = graphene.List(
-        graphene.NonNull(graphene.ID), required=True, description="EXECUTE: the candidates and the facts that went along."
+        graphene.NonNull(graphene.ID), required=True, description="EXECUTE: the candidates and the facts taken along."
     )
 
 
@@ -255,6 +255,31 @@ class EraseResult(graphene.ObjectType):
     id = graphene.ID(required=True)
     facts = graphene.List(graphene.NonNull(graphene.ID), required=True, description="Facts it alone supported.")
     entities = graphene.List(graphene.NonNull(graphene.ID), required=True, description="Entities left unmentioned.")
+
+
+class Count(graphene.ObjectType):
+    name = graphene.String(required=True)
+    count = graphene.Int(required=True)
+
+
+class Stats(graphene.ObjectType):
+    """A census of one namespace; lifecycle states as of now."""
+
+    namespace = graphene.String(required=True)
+    labels = graphene.List(graphene.NonNull(Count), required=True, description="Nodes by label.")
+    kinds = graphene.List(
+        graphene.NonNull(Count), required=True, description="Memories not forgotten by kind (episodes as 'episode')."
+    )
+    statuses = graphene.List(graphene.NonNull(Count), required=True, description="Facts not forgotten by status.")
+    lifecycle = graphene.List(graphene.NonNull(Count), required=True, description="Memories by active/stale/archived.")
+    forgotten = graphene.Int(required=True, description="Forgotten memories awaiting erasure.")
+    facts_below_half_retention = graphene.Int(required=True)
+
+
+class SweepReport(graphene.ObjectType):
+    expired_events = graphene.Int(required=True, description="Events forgotten by their TTL.")
+    erased = graphene.Int(required=True, description="Memories erased after the recovery window.")
+    history_purged = graphene.Int(required=True, description="History events past retention.")
 
 
 class HistoryEvent(graphene.ObjectType):

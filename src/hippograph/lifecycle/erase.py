@@ -32,19 +32,17 @@ def erase(runtime: Runtime, namespace: str, memory_id: str, reason: str, actor: 
     why = require_reason(reason)
     now = runtime.clock()
     outcome = runtime.store.write(lambda tx: erase_in(tx, namespace, memory_id, why, actor, now))
-    runtime.events.publish(
-        MemoryEvent(
-            EventKind.ERASED,
-            namespace,
-            erased,
-            now,
-            actor,
-            related=(memory_id,) if erased != memory_id else (),
-            reason=why,
-        )
-        for erased in (memory_id, *outcome.facts)
-    )
+    runtime.events.publish(erased_events(namespace, outcome, now, actor, why))
     return outcome
+
+
+def erased_events(namespace: str, outcome: EraseOutcome, now: datetime, actor: str, reason: str) -> list[MemoryEvent]:
+    """One event for the memory, and one for each fact erased with it (``related``: the memory)."""
+    first = MemoryEvent(EventKind.ERASED, namespace, outcome.id, now, actor, reason=reason)
+    return [first] + [
+        MemoryEvent(EventKind.ERASED, namespace, fact, now, actor, related=(outcome.id,), reason=reason)
+        for fact in outcome.facts
+    ]
 
 
 def erase_in(tx: Transaction, namespace: str, memory_id: str, reason: str, actor: str, now: datetime) -> EraseOutcome:
