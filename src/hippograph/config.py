@@ -41,14 +41,6 @@ class Settings:
     torch_threads: int = 1
     # How often serve retries embeddings that failed at capture time.
     reembed_interval_s: float = 60.0
-    # Consolidation: episodes per lease, how long a lease lasts before another worker may take
-    # the episode over, attempts before the dead letter, backoff after a failure (doubling), and
-    # how often serve's background worker looks for raw episodes (0 turns it off).
-    consolidation_batch: int = 32
-    consolidation_lease_s: float = 300.0
-    consolidation_max_attempts: int = 5
-    consolidation_backoff_s: float = 10.0
-    consolidation_interval_s: float = 2.0
     # Memory management (DESIGN §7). A forget that would touch more memories than the threshold
     # needs the confirm token of its preview, which stays valid for forget_token_ttl_s. The key
     # that signs those tokens comes from here or, when unset, from a file in data_dir.
@@ -61,6 +53,14 @@ class Settings:
     history_retention_days: float = 180.0
     # How often serve sweeps (event TTL, purge of forgotten memories, old History); 0 turns it off.
     sweep_interval_s: float = 3600.0
+    # Consolidation: episodes per lease, how long a lease lasts before another worker may take
+    # the episode over, attempts before the dead letter, backoff after a failure (doubling), and
+    # how often serve's background worker looks for raw episodes (0 turns it off).
+    consolidation_batch: int = 32
+    consolidation_lease_s: float = 300.0
+    consolidation_max_attempts: int = 5
+    consolidation_backoff_s: float = 10.0
+    consolidation_interval_s: float = 2.0
     limits: Limits = Limits()
 
     @property

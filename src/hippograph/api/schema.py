@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import graphene
@@ -32,6 +33,7 @@ from hippograph.entities import get_entity, list_entities, neighborhood, timelin
 from hippograph.errors import bad_input
 from hippograph.history import read_history
 from hippograph.lifecycle.erase import erase
+from hippograph.lifecycle.events import EventKind, MemoryEvent
 from hippograph.lifecycle.forget import forget, recover
 from hippograph.lifecycle.modify import modify
 from hippograph.lifecycle.pin import set_pinned
@@ -364,7 +366,25 @@ class Mutation(graphene.ObjectType):
         return await call(capture, info.context["runtime"], [to_capture(item) for item in inputs])
 
 
-# Episode and Fact are reached only through the Memory interface, so they are named here.
+class Subscription(graphene.ObjectType):
+    memory_events = graphene.Field(
+        graphene.NonNull(types.MemoryEvent),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        kinds=graphene.List(graphene.NonNull(types.MemoryEventKind), description="Only these; all when omitted."),
+        description="Memories created, superseded, contradicted, forgotten, recovered or erased in a namespace.",
+    )
+
+    @staticmethod
+    async def subscribe_memory_events(
+        root: Any, info: graphene.ResolveInfo, namespace: str, kinds: list[Any] | None = None
+    ) -> AsyncIterator[MemoryEvent]:
+        validate_namespace(namespace)
+        chosen = [EventKind(getattr(kind, "value", kind)) for kind in kinds or ()]
+        async with info.context["runtime"].events.subscribe(namespace, chosen) as queue:
+            while True:
+                yield await queue.get()
+
+
 def _connection(cls: Any, nodes: list[Any], cursors: list[str], has_next: bool, has_previous: bool) -> Any:
     edges = [cls.Edge(node=node, cursor=cursor) for node, cursor in zip(nodes, cursors)]
     return cls(
@@ -378,7 +398,8 @@ def _connection(cls: Any, nodes: list[Any], cursors: list[str], has_next: bool, 
     )
 
 
-schema = graphene.Schema(query=Query, mutation=Mutation, types=[types.Episode, types.Fact])
+# Episode and Fact are reached only through the Memory interface, so they are named here.
+schema = graphene.Schema(query=Query, mutation=Mutation, subscription=Subscription, types=[types.Episode, types.Fact])
 
 
 def schema_sdl() -> str:

@@ -10,6 +10,7 @@ import graphene
 from hippograph import model
 from hippograph.api.scalars import JSON, DateTime
 from hippograph.api.threads import call
+from hippograph.lifecycle.events import EventKind
 from hippograph.lifecycle.forget import ForgetMode as ForgetModeValue
 from hippograph.lifecycle.remember import FACT_KINDS
 from hippograph.lifecycle.remember import RememberStatus as RememberStatusValue
@@ -25,6 +26,7 @@ Channel = graphene.Enum.from_enum(recall_request.Channel, description="A recall 
 FactKind = graphene.Enum(
     "FactKind", [(kind.upper(), kind) for kind in FACT_KINDS], description="Sets how a fact decays and supersedes."
 )
+MemoryEventKind = graphene.Enum.from_enum(EventKind, name="MemoryEventKind", description="What happened to a memory.")
 ForgetMode = graphene.Enum.from_enum(
     ForgetModeValue, description="PREVIEW shows the candidates and a confirm token; EXECUTE forgets them."
 )
@@ -255,6 +257,20 @@ class EraseResult(graphene.ObjectType):
     id = graphene.ID(required=True)
     facts = graphene.List(graphene.NonNull(graphene.ID), required=True, description="Facts it alone supported.")
     entities = graphene.List(graphene.NonNull(graphene.ID), required=True, description="Entities left unmentioned.")
+
+
+class MemoryEvent(graphene.ObjectType):
+    """Something that happened to a memory, as it happens."""
+
+    kind = graphene.Field(MemoryEventKind, required=True)
+    namespace = graphene.String(required=True)
+    id = graphene.ID(required=True, description="The memory it happened to.")
+    at = DateTime(required=True)
+    actor = graphene.String(required=True)
+    related = graphene.List(
+        graphene.NonNull(graphene.ID), required=True, description="E.g. the fact that superseded or contradicts it."
+    )
+    reason = graphene.String()
 
 
 class Count(graphene.ObjectType):

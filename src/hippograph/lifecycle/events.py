@@ -64,6 +64,11 @@ class EventBus:
                     with contextlib.suppress(RuntimeError):  # its loop closed while we looked
                         subscriber.loop.call_soon_threadsafe(_offer, subscriber.queue, event)
 
+    def listening(self, namespace: str) -> int:
+        """How many subscribers a namespace has."""
+        with self._lock:
+            return sum(1 for subscriber in self._subscribers if subscriber.namespace == namespace)
+
     @contextlib.asynccontextmanager
     async def subscribe(
         self, namespace: str, kinds: Iterable[EventKind] | None = None
