@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from conftest import GraphQLClient
+from test_consolidation import consolidate_over_api
 from test_remember import remember
 from websockets.sync.client import ClientConnection, connect
 
@@ -77,3 +78,29 @@ def test_a_subscription_can_choose_kinds(gql: GraphQLClient, base_url: str, runt
         gql.data("erase", namespace=namespace, id=kept["id"], reason="secret")
         event = next_event(socket)
         assert (event["kind"], event["id"], event["actor"]) == ("ERASED", kept["id"], "api")
+
+
+def test_capture_and_consolidation_report_what_they_create_and_revise(
+    gql: GraphQLClient, base_url: str, runtime: Runtime, namespace: str
+) -> None:
+    turns = [
+        ("Omar", "Omar: I live in Lisbon.", "2023-05-01T10:00:00Z"),
+        ("Omar", "Omar: I don't live in Lisbon.", "2023-05-01T10:00:00Z"),
+    ]
+    inputs = [{"namespace": namespace, "content": text, "agent": agent, "occurredAt": at} for agent, text, at in turns]
+    with subscription(base_url, runtime, namespace) as socket:
+        episodes = [r["id"] for r in gql.data("captureBatch", inputs=inputs)["captureBatch"]]
+        assert [(e["kind"], e["id"]) for e in (next_event(socket), next_event(socket))] == [
+            ("CREATED", episodes[0]),
+            ("CREATED", episodes[1]),
+        ]
+        consolidate_over_api(gql, namespace)
+        created = [next_event(socket), next_event(socket)]
+        assert [(e["kind"], e["related"]) for e in created] == [("CREATED", [episodes[0]]), ("CREATED", [episodes[1]])]
+        disputed = [next_event(socket), next_event(socket)]
+        facts = [e["id"] for e in created]
+        assert [(e["kind"], e["id"], e["related"]) for e in disputed] == [
+            ("CONTRADICTED", facts[1], [facts[0]]),
+            ("CONTRADICTED", facts[0], [facts[1]]),
+        ]
+        assert {e["actor"] for e in disputed} == {"consolidation"}

@@ -19,6 +19,7 @@ from hippograph.capture.validate import validate_capture
 from hippograph.embedding import Vector
 from hippograph.errors import ErrorCode, HippographError, bad_input
 from hippograph.history import history_event
+from hippograph.lifecycle.events import EventKind, MemoryEvent
 from hippograph.model import (
     DEFAULT_IMPORTANCE,
     UNKNOWN_AGENT,
@@ -75,11 +76,17 @@ def capture(runtime: Runtime, items: Sequence[CaptureInput]) -> list[CaptureOutc
         return _write(tx, prepared, vectors, now)
 
     try:
-        return runtime.store.write(write)
+        outcomes = runtime.store.write(write)
     except UniquenessConflict:
         # A concurrent writer stored the same content first; on a second pass our lookup sees it.
         log.info("capture raced a concurrent duplicate; retrying")
-        return runtime.store.write(write)
+        outcomes = runtime.store.write(write)
+    runtime.events.publish(
+        MemoryEvent(EventKind.CREATED, p.item.namespace, outcome.id, now, p.agent)
+        for p, outcome in zip(prepared, outcomes)
+        if outcome.status is CaptureStatus.CREATED
+    )
+    return outcomes
 
 
 def _prepare(runtime: Runtime, item: CaptureInput, now: datetime, index: int) -> _Prepared:
