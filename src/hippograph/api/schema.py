@@ -47,6 +47,18 @@ from hippograph.recall.service import recall
 MAX_CONSOLIDATE = 100_000
 
 
+def _memory_change(description: str) -> graphene.Field:
+    """A mutation of one memory by id that returns it, with an optional reason for History."""
+    return graphene.Field(
+        graphene.NonNull(types.Memory),
+        id=graphene.ID(required=True),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        reason=graphene.String(),
+        actor=graphene.String(default_value=DEFAULT_ACTOR),
+        description=description,
+    )
+
+
 class Query(graphene.ObjectType):
     recall = graphene.Field(
         graphene.NonNull(types.RecallResult),
@@ -263,30 +275,10 @@ class Mutation(graphene.ObjectType):
         input=graphene.Argument(graphene.NonNull(ForgetInput)),
         description="Soft-forget memories: PREVIEW, then EXECUTE with a reason (and the token above the threshold).",
     )
-    recover = graphene.Field(
-        graphene.NonNull(types.Memory),
-        id=graphene.ID(required=True),
-        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
-        reason=graphene.String(),
-        actor=graphene.String(default_value=DEFAULT_ACTOR),
-        description="Bring back a forgotten memory within the retention window (default 30 days).",
-    )
+    recover = _memory_change("Bring back a forgotten memory within the retention window (default 30 days).")
 
-    pin = graphene.Field(
-        graphene.NonNull(types.Memory),
-        id=graphene.ID(required=True),
-        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
-        reason=graphene.String(),
-        actor=graphene.String(default_value=DEFAULT_ACTOR),
-        description="Pin a memory: it never decays and no sweep expires it.",
-    )
-    unpin = graphene.Field(
-        graphene.NonNull(types.Memory),
-        id=graphene.ID(required=True),
-        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
-        reason=graphene.String(),
-        actor=graphene.String(default_value=DEFAULT_ACTOR),
-    )
+    pin = _memory_change("Pin a memory: it never decays and no sweep expires it.")
+    unpin = _memory_change("Unpin a memory: it decays again like any of its kind.")
     sweep = graphene.Field(
         graphene.NonNull(types.SweepReport),
         namespace=graphene.String(description="One namespace; all when omitted."),

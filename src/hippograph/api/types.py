@@ -15,8 +15,7 @@ from hippograph.lifecycle.forget import ForgetMode as ForgetModeValue
 from hippograph.lifecycle.remember import FACT_KINDS
 from hippograph.lifecycle.remember import RememberStatus as RememberStatusValue
 from hippograph.lifecycle.retention import LifecycleState as LifecycleStateValue
-from hippograph.lifecycle.retention import lifecycle_state
-from hippograph.lifecycle.state import memory_retention
+from hippograph.lifecycle.state import memory_retention, memory_state
 from hippograph.memories import hydrate
 from hippograph.recall import request as recall_request
 
@@ -50,6 +49,15 @@ class Memory(graphene.Interface):
     retention = graphene.Float(required=True, description="exp(-t/S) now: 1 is fresh, pinned memories stay at 1.")
     lifecycle = graphene.Field(LifecycleState, required=True)
 
+    # Implementations inherit these resolvers: retention is computed as of the runtime's clock.
+    @staticmethod
+    def resolve_retention(memory: model.Memory, info: graphene.ResolveInfo) -> float:
+        return memory_retention(memory, info.context["runtime"].clock())
+
+    @staticmethod
+    def resolve_lifecycle(memory: model.Memory, info: graphene.ResolveInfo) -> str:
+        return memory_state(memory, info.context["runtime"].clock()).value
+
     @classmethod
     def resolve_type(cls, instance: Any, info: graphene.ResolveInfo) -> type[graphene.ObjectType]:
         return Episode if isinstance(instance, model.Episode) else Fact
@@ -72,14 +80,6 @@ class Episode(graphene.ObjectType):
     state = graphene.String(required=True, description="raw, leased, consolidated or failed")
     embedded = graphene.Boolean(required=True, description="False while its vector is pending")
     metadata = JSON()
-
-    @staticmethod
-    def resolve_retention(memory: model.Memory, info: graphene.ResolveInfo) -> float:
-        return _retention(memory, info)
-
-    @staticmethod
-    def resolve_lifecycle(memory: model.Memory, info: graphene.ResolveInfo) -> str:
-        return _lifecycle(memory, info)
 
 
 class Fact(graphene.ObjectType):
@@ -109,22 +109,6 @@ class Fact(graphene.ObjectType):
         store = info.context["runtime"].store
         found = await call(hydrate, store, fact.namespace, fact.supported_by)
         return [found[i] for i in fact.supported_by if i in found]
-
-    @staticmethod
-    def resolve_retention(memory: model.Memory, info: graphene.ResolveInfo) -> float:
-        return _retention(memory, info)
-
-    @staticmethod
-    def resolve_lifecycle(memory: model.Memory, info: graphene.ResolveInfo) -> str:
-        return _lifecycle(memory, info)
-
-
-def _retention(memory: model.Memory, info: graphene.ResolveInfo) -> float:
-    return memory_retention(memory, info.context["runtime"].clock())
-
-
-def _lifecycle(memory: model.Memory, info: graphene.ResolveInfo) -> str:
-    return lifecycle_state(_retention(memory, info)).value
 
 
 class Redaction(graphene.ObjectType):

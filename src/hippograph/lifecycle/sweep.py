@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -16,6 +17,7 @@ from hippograph.lifecycle.events import EventKind, MemoryEvent
 from hippograph.lifecycle.forget import forget_in
 from hippograph.model import DEFAULT_IMPORTANCE
 from hippograph.runtime import Runtime
+from hippograph.store import Row
 
 log = logging.getLogger(__name__)
 
@@ -34,59 +36,75 @@ def sweep(runtime: Runtime, namespace: str | None = None) -> SweepReport:
     """One full sweep, of one namespace or of all."""
     now = runtime.clock()
     settings = runtime.settings
-    expired = _expire_events(runtime, namespace, now - timedelta(days=settings.event_ttl_days))
-    erased = _erase_forgotten(runtime, namespace, now - timedelta(days=settings.recover_window_days))
-    purged = 0
+    expired = _in_batches(
+        lambda: runtime.store.read(
+            "expired_events",
+            namespace=namespace,
+            cutoff=now - timedelta(days=settings.event_ttl_days),
+            max_importance=DEFAULT_IMPORTANCE,
+            limit=BATCH,
+        ),
+        lambda rows: _expire_events(runtime, rows, now),
+    )
+    erased = _in_batches(
+        lambda: runtime.store.read(
+            "forgotten_before",
+            namespace=namespace,
+            cutoff=now - timedelta(days=settings.recover_window_days),
+            limit=BATCH,
+        ),
+        lambda rows: _erase_forgotten(runtime, rows, now),
+    )
     cutoff = now - timedelta(days=settings.history_retention_days)
-    while True:
-        deleted = runtime.store.write(
-            lambda tx: tx.run("expire_history", namespace=namespace, cutoff=cutoff, limit=BATCH)[0]["deleted"]
-        )
-        purged += deleted
-        if deleted < BATCH:
-            break
+    purged = _in_batches(
+        lambda: runtime.store.write(
+            lambda tx: tx.run("expire_history", namespace=namespace, cutoff=cutoff, limit=BATCH)
+        ),
+        lambda rows: rows[0]["deleted"],
+        size=lambda rows: rows[0]["deleted"],
+    )
     report = SweepReport(expired, erased, purged)
     if expired or erased or purged:
         log.info("sweep: %s", report)
     return report
 
 
-def _expire_events(runtime: Runtime, namespace: str | None, cutoff: datetime) -> int:
-    now = runtime.clock()
+def _in_batches(
+    fetch: Callable[[], list[Row]], handle: Callable[[list[Row]], int], size: Callable[[list[Row]], int] = len
+) -> int:
+    """Fetch and handle batches until one comes back short; the sum of what each handled."""
+    total = 0
+    while True:
+        rows = fetch()
+        total += handle(rows)
+        if size(rows) < BATCH:
+            return total
+
+
+def _expire_events(runtime: Runtime, rows: list[Row], now: datetime) -> int:
     reason = f"event TTL: never accessed in {runtime.settings.event_ttl_days:g} days"
-    total = 0
-    while True:
-        rows = runtime.store.read(
-            "expired_events", namespace=namespace, cutoff=cutoff, max_importance=DEFAULT_IMPORTANCE, limit=BATCH
+    by_namespace: dict[str, list[str]] = defaultdict(list)
+    for row in rows:
+        by_namespace[row["namespace"]].append(row["id"])
+    for space, ids in by_namespace.items():
+        forgotten = runtime.store.write(lambda tx, s=space, i=ids: forget_in(tx, s, i, now, ACTOR, reason))
+        runtime.events.publish(
+            MemoryEvent(EventKind.FORGOTTEN, space, memory_id, now, ACTOR, reason=reason) for memory_id in forgotten
         )
-        by_namespace: dict[str, list[str]] = defaultdict(list)
-        for row in rows:
-            by_namespace[row["namespace"]].append(row["id"])
-        for space, ids in by_namespace.items():
-            forgotten = runtime.store.write(lambda tx, s=space, i=ids: forget_in(tx, s, i, now, ACTOR, reason))
-            runtime.events.publish(
-                MemoryEvent(EventKind.FORGOTTEN, space, memory_id, now, ACTOR, reason=reason) for memory_id in forgotten
-            )
-        total += len(rows)
-        if len(rows) < BATCH:
-            return total
+    return len(rows)
 
 
-def _erase_forgotten(runtime: Runtime, namespace: str | None, cutoff: datetime) -> int:
-    now = runtime.clock()
+def _erase_forgotten(runtime: Runtime, rows: list[Row], now: datetime) -> int:
     reason = f"forgotten more than {runtime.settings.recover_window_days:g} days ago"
-    total = 0
-    while True:
-        rows = runtime.store.read("forgotten_before", namespace=namespace, cutoff=cutoff, limit=BATCH)
-        for row in rows:
-            space, memory_id = row["namespace"], row["id"]
-            try:
-                outcome = runtime.store.write(lambda tx, s=space, m=memory_id: erase_in(tx, s, m, reason, ACTOR, now))
-            except HippographError as error:
-                if error.code is not ErrorCode.NOT_FOUND:
-                    raise
-                continue  # erased along with an episode earlier in this batch
-            total += 1
-            runtime.events.publish(erased_events(space, outcome, now, ACTOR, reason))
-        if len(rows) < BATCH:
-            return total
+    erased = 0
+    for row in rows:
+        space, memory_id = row["namespace"], row["id"]
+        try:
+            outcome = runtime.store.write(lambda tx, s=space, m=memory_id: erase_in(tx, s, m, reason, ACTOR, now))
+        except HippographError as error:
+            if error.code is not ErrorCode.NOT_FOUND:
+                raise
+            continue  # erased along with an episode earlier in this batch
+        erased += 1
+        runtime.events.publish(erased_events(space, outcome, now, ACTOR, reason))
+    return erased
