@@ -12,7 +12,7 @@ import contextlib
 import logging
 import threading
 from collections.abc import AsyncIterator, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
@@ -41,12 +41,12 @@ class MemoryEvent:
     reason: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # identity: two subscriptions alike are still two
 class _Subscriber:
     namespace: str
     kinds: frozenset[EventKind]
     loop: asyncio.AbstractEventLoop
-    queue: asyncio.Queue[MemoryEvent] = field(compare=False)
+    queue: asyncio.Queue[MemoryEvent]
 
 
 class EventBus:
