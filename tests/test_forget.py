@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from conftest import GraphQLClient, capture_turns
-from test_consolidation import consolidate_over_api
+from test_consolidation import consolidate_over_api, entity_id
 from test_erase import TURNS
 from test_modify import facts_of
 from test_remember import history, remember
@@ -99,14 +99,23 @@ def test_forgetting_an_episode_takes_its_facts_and_recover_brings_them_back(
     episodes = capture_turns(gql, namespace, TURNS[1:2], session="s1")
     consolidate_over_api(gql, namespace)
     facts = {f["id"] for f in facts_of(gql, namespace)}
-    assert facts
+    melanie = entity_id(gql, namespace, "Melanie", "person")
+
+    def works_at(**times: str) -> list[dict[str, Any]]:
+        edges = gql.data("neighborhood", namespace=namespace, entityId=melanie, **times)["neighborhood"]["edges"]
+        return [e for e in edges if e["type"] == "WORKS_AT"]
+
+    [job] = works_at()
+    assert job["fact"] in facts
     done = forget(gql, namespace, ids=episodes, mode="EXECUTE", reason="wrong person")
     assert set(done["forgotten"]) == set(episodes) | facts
     assert listed(gql, namespace) == set()
+    assert works_at() == [] and works_at(knownAt=job["recordedAt"]) == []  # hidden, even as known before
 
     recovered = gql.data("recover", namespace=namespace, id=episodes[0], reason="right person after all")["recover"]
     assert recovered == {"id": episodes[0], "forgottenAt": None}
     assert listed(gql, namespace) == set(episodes) | facts
+    assert works_at() == [job]
     assert gql.error_code("recover", namespace=namespace, id=episodes[0]) == "BAD_INPUT"  # not forgotten
 
     forget(gql, namespace, ids=episodes, mode="EXECUTE", reason="wrong person")

@@ -1,7 +1,8 @@
 """Soft forgetting (DESIGN §7): PREVIEW shows what a forget would take and signs that set; EXECUTE
 takes it, with a reason, and above a threshold only with the preview's token. Forgotten memories
-leave listings and recall at once, can be recovered within the retention window, and are erased
-by the sweeper after it. Facts all of whose supporting episodes are forgotten go with them.
+leave listings, recall and the graph as currently known at once, can be recovered within the
+retention window, and are erased by the sweeper after it. Facts all of whose supporting episodes
+are forgotten go with them, and so do the typed edges of forgotten facts.
 """
 
 from __future__ import annotations
@@ -122,6 +123,9 @@ def forget_in(
     found = hydrate_in(tx, namespace, ids)
     episodes = [memory_id for memory_id in ids if isinstance(found.get(memory_id), Episode)]
     along = [row["id"] for row in tx.run("forget_unsupported_facts", episodes=episodes, at=now)] if episodes else []
+    facts = [memory_id for memory_id in ids if memory_id not in episodes] + along
+    if facts:
+        tx.run("forget_fact_relations", facts=facts, at=now)
     events = [history_event(namespace, memory_id, "forgotten", actor, now, reason=reason) for memory_id in ids]
     events += [
         history_event(namespace, fact_id, "forgotten", actor, now, reason=reason, metadata={"with_episodes": True})
@@ -151,6 +155,9 @@ def recover(runtime: Runtime, namespace: str, memory_id: str, reason: str | None
             )
         tx.run("set_forgotten", namespace=namespace, ids=[memory_id], at=None)
         along = [row["id"] for row in tx.run("recover_facts_with", namespace=namespace, episode=memory_id)]
+        facts = along if isinstance(memory, Episode) else [memory_id]
+        if facts:
+            tx.run("recover_fact_relations", facts=facts)
         events = [
             history_event(namespace, target, "recovered", actor, now, reason=reason) for target in (memory_id, *along)
         ]
