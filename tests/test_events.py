@@ -104,3 +104,16 @@ def test_capture_and_consolidation_report_what_they_create_and_revise(
             ("CONTRADICTED", facts[0], [facts[1]]),
         ]
         assert {e["actor"] for e in disputed} == {"consolidation"}
+
+
+def test_a_bad_subscription_is_refused_with_a_code(base_url: str) -> None:
+    with connect(base_url.replace("http", "ws", 1) + "/graphql", subprotocols=[PROTOCOL]) as socket:
+        socket.send(json.dumps({"type": "connection_init"}))
+        assert json.loads(socket.recv(timeout=30))["type"] == "connection_ack"
+        query = read_text("graphql/operations/memoryEvents.graphql")
+        payload = {"query": query, "variables": {"namespace": "not a namespace!"}}
+        socket.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
+        message = json.loads(socket.recv(timeout=30))
+        assert message["type"] == "next", message
+        assert message["payload"]["errors"][0]["extensions"]["code"] == "BAD_INPUT", message
+        assert json.loads(socket.recv(timeout=30)) == {"id": "1", "type": "complete"}

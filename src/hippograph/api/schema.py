@@ -8,6 +8,7 @@ from typing import Any
 import graphene
 
 from hippograph.api import types
+from hippograph.api.errors import coded
 from hippograph.api.inputs import (
     DEFAULT_ACTOR,
     DEFAULT_NAMESPACE,
@@ -30,7 +31,7 @@ from hippograph.consolidation.status import status
 from hippograph.consolidation.worker import consolidate
 from hippograph.curation import add_alias, merge_entities
 from hippograph.entities import get_entity, list_entities, neighborhood, timeline
-from hippograph.errors import bad_input
+from hippograph.errors import HippographError, bad_input
 from hippograph.history import read_history
 from hippograph.lifecycle.erase import erase
 from hippograph.lifecycle.events import EventKind, MemoryEvent
@@ -370,7 +371,11 @@ class Subscription(graphene.ObjectType):
     async def subscribe_memory_events(
         root: Any, info: graphene.ResolveInfo, namespace: str, kinds: list[Any] | None = None
     ) -> AsyncIterator[MemoryEvent]:
-        validate_namespace(namespace)
+        try:
+            validate_namespace(namespace)
+        except HippographError as error:
+            # Raised from the stream, graphql-server sends it as the first result, code included.
+            raise coded(error) from error
         chosen = [EventKind(getattr(kind, "value", kind)) for kind in kinds or ()]
         async with info.context["runtime"].events.subscribe(namespace, chosen) as queue:
             while True:
