@@ -5,6 +5,6 @@ WHERE m.namespace = $namespace
 RETURN m {
   .id, .namespace, .statement, .kind, .key, .subject, .predicate, .object, .confidence,
   .importance, .version, .status, .origin, .valid_from, .valid_to, .recorded_at, .expired_at,
-  .pinned, .tags, .access_count, .last_accessed_at,
+  .pinned, .tags, .access_count, .last_accessed_at, .forgotten_at,
   supported_by: [(m)-[:SUPPORTED_BY]->(e:Episode) | e.id]
 } AS fact

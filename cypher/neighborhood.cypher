@@ -1,12 +1,14 @@
 // Entities within $depth hops of a start entity over edges that held at $as_of (valid time) and
 // were believed at $known_at (transaction time). CO_OCCURS carries no times and always passes.
+// Edges of forgotten facts are hidden at any $known_at, as forgotten memories are everywhere.
 MATCH (start:Entity {id: $id, namespace: $namespace})
 MATCH path = (start)-[rels*1..3]-(other:Entity)
 WHERE length(path) <= $depth
   AND all(node IN nodes(path) WHERE node:Entity)
   AND all(r IN rels WHERE
         (r.valid_from IS NULL OR r.valid_from <= $as_of) AND (r.valid_to IS NULL OR r.valid_to > $as_of)
-    AND (r.recorded_at IS NULL OR r.recorded_at <= $known_at) AND (r.expired_at IS NULL OR r.expired_at > $known_at))
+    AND (r.recorded_at IS NULL OR r.recorded_at <= $known_at) AND (r.expired_at IS NULL OR r.expired_at > $known_at)
+    AND r.forgotten_at IS NULL)
 UNWIND rels AS r
 WITH DISTINCT r
 LIMIT $limit

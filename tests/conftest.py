@@ -32,9 +32,9 @@ def free_port() -> int:
 
 @pytest.fixture(scope="session")
 def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
-    # The background consolidator stays off: tests consolidate when they choose to.
+    # The background consolidator and sweeper stay off: tests run them when they choose to.
     settings = Settings.from_env().with_overrides(
-        data_dir=tmp_path_factory.mktemp("store"), heap="768m", consolidation_interval_s=0.0
+        data_dir=tmp_path_factory.mktemp("store"), heap="768m", consolidation_interval_s=0.0, sweep_interval_s=0.0
     )
     runtime = open_runtime(settings)
     yield runtime

@@ -47,7 +47,7 @@ def test_activation_reaches_memories_the_query_does_not_name(gql: GraphQLClient,
     assert channels == {"KEYWORD", "VECTOR", "GRAPH"}
     top = fused["hits"][0]
     explanation = top["explanation"]
-    assert explanation["state"] == "active" and explanation["retention"] > 0.99
+    assert explanation["state"] == "ACTIVE" and explanation["retention"] > 0.99
     product = (
         explanation["rrf"]
         * explanation["retention"]

@@ -1,4 +1,4 @@
-"""The ``hippograph`` command: serve, init, schema."""
+"""The ``hippograph`` command: serve, init, consolidate, import, status, sweep, schema."""
 
 from __future__ import annotations
 
@@ -40,6 +40,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     _store_flags(status)
     status.add_argument("--namespace", help="one namespace (default: all; the census needs one)")
 
+    sweeper = commands.add_parser(
+        "sweep", help="run the sweeps once: event TTL, erasure past the recovery window, History retention"
+    )
+    _store_flags(sweeper)
+    sweeper.add_argument("--namespace", help="only this namespace (default: all)")
+
     schema = commands.add_parser("schema", help="print the GraphQL schema (SDL)")
     schema.add_argument("--write", type=Path, help="write it to this file instead")
 
@@ -63,6 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _import(settings, args.file)
     if args.command == "status":
         return _status(settings, args.namespace)
+    if args.command == "sweep":
+        return _sweep(settings, args.namespace)
     return _init(settings)
 
 
@@ -142,6 +150,22 @@ def _status(settings: Settings, namespace: str | None) -> int:
     finally:
         runtime.close()
     print(json.dumps(report, indent=2, sort_keys=True))
+    return 0
+
+
+def _sweep(settings: Settings, namespace: str | None) -> int:
+    import dataclasses
+    import json
+
+    from hippograph.lifecycle.sweep import sweep
+    from hippograph.runtime import open_runtime
+
+    runtime = open_runtime(settings)
+    try:
+        report = sweep(runtime, namespace)
+    finally:
+        runtime.close()
+    print(json.dumps(dataclasses.asdict(report), sort_keys=True))
     return 0
 
 

@@ -23,6 +23,7 @@ class Limits:
     max_page_size: int = 100
     max_query_chars: int = 2000
     max_query_depth: int = 12
+    max_forget_candidates: int = 1000
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,18 @@ class Settings:
     torch_threads: int = 1
     # How often serve retries embeddings that failed at capture time.
     reembed_interval_s: float = 60.0
+    # Memory management (DESIGN §7). A forget that would touch more memories than the threshold
+    # needs the confirm token of its preview, which stays valid for forget_token_ttl_s. The key
+    # that signs those tokens comes from here or, when unset, from a file in data_dir.
+    forget_confirm_threshold: int = 10
+    forget_token_ttl_s: float = 600.0
+    forget_token_key: str | None = None
+    # Forgotten memories can be recovered for this long; the sweeper erases them afterwards.
+    recover_window_days: float = 30.0
+    event_ttl_days: float = 30.0
+    history_retention_days: float = 180.0
+    # How often serve sweeps (event TTL, purge of forgotten memories, old History); 0 turns it off.
+    sweep_interval_s: float = 3600.0
     # Consolidation: episodes per lease, how long a lease lasts before another worker may take
     # the episode over, attempts before the dead letter, backoff after a failure (doubling), and
     # how often serve's background worker looks for raw episodes (0 turns it off).

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from ulid import ULID
+
+from hippograph.capture.validate import validate_namespace
+from hippograph.store import Store
 
 
 def history_event(
@@ -18,6 +22,8 @@ def history_event(
     *,
     metadata: dict[str, Any] | None = None,
     reason: str | None = None,
+    old_content: str | None = None,
+    new_content: str | None = None,
 ) -> dict[str, Any]:
     """The properties of one History node (no nulls), for the record_history query."""
     props: dict[str, Any] = {
@@ -32,4 +38,33 @@ def history_event(
         props["metadata"] = json.dumps(metadata, sort_keys=True)
     if reason:
         props["reason"] = reason
+    if old_content is not None:
+        props["old_content"] = old_content
+    if new_content is not None:
+        props["new_content"] = new_content
     return props
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    id: str
+    target: str
+    event: str
+    actor: str
+    at: datetime
+    reason: str | None
+    old_content: str | None
+    new_content: str | None
+    metadata: dict[str, Any] | None
+
+
+def read_history(store: Store, namespace: str, target: str) -> list[HistoryEntry]:
+    """Every History event of a node, oldest first; an erased node keeps content-free tombstones."""
+    validate_namespace(namespace)
+    rows = store.read("history_of", namespace=namespace, target=target)
+    entries = []
+    for row in rows:
+        event = row["event"]
+        metadata = json.loads(event["metadata"]) if event.get("metadata") else None
+        entries.append(HistoryEntry(**{**event, "metadata": metadata}))
+    return entries

@@ -77,6 +77,7 @@ class Episode:
     state: str
     embedded: bool
     metadata: dict[str, Any] | None
+    forgotten_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,7 @@ class Fact:
     access_count: int
     last_accessed_at: datetime | None
     supported_by: list[str] = field(default_factory=list)
+    forgotten_at: datetime | None = None
 
 
 Memory = Episode | Fact

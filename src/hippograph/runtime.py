@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from hippograph.config import Settings
 from hippograph.embedding import Embedder, MiniLMEmbedder
 from hippograph.extraction.pipeline import Extractor
+from hippograph.lifecycle.events import EventBus
 from hippograph.store import Store, open_store
 
 log = logging.getLogger(__name__)
@@ -26,6 +27,7 @@ class Runtime:
     embedder: Embedder
     extractor: Extractor
     clock: Callable[[], datetime] = field(default=utc_now)
+    events: EventBus = field(default_factory=EventBus)
 
     def close(self) -> None:
         self.store.close()

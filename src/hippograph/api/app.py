@@ -25,6 +25,7 @@ from hippograph.api.schema import schema
 from hippograph.api.threads import call
 from hippograph.capture.reembed import reembed_pending
 from hippograph.consolidation.worker import drain
+from hippograph.lifecycle.sweep import sweep
 from hippograph.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -91,6 +92,8 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
                     _every(settings.consolidation_interval_s, "consolidation", drain, runtime, limit=_BACKGROUND_BATCH)
                 )
             )
+        if settings.sweep_interval_s > 0:
+            tasks.append(asyncio.create_task(_every(settings.sweep_interval_s, "sweep", sweep, runtime)))
         try:
             yield
         finally:

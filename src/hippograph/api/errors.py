@@ -33,3 +33,8 @@ def _classify(error: GraphQLError) -> tuple[ErrorCode, str, dict[str, Any]]:
         return ErrorCode.BAD_INPUT, error.message, {}
     log.error("internal error in %s", error.path, exc_info=original)
     return ErrorCode.INTERNAL, "internal error; it has been logged", {}
+
+
+def coded(error: HippographError) -> GraphQLError:
+    """The error as graphql-core formats it itself (subscriptions over websockets), code included."""
+    return GraphQLError(error.message, extensions={"code": error.code.value, **error.details}, original_error=error)

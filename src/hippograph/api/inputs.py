@@ -9,12 +9,18 @@ import graphene
 
 from hippograph import model
 from hippograph.api.scalars import JSON, DateTime
-from hippograph.api.types import Channel, RecallMode, Role
+from hippograph.api.types import Channel, FactKind, ForgetMode, RecallMode, Role
+from hippograph.lifecycle.forget import ForgetFilters, ForgetRequest
+from hippograph.lifecycle.forget import ForgetMode as ForgetModeValue
+from hippograph.lifecycle.modify import ModifyInput as ModifyRequest
+from hippograph.lifecycle.remember import RememberInput as RememberRequest
 from hippograph.recall.request import Channel as ChannelValue
 from hippograph.recall.request import Mode as RecallModeValue
 from hippograph.recall.request import RecallFilters, RecallRequest
 
 DEFAULT_NAMESPACE = "default"
+# Who a mutation is recorded as in History until API keys name the caller.
+DEFAULT_ACTOR = "api"
 
 
 class CaptureInput(graphene.InputObjectType):
@@ -59,6 +65,107 @@ class RecallInput(graphene.InputObjectType):
     count_access = graphene.Boolean(
         default_value=True,
         description="Count the returned hits as used, which slows their decay. Off for evaluation and debugging.",
+    )
+
+
+class RememberInput(graphene.InputObjectType):
+    namespace = graphene.String(default_value=DEFAULT_NAMESPACE)
+    statement = graphene.String(required=True, description="At most 64 KiB; sanitized and scrubbed like a capture.")
+    kind = graphene.Field(FactKind, default_value="fact")
+    key = graphene.String(description="A newer fact of the same kind and key supersedes this one.")
+    subject = graphene.String(description="What it is about; a STATUS supersedes the one of the same subject.")
+    predicate = graphene.String()
+    object = graphene.String()
+    importance = graphene.Float(description="0..1, default 0.5.")
+    confidence = graphene.Float(default_value=1.0, description="0..1.")
+    tags = graphene.List(graphene.NonNull(graphene.String))
+    valid_from = DateTime(description="When it started to hold; default now. The fact it supersedes ends here.")
+    pinned = graphene.Boolean(default_value=False, description="Pinned memories never decay.")
+    actor = graphene.String(default_value=DEFAULT_ACTOR, description="Who states it, for History.")
+
+
+def to_remember(data: dict[str, Any]) -> RememberRequest:
+    return RememberRequest(
+        statement=data["statement"],
+        kind=_value(data.get("kind") or "fact"),
+        namespace=data.get("namespace") or DEFAULT_NAMESPACE,
+        key=data.get("key"),
+        subject=data.get("subject"),
+        predicate=data.get("predicate"),
+        object=data.get("object"),
+        importance=data.get("importance"),
+        confidence=data.get("confidence", 1.0),
+        tags=tuple(data.get("tags") or ()),
+        valid_from=data.get("valid_from"),
+        pinned=bool(data.get("pinned")),
+        actor=data.get("actor") or DEFAULT_ACTOR,
+    )
+
+
+class ModifyInput(graphene.InputObjectType):
+    namespace = graphene.String(default_value=DEFAULT_NAMESPACE)
+    id = graphene.ID(required=True, description="The current version of a fact; episodes are immutable.")
+    reason = graphene.String(required=True, description="Why it changes; History keeps it.")
+    statement = graphene.String()
+    importance = graphene.Float()
+    confidence = graphene.Float()
+    tags = graphene.List(graphene.NonNull(graphene.String), description="Replaces the tags.")
+    if_version = graphene.Int(description="Fail with VERSION_CONFLICT unless the fact is still at this version.")
+    actor = graphene.String(default_value=DEFAULT_ACTOR)
+
+
+def to_modify(data: dict[str, Any]) -> ModifyRequest:
+    return ModifyRequest(
+        id=data["id"],
+        reason=data["reason"],
+        namespace=data.get("namespace") or DEFAULT_NAMESPACE,
+        statement=data.get("statement"),
+        importance=data.get("importance"),
+        confidence=data.get("confidence"),
+        tags=_tuple(data.get("tags")),
+        if_version=data.get("if_version"),
+        actor=data.get("actor") or DEFAULT_ACTOR,
+    )
+
+
+class ForgetFiltersInput(graphene.InputObjectType):
+    kinds = graphene.List(graphene.NonNull(graphene.String), description="Fact kinds, and 'episode'.")
+    tags = graphene.List(graphene.NonNull(graphene.String), description="Any of these tags.")
+    agents = graphene.List(graphene.NonNull(graphene.String), description="Episodes only.")
+    sessions = graphene.List(graphene.NonNull(graphene.String), description="Episodes only.")
+    since = DateTime(description="Occurred (episodes) or recorded (facts) at or after.")
+    until = DateTime(description="Occurred (episodes) or recorded (facts) before.")
+
+
+class ForgetInput(graphene.InputObjectType):
+    namespace = graphene.String(default_value=DEFAULT_NAMESPACE)
+    mode = graphene.Field(ForgetMode, default_value=ForgetModeValue.PREVIEW.value)
+    ids = graphene.List(graphene.NonNull(graphene.ID), description="These memories (pinned ones too).")
+    query = graphene.String(description="Memories matching this full-text query (never pinned ones).")
+    filters = graphene.Field(ForgetFiltersInput, description="Alone, or narrowing ids or query.")
+    reason = graphene.String(description="Required to EXECUTE; History keeps it.")
+    token = graphene.String(description="The PREVIEW's token; required above the confirmation threshold.")
+    actor = graphene.String(default_value=DEFAULT_ACTOR)
+
+
+def to_forget(data: dict[str, Any]) -> ForgetRequest:
+    filters = data.get("filters") or {}
+    return ForgetRequest(
+        namespace=data.get("namespace") or DEFAULT_NAMESPACE,
+        mode=ForgetModeValue(_value(data.get("mode") or ForgetModeValue.PREVIEW)),
+        ids=_tuple(data.get("ids")),
+        query=data.get("query"),
+        filters=ForgetFilters(
+            kinds=_tuple(filters.get("kinds")),
+            tags=_tuple(filters.get("tags")),
+            agents=_tuple(filters.get("agents")),
+            sessions=_tuple(filters.get("sessions")),
+            since=filters.get("since"),
+            until=filters.get("until"),
+        ),
+        reason=data.get("reason"),
+        token=data.get("token"),
+        actor=data.get("actor") or DEFAULT_ACTOR,
     )
 
 

@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import graphene
 
 from hippograph.api import types
-from hippograph.api.inputs import DEFAULT_NAMESPACE, CaptureInput, RecallInput, to_capture, to_recall
+from hippograph.api.errors import coded
+from hippograph.api.inputs import (
+    DEFAULT_ACTOR,
+    DEFAULT_NAMESPACE,
+    CaptureInput,
+    ForgetInput,
+    ModifyInput,
+    RecallInput,
+    RememberInput,
+    to_capture,
+    to_forget,
+    to_modify,
+    to_recall,
+    to_remember,
+)
 from hippograph.api.scalars import DateTime
 from hippograph.api.threads import call
 from hippograph.capture.service import capture
@@ -16,14 +31,33 @@ from hippograph.consolidation.status import status
 from hippograph.consolidation.worker import consolidate
 from hippograph.curation import add_alias, merge_entities
 from hippograph.entities import get_entity, list_entities, neighborhood, timeline
-from hippograph.errors import bad_input
+from hippograph.errors import HippographError, bad_input
+from hippograph.history import read_history
+from hippograph.lifecycle.erase import erase
+from hippograph.lifecycle.events import EventKind, MemoryEvent
+from hippograph.lifecycle.forget import forget, recover
+from hippograph.lifecycle.modify import modify
+from hippograph.lifecycle.pin import set_pinned
+from hippograph.lifecycle.remember import remember
+from hippograph.lifecycle.stats import stats
+from hippograph.lifecycle.sweep import sweep
 from hippograph.memories import get_memory, page_memories
 from hippograph.model import CaptureOutcome
 from hippograph.recall.service import recall
 
 MAX_CONSOLIDATE = 100_000
-# Who a mutation is recorded as in History until API keys name the caller.
-DEFAULT_ACTOR = "api"
+
+
+def _memory_change(description: str) -> graphene.Field:
+    """A mutation of one memory by id that returns it, with an optional reason for History."""
+    return graphene.Field(
+        graphene.NonNull(types.Memory),
+        id=graphene.ID(required=True),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        reason=graphene.String(),
+        actor=graphene.String(default_value=DEFAULT_ACTOR),
+        description=description,
+    )
 
 
 class Query(graphene.ObjectType):
@@ -100,6 +134,17 @@ class Query(graphene.ObjectType):
         namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
         description="The facts about an entity with validity intervals and version chains, oldest first.",
     )
+    history = graphene.Field(
+        graphene.NonNull(graphene.List(graphene.NonNull(types.HistoryEvent))),
+        id=graphene.ID(required=True),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        description="The audit trail of a memory or entity, oldest first.",
+    )
+    stats = graphene.Field(
+        graphene.NonNull(types.Stats),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        description="Census of a namespace: labels, kinds, statuses, lifecycle states.",
+    )
     status = graphene.Field(
         graphene.NonNull(types.Status),
         namespace=graphene.String(description="One namespace; all when omitted."),
@@ -156,6 +201,14 @@ class Query(graphene.ObjectType):
         return await call(timeline, info.context["runtime"].store, namespace, entity_id)
 
     @staticmethod
+    async def resolve_history(root: Any, info: graphene.ResolveInfo, id: str, namespace: str) -> Any:
+        return await call(read_history, info.context["runtime"].store, namespace, id)
+
+    @staticmethod
+    async def resolve_stats(root: Any, info: graphene.ResolveInfo, namespace: str) -> Any:
+        return await call(stats, info.context["runtime"], namespace)
+
+    @staticmethod
     async def resolve_status(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
         return await call(status, info.context["runtime"], namespace)
 
@@ -197,6 +250,84 @@ class Mutation(graphene.ObjectType):
         description="Repair a split: fold source into target; the source stays as a tombstone, with History.",
     )
 
+    remember = graphene.Field(
+        graphene.NonNull(types.RememberResult),
+        input=graphene.Argument(graphene.NonNull(RememberInput)),
+        description="Store an explicit fact of any kind; it supersedes the current one with its key (STATUS: subject).",
+    )
+
+    modify = graphene.Field(
+        graphene.NonNull(types.Fact),
+        input=graphene.Argument(graphene.NonNull(ModifyInput)),
+        description="Correct a fact: a new version supersedes it (VERSION_CONFLICT, EPISODE_IMMUTABLE).",
+    )
+
+    erase = graphene.Field(
+        graphene.NonNull(types.EraseResult),
+        id=graphene.ID(required=True),
+        reason=graphene.String(required=True),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        actor=graphene.String(default_value=DEFAULT_ACTOR),
+        description="Irreversibly erase a memory, what it alone supported, and the content of its History.",
+    )
+
+    forget = graphene.Field(
+        graphene.NonNull(types.ForgetResult),
+        input=graphene.Argument(graphene.NonNull(ForgetInput)),
+        description="Soft-forget memories: PREVIEW, then EXECUTE with a reason (and the token above the threshold).",
+    )
+    recover = _memory_change("Bring back a forgotten memory within the retention window (default 30 days).")
+
+    pin = _memory_change("Pin a memory: it never decays and no sweep expires it.")
+    unpin = _memory_change("Unpin a memory: it decays again like any of its kind.")
+    sweep = graphene.Field(
+        graphene.NonNull(types.SweepReport),
+        namespace=graphene.String(description="One namespace; all when omitted."),
+        description="Run the sweeps now: event TTL, erasure past the recovery window, History retention.",
+    )
+
+    @staticmethod
+    async def resolve_pin(
+        root: Any, info: graphene.ResolveInfo, id: str, namespace: str, actor: str, reason: str | None = None
+    ) -> Any:
+        return await call(set_pinned, info.context["runtime"], namespace, id, True, actor, reason)
+
+    @staticmethod
+    async def resolve_unpin(
+        root: Any, info: graphene.ResolveInfo, id: str, namespace: str, actor: str, reason: str | None = None
+    ) -> Any:
+        return await call(set_pinned, info.context["runtime"], namespace, id, False, actor, reason)
+
+    @staticmethod
+    async def resolve_sweep(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
+        if namespace is not None:
+            validate_namespace(namespace)
+        return await call(sweep, info.context["runtime"], namespace)
+
+    @staticmethod
+    async def resolve_forget(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
+        return await call(forget, info.context["runtime"], to_forget(input))
+
+    @staticmethod
+    async def resolve_recover(
+        root: Any, info: graphene.ResolveInfo, id: str, namespace: str, actor: str, reason: str | None = None
+    ) -> Any:
+        return await call(recover, info.context["runtime"], namespace, id, reason, actor)
+
+    @staticmethod
+    async def resolve_erase(
+        root: Any, info: graphene.ResolveInfo, id: str, reason: str, namespace: str, actor: str
+    ) -> Any:
+        return await call(erase, info.context["runtime"], namespace, id, reason, actor)
+
+    @staticmethod
+    async def resolve_modify(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
+        return await call(modify, info.context["runtime"], to_modify(input))
+
+    @staticmethod
+    async def resolve_remember(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
+        return await call(remember, info.context["runtime"], to_remember(input))
+
     @staticmethod
     async def resolve_add_alias(
         root: Any, info: graphene.ResolveInfo, entity_id: str, alias: str, namespace: str, actor: str
@@ -228,7 +359,29 @@ class Mutation(graphene.ObjectType):
         return await call(capture, info.context["runtime"], [to_capture(item) for item in inputs])
 
 
-# Episode and Fact are reached only through the Memory interface, so they are named here.
+class Subscription(graphene.ObjectType):
+    memory_events = graphene.Field(
+        graphene.NonNull(types.MemoryEvent),
+        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        kinds=graphene.List(graphene.NonNull(types.MemoryEventKind), description="Only these; all when omitted."),
+        description="Memories created, superseded, contradicted, forgotten, recovered or erased in a namespace.",
+    )
+
+    @staticmethod
+    async def subscribe_memory_events(
+        root: Any, info: graphene.ResolveInfo, namespace: str, kinds: list[Any] | None = None
+    ) -> AsyncIterator[MemoryEvent]:
+        try:
+            validate_namespace(namespace)
+        except HippographError as error:
+            # Raised from the stream, graphql-server sends it as the first result, code included.
+            raise coded(error) from error
+        chosen = [EventKind(getattr(kind, "value", kind)) for kind in kinds or ()]
+        async with info.context["runtime"].events.subscribe(namespace, chosen) as queue:
+            while True:
+                yield await queue.get()
+
+
 def _connection(cls: Any, nodes: list[Any], cursors: list[str], has_next: bool, has_previous: bool) -> Any:
     edges = [cls.Edge(node=node, cursor=cursor) for node, cursor in zip(nodes, cursors)]
     return cls(
@@ -242,7 +395,8 @@ def _connection(cls: Any, nodes: list[Any], cursors: list[str], has_next: bool, 
     )
 
 
-schema = graphene.Schema(query=Query, mutation=Mutation, types=[types.Episode, types.Fact])
+# Episode and Fact are reached only through the Memory interface, so they are named here.
+schema = graphene.Schema(query=Query, mutation=Mutation, subscription=Subscription, types=[types.Episode, types.Fact])
 
 
 def schema_sdl() -> str:

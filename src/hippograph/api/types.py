@@ -10,12 +10,29 @@ import graphene
 from hippograph import model
 from hippograph.api.scalars import JSON, DateTime
 from hippograph.api.threads import call
+from hippograph.lifecycle.events import EventKind
+from hippograph.lifecycle.forget import ForgetMode as ForgetModeValue
+from hippograph.lifecycle.remember import FACT_KINDS
+from hippograph.lifecycle.remember import RememberStatus as RememberStatusValue
+from hippograph.lifecycle.retention import LifecycleState as LifecycleStateValue
+from hippograph.lifecycle.state import memory_retention, memory_state
 from hippograph.memories import hydrate
 from hippograph.recall import request as recall_request
 
 Role = graphene.Enum.from_enum(model.Role, description="Who produced the content. SYSTEM is always rejected.")
 CaptureStatus = graphene.Enum.from_enum(model.CaptureStatus, description="What a capture did.")
 Channel = graphene.Enum.from_enum(recall_request.Channel, description="A recall channel.")
+FactKind = graphene.Enum(
+    "FactKind", [(kind.upper(), kind) for kind in FACT_KINDS], description="Sets how a fact decays and supersedes."
+)
+MemoryEventKind = graphene.Enum.from_enum(EventKind, name="MemoryEventKind", description="What happened to a memory.")
+ForgetMode = graphene.Enum.from_enum(
+    ForgetModeValue, description="PREVIEW shows the candidates and a confirm token; EXECUTE forgets them."
+)
+RememberStatus = graphene.Enum.from_enum(RememberStatusValue, description="What remember did.")
+LifecycleState = graphene.Enum.from_enum(
+    LifecycleStateValue, description="ACTIVE (retention >= 0.3), STALE (0.1-0.3) or ARCHIVED (< 0.1)."
+)
 RecallMode = graphene.Enum.from_enum(
     recall_request.Mode,
     description="BALANCED (default); RECENT: recently used memories first; IMPORTANT: importance "
@@ -34,6 +51,18 @@ class Memory(graphene.Interface):
     tags = graphene.List(graphene.NonNull(graphene.String), required=True)
     access_count = graphene.Int(required=True)
     last_accessed_at = DateTime()
+    forgotten_at = DateTime(description="Set while forgotten: recoverable until the sweeper erases it.")
+    retention = graphene.Float(required=True, description="exp(-t/S) now: 1 is fresh, pinned memories stay at 1.")
+    lifecycle = graphene.Field(LifecycleState, required=True)
+
+    # Implementations inherit these resolvers: retention is computed as of the runtime's clock.
+    @staticmethod
+    def resolve_retention(memory: model.Memory, info: graphene.ResolveInfo) -> float:
+        return memory_retention(memory, info.context["runtime"].clock())
+
+    @staticmethod
+    def resolve_lifecycle(memory: model.Memory, info: graphene.ResolveInfo) -> str:
+        return memory_state(memory, info.context["runtime"].clock()).value
 
     @classmethod
     def resolve_type(cls, instance: Any, info: graphene.ResolveInfo) -> type[graphene.ObjectType]:
@@ -104,6 +133,14 @@ class CaptureResult(graphene.ObjectType):
     )
 
 
+class RememberResult(graphene.ObjectType):
+    fact = graphene.Field(Fact, required=True, description="The stored fact, or the identical one already current.")
+    status = graphene.Field(RememberStatus, required=True)
+    superseded = graphene.List(graphene.NonNull(graphene.ID), required=True, description="Facts this one replaced.")
+    warnings = graphene.List(graphene.NonNull(graphene.String), required=True)
+    redactions = graphene.List(graphene.NonNull(Redaction), required=True)
+
+
 class ChannelScore(graphene.ObjectType):
     """Where one channel ranked a hit (1 is best), and its raw score in that channel."""
 
@@ -120,7 +157,7 @@ class ScoreExplanation(graphene.ObjectType):
     retention = graphene.Float(required=True, description="exp(−days since last use / stability), 0..1.")
     access_boost = graphene.Float(required=True, description="1 + 0.3·log2(1 + accessCount).")
     importance_weight = graphene.Float(required=True)
-    state = graphene.String(required=True, description="active, stale or archived.")
+    state = graphene.Field(LifecycleState, required=True)
     status_factor = graphene.Float(
         required=True, description="0.5 for a superseded or quarantined fact, 1.25 for its current replacement."
     )
@@ -211,6 +248,78 @@ class TimelineEntry(graphene.ObjectType):
     supersedes = graphene.List(graphene.NonNull(graphene.ID), required=True)
     superseded_by = graphene.List(graphene.NonNull(graphene.ID), required=True)
     contradicts = graphene.List(graphene.NonNull(graphene.ID), required=True)
+
+
+class ForgetResult(graphene.ObjectType):
+    mode = graphene.Field(ForgetMode, required=True)
+    candidates = graphene.List(graphene.NonNull(graphene.ID), required=True, description="What the selection takes.")
+    token = graphene.String(description="PREVIEW: confirms exactly these candidates until expiresAt.")
+    expires_at = DateTime()
+    confirmation_required = graphene.Boolean(required=True, description="Whether EXECUTE needs the token.")
+    forgotten = graphene.List(
+        graphene.NonNull(graphene.ID), required=True, description="EXECUTE: the candidates and the facts taken along."
+    )
+
+
+class EraseResult(graphene.ObjectType):
+    """What an erasure removed; History keeps only content-free tombstones of each."""
+
+    id = graphene.ID(required=True)
+    facts = graphene.List(graphene.NonNull(graphene.ID), required=True, description="Facts it alone supported.")
+    entities = graphene.List(graphene.NonNull(graphene.ID), required=True, description="Entities left unmentioned.")
+
+
+class MemoryEvent(graphene.ObjectType):
+    """Something that happened to a memory, as it happens."""
+
+    kind = graphene.Field(MemoryEventKind, required=True)
+    namespace = graphene.String(required=True)
+    id = graphene.ID(required=True, description="The memory it happened to.")
+    at = DateTime(required=True)
+    actor = graphene.String(required=True)
+    related = graphene.List(
+        graphene.NonNull(graphene.ID), required=True, description="E.g. the fact that superseded or contradicts it."
+    )
+    reason = graphene.String()
+
+
+class Count(graphene.ObjectType):
+    name = graphene.String(required=True)
+    count = graphene.Int(required=True)
+
+
+class Stats(graphene.ObjectType):
+    """A census of one namespace; lifecycle states as of now."""
+
+    namespace = graphene.String(required=True)
+    labels = graphene.List(graphene.NonNull(Count), required=True, description="Nodes by label.")
+    kinds = graphene.List(
+        graphene.NonNull(Count), required=True, description="Memories not forgotten by kind (episodes as 'episode')."
+    )
+    statuses = graphene.List(graphene.NonNull(Count), required=True, description="Facts not forgotten by status.")
+    lifecycle = graphene.List(graphene.NonNull(Count), required=True, description="Memories by active/stale/archived.")
+    forgotten = graphene.Int(required=True, description="Forgotten memories awaiting erasure.")
+    facts_below_half_retention = graphene.Int(required=True)
+
+
+class SweepReport(graphene.ObjectType):
+    expired_events = graphene.Int(required=True, description="Events forgotten by their TTL.")
+    erased = graphene.Int(required=True, description="Memories erased after the recovery window.")
+    history_purged = graphene.Int(required=True, description="History events past retention.")
+
+
+class HistoryEvent(graphene.ObjectType):
+    """One audited change. Once its target is erased, only a tombstone stays: no content, no reason."""
+
+    id = graphene.ID(required=True)
+    target = graphene.ID(required=True)
+    event = graphene.String(required=True)
+    actor = graphene.String(required=True)
+    at = DateTime(required=True)
+    reason = graphene.String()
+    old_content = graphene.String()
+    new_content = graphene.String()
+    metadata = JSON()
 
 
 class DeadLetter(graphene.ObjectType):

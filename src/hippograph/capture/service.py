@@ -19,6 +19,7 @@ from hippograph.capture.validate import validate_capture
 from hippograph.embedding import Vector
 from hippograph.errors import ErrorCode, HippographError, bad_input
 from hippograph.history import history_event
+from hippograph.lifecycle.events import EventKind, MemoryEvent
 from hippograph.model import (
     DEFAULT_IMPORTANCE,
     UNKNOWN_AGENT,
@@ -69,42 +70,63 @@ def capture(runtime: Runtime, items: Sequence[CaptureInput]) -> list[CaptureOutc
 
     known = _existing(runtime, [p.key for p in prepared])
     to_embed = list({p.key: p.content for p in prepared if p.key not in known}.items())
-    vectors = dict(zip((key for key, _ in to_embed), _embed_or_none(runtime, [c for _, c in to_embed])))
+    vectors = dict(zip((key for key, _ in to_embed), embed_or_none(runtime, [c for _, c in to_embed])))
 
     def write(tx: Transaction) -> list[CaptureOutcome]:
         return _write(tx, prepared, vectors, now)
 
     try:
-        return runtime.store.write(write)
+        outcomes = runtime.store.write(write)
     except UniquenessConflict:
         # A concurrent writer stored the same content first; on a second pass our lookup sees it.
         log.info("capture raced a concurrent duplicate; retrying")
-        return runtime.store.write(write)
+        outcomes = runtime.store.write(write)
+    runtime.events.publish(
+        MemoryEvent(EventKind.CREATED, p.item.namespace, outcome.id, now, p.agent)
+        for p, outcome in zip(prepared, outcomes)
+        if outcome.status is CaptureStatus.CREATED
+    )
+    return outcomes
 
 
 def _prepare(runtime: Runtime, item: CaptureInput, now: datetime, index: int) -> _Prepared:
     try:
         validate_capture(item, runtime.settings.limits, now)
-        sanitized = excise_injections(item.content)
-        scrubbed = scrub_credentials(sanitized.text)
-        content = storage_form(scrubbed.text)
-        if not content:
-            raise bad_input(
-                "nothing is left of the content once injection markers are removed",
-                field="content",
-                excised=list(sanitized.excised),
-            )
+        cleaned = clean_content(item.content)
     except HippographError as error:
         error.details["index"] = index  # which item of a batch is at fault
         raise
     return _Prepared(
         item=item,
-        content=content,
-        content_hash=content_hash(content),
+        content=cleaned.text,
+        content_hash=content_hash(cleaned.text),
         agent=(item.agent or UNKNOWN_AGENT).strip(),
-        redactions=tuple(scrubbed.redactions),
-        excised=sanitized.excised,
+        redactions=cleaned.redactions,
+        excised=cleaned.excised,
     )
+
+
+@dataclass(frozen=True)
+class Cleaned:
+    """Content as it may be stored: injection markers excised, credentials redacted, normalized."""
+
+    text: str
+    redactions: tuple[Redaction, ...]
+    excised: tuple[str, ...]
+
+
+def clean_content(raw: str, field: str = "content") -> Cleaned:
+    """Sanitize, scrub and normalize text a client sent; every stored text goes through here."""
+    sanitized = excise_injections(raw)
+    scrubbed = scrub_credentials(sanitized.text)
+    text = storage_form(scrubbed.text)
+    if not text:
+        raise bad_input(
+            f"nothing is left of the {field} once injection markers are removed",
+            field=field,
+            excised=list(sanitized.excised),
+        )
+    return Cleaned(text, tuple(scrubbed.redactions), sanitized.excised)
 
 
 def _existing(runtime: Runtime, keys: list[tuple[str, str]]) -> set[tuple[str, str]]:
@@ -116,7 +138,7 @@ def _key_params(keys: list[tuple[str, str]]) -> list[dict[str, str]]:
     return [{"namespace": namespace, "content_hash": digest} for namespace, digest in keys]
 
 
-def _embed_or_none(runtime: Runtime, texts: list[str]) -> list[Vector | None]:
+def embed_or_none(runtime: Runtime, texts: list[str]) -> list[Vector | None]:
     """A failing embedder must not lose the capture: the episode is stored keyword-searchable and
     marked for re-embedding."""
     try:

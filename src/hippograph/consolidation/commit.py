@@ -6,11 +6,12 @@ Belief revision happens here too (DESIGN §5): a functional relation with a new 
 older edge's valid time and supersedes its fact, and so does a later statement that the relation
 no longer holds; a denial for the same time, or an opposite-polarity statement about the same
 subject, is linked by CONTRADICTS and the weaker side is quarantined. Nothing is deleted.
+Each revision is also noted as a memory event, which the caller publishes once it has committed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -23,12 +24,15 @@ from hippograph.embedding import Vector
 from hippograph.extraction.facts import opposite_polarity
 from hippograph.extraction.model import EntityType, Extraction, FactCandidate, Mention
 from hippograph.extraction.vocabulary import relation_types
+from hippograph.lifecycle.events import EventKind, MemoryEvent
 from hippograph.model import DEFAULT_IMPORTANCE
 from hippograph.store import Transaction
 
 # A statement of a fact that is still believed (quarantined: disputed, not disproved) supports it;
 # one of a superseded fact starts a new version.
 LIVE = ("active", "quarantined")
+# The actor of memory events consolidation causes.
+CONSOLIDATION = "consolidation"
 
 
 @dataclass(frozen=True)
@@ -50,15 +54,22 @@ class _Context:
     work: EpisodeWork
     entity_ids: list[str]  # one per mention
     now: datetime
+    events: list[MemoryEvent] = field(default_factory=list)
+
+    def note(self, kind: EventKind, fact: str, related: str) -> None:
+        self.events.append(MemoryEvent(kind, self.work.namespace, fact, self.now, CONSOLIDATION, (related,)))
 
 
-def commit_episode(tx: Transaction, work: EpisodeWork, worker: str, now: datetime) -> bool:
-    """Commit the episode's derivation; False (and nothing written) when our lease was lost."""
+def commit_episode(
+    tx: Transaction, work: EpisodeWork, worker: str, now: datetime, events: list[MemoryEvent] | None = None
+) -> bool:
+    """Commit the episode's derivation; False (and nothing written) when our lease was lost.
+    ``events`` receives what was created, superseded or contradicted, for after the commit."""
     claim = tx.run("claim_episode", id=work.id, worker=worker, now=now)[0]
     if not claim["owned"]:
         return False
     entity_ids = _merge_entities(tx, work)
-    ctx = _Context(tx, work, entity_ids, now)
+    ctx = _Context(tx, work, entity_ids, now, [] if events is None else events)
     if work.extraction.mentions:
         tx.run("merge_mentions", episode_id=work.id, mentions=_mention_rows(work, entity_ids))
     pairs = {tuple(sorted((entity_ids[a], entity_ids[b]))) for a, b in work.extraction.cooccurrences()}
@@ -135,6 +146,7 @@ def _commit_fact(ctx: _Context, candidate: FactCandidate, vector: Vector | None)
     props = _fact_properties(ctx, candidate, fact_id, digest, vector, _name(mentions, candidate.subject),
                              _name(mentions, candidate.object), functional)
     ctx.tx.run("create_fact", episode_id=ctx.work.id, props=props, about=about)
+    ctx.note(EventKind.CREATED, fact_id, ctx.work.id)
     if edge is not None:
         _revise_relation(ctx, candidate, fact_id, *edge)
     elif candidate.polarity is not None and subject is not None and candidate.predicate:
@@ -200,6 +212,7 @@ def _revise_relation(ctx: _Context, candidate: FactCandidate, fact_id: str, subj
                 # ("I left Google", "I don't live in Denver now") closes valid time.
                 ctx.tx.run("close_relation", fact=edge["fact"], subject=subject, object=obj, valid_to=valid_from)
                 ctx.tx.run("supersede_fact", newer=fact_id, older=edge["fact"], valid_to=valid_from)
+                ctx.note(EventKind.SUPERSEDED, edge["fact"], fact_id)
             else:
                 # Stated for the same time (or earlier), both cannot hold: a contradiction.
                 _contradict(ctx, fact_id, candidate.confidence, edge["fact"], edge["confidence"], edge=(subject, obj))
@@ -213,11 +226,13 @@ def _revise_relation(ctx: _Context, candidate: FactCandidate, fact_id: str, subj
             if edge["valid_from"] <= valid_from:
                 ctx.tx.run("close_relation", fact=edge["fact"], subject=subject, object=edge["object"], valid_to=valid_from)
                 ctx.tx.run("supersede_fact", newer=fact_id, older=edge["fact"], valid_to=valid_from)
+                ctx.note(EventKind.SUPERSEDED, edge["fact"], fact_id)
             else:
                 # Consolidated out of order: this statement is older than the current one, so it
                 # enters history already closed and superseded by it.
                 valid_to = edge["valid_from"] if valid_to is None else min(valid_to, edge["valid_from"])
                 ctx.tx.run("supersede_fact", newer=edge["fact"], older=fact_id, valid_to=edge["valid_from"])
+                ctx.note(EventKind.SUPERSEDED, fact_id, edge["fact"])
     ctx.tx.run(
         "create_relation",
         relation_type=predicate,
@@ -260,5 +275,7 @@ def _contradict(
     object) and is quarantined, the edge leaves the graph as currently known."""
     quarantined = new_fact if new_confidence < old_confidence else old_fact
     ctx.tx.run("contradict_facts", a=new_fact, b=old_fact, quarantined=quarantined)
+    ctx.note(EventKind.CONTRADICTED, new_fact, old_fact)
+    ctx.note(EventKind.CONTRADICTED, old_fact, new_fact)
     if quarantined == old_fact and edge is not None:
         ctx.tx.run("expire_relation", fact=old_fact, subject=edge[0], object=edge[1], now=ctx.now)

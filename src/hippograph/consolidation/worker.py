@@ -19,6 +19,7 @@ from hippograph.consolidation.resolve import name_ref, resolve_names
 from hippograph.embedding import Vector
 from hippograph.extraction.model import EntityType, Extraction
 from hippograph.extraction.pipeline import Turn
+from hippograph.lifecycle.events import MemoryEvent
 from hippograph.model import UNKNOWN_AGENT, Role
 from hippograph.runtime import Runtime
 from hippograph.store import Row, Transaction
@@ -113,32 +114,41 @@ def _process(runtime: Runtime, batch: list[Row], worker: str) -> tuple[int, int]
     try:
         # One transaction for the batch: a commit costs more than most of its statements. Each
         # episode stays all or nothing, and a crash loses the whole group to lease expiry.
-        committed = runtime.store.write(lambda tx: [commit_episode(tx, work, worker, now) for work in works])
+        events: list[MemoryEvent] = []
+        committed = runtime.store.write(partial(_commit_group, works=works, worker=worker, now=now, events=events))
     except Exception:
         log.warning("group commit of %d episodes failed; committing them one by one", len(works), exc_info=True)
         return _commit_one_by_one(runtime, batch, works, worker)
+    runtime.events.publish(events)
     _warn_lost(batch, committed)
     return sum(committed), 0
+
+
+def _commit_group(
+    tx: Transaction, *, works: list[EpisodeWork], worker: str, now: datetime, events: list[MemoryEvent]
+) -> list[bool]:
+    events.clear()  # the driver may retry the transaction: only the attempt that commits counts
+    return [commit_episode(tx, work, worker, now, events) for work in works]
 
 
 def _commit_one_by_one(runtime: Runtime, batch: list[Row], works: list[EpisodeWork], worker: str) -> tuple[int, int]:
     """Isolate the episode that fails a group: it alone goes back to raw (or the dead letter)."""
     done = failed = 0
     for episode, work in zip(batch, works):
+        events: list[MemoryEvent] = []
         try:
-            committed = runtime.store.write(partial(_commit_alone, work=work, worker=worker, now=runtime.clock()))
+            [committed] = runtime.store.write(
+                partial(_commit_group, works=[work], worker=worker, now=runtime.clock(), events=events)
+            )
         except Exception as error:
             log.exception("consolidating episode %s failed", episode["id"])
             _release(runtime, episode, worker, error)
             failed += 1
             continue
+        runtime.events.publish(events)
         _warn_lost([episode], [committed])
         done += committed
     return done, failed
-
-
-def _commit_alone(tx: Transaction, *, work: EpisodeWork, worker: str, now: datetime) -> bool:
-    return commit_episode(tx, work, worker, now)
 
 
 def _warn_lost(batch: list[Row], committed: list[bool]) -> None:

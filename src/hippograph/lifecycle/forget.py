@@ -1,0 +1,235 @@
+"""Soft forgetting (DESIGN §7): PREVIEW shows what a forget would take and signs that set; EXECUTE
+takes it, with a reason, and above a threshold only with the preview's token. Forgotten memories
+leave listings, recall and the graph as currently known at once, can be recovered within the
+retention window, and are erased by the sweeper after it. Facts all of whose supporting episodes
+are forgotten go with them, and so do the typed edges of forgotten facts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+from hippograph.capture.validate import validate_namespace
+from hippograph.errors import ErrorCode, HippographError, bad_input
+from hippograph.history import history_event
+from hippograph.lifecycle import token
+from hippograph.lifecycle.common import require_reason
+from hippograph.lifecycle.events import EventKind, MemoryEvent
+from hippograph.lifecycle.remember import FACT_KINDS
+from hippograph.lifecycle.retention import EPISODE_KIND
+from hippograph.memories import get_memory, hydrate_in
+from hippograph.model import Episode, Memory
+from hippograph.recall.keyword import fulltext_query
+from hippograph.runtime import Runtime
+from hippograph.store import Transaction
+
+KINDS = (EPISODE_KIND, *FACT_KINDS)
+
+
+class ForgetMode(StrEnum):
+    PREVIEW = "PREVIEW"
+    EXECUTE = "EXECUTE"
+
+
+@dataclass(frozen=True)
+class ForgetFilters:
+    kinds: tuple[str, ...] | None = None  # fact kinds, and "episode"
+    tags: tuple[str, ...] | None = None
+    agents: tuple[str, ...] | None = None
+    sessions: tuple[str, ...] | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+    def given(self) -> bool:
+        return any(value is not None for value in vars(self).values())
+
+
+@dataclass(frozen=True)
+class ForgetRequest:
+    namespace: str = "default"
+    mode: ForgetMode = ForgetMode.PREVIEW
+    ids: tuple[str, ...] | None = None
+    query: str | None = None
+    filters: ForgetFilters = field(default_factory=ForgetFilters)
+    reason: str | None = None
+    token: str | None = None
+    actor: str = "api"
+
+
+@dataclass(frozen=True)
+class ForgetOutcome:
+    mode: ForgetMode
+    candidates: tuple[str, ...]
+    token: str | None  # preview: confirms exactly these candidates until expires_at
+    expires_at: datetime | None
+    confirmation_required: bool  # whether executing needs the token
+    forgotten: tuple[str, ...] = ()  # execute: the candidates and the facts that went with them
+
+
+def forget(runtime: Runtime, request: ForgetRequest) -> ForgetOutcome:
+    validate_namespace(request.namespace)
+    _validate(runtime, request)
+    reason = require_reason(request.reason) if request.mode is ForgetMode.EXECUTE else None
+    now = runtime.clock()
+    key = token.signing_key(runtime.settings)
+    threshold = runtime.settings.forget_confirm_threshold
+
+    if request.mode is ForgetMode.PREVIEW:
+        candidates = runtime.store.read_in(lambda tx: _candidates(runtime, tx, request))
+        expires_at = now + timedelta(seconds=runtime.settings.forget_token_ttl_s)
+        signed = token.sign(key, request.namespace, candidates, expires_at) if candidates else None
+        return ForgetOutcome(
+            ForgetMode.PREVIEW, candidates, signed, expires_at if signed else None, len(candidates) > threshold
+        )
+
+    def execute(tx: Transaction) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        candidates = _candidates(runtime, tx, request)
+        needs_token = len(candidates) > threshold
+        if request.token is not None or needs_token:
+            if request.token is None:
+                raise HippographError(
+                    ErrorCode.CONFIRMATION_REQUIRED,
+                    f"this forget takes {len(candidates)} memories (more than {threshold}); "
+                    "run it as PREVIEW and pass its token",
+                    count=len(candidates),
+                )
+            if not token.verify(key, request.namespace, candidates, request.token, now):
+                raise HippographError(
+                    ErrorCode.CONFIRMATION_REQUIRED,
+                    "the token has expired or confirms other memories than these; preview again",
+                    count=len(candidates),
+                )
+        return candidates, forget_in(tx, request.namespace, candidates, now, request.actor, reason or "")
+
+    candidates, forgotten = runtime.store.write(execute)
+    runtime.events.publish(
+        MemoryEvent(EventKind.FORGOTTEN, request.namespace, memory_id, now, request.actor, reason=reason)
+        for memory_id in forgotten
+    )
+    return ForgetOutcome(ForgetMode.EXECUTE, candidates, None, None, len(candidates) > threshold, forgotten)
+
+
+def forget_in(
+    tx: Transaction, namespace: str, ids: Sequence[str], now: datetime, actor: str, reason: str
+) -> tuple[str, ...]:
+    """Forget these memories, and the facts left with no unforgotten support; all that went."""
+    if not ids:
+        return ()
+    tx.run("set_forgotten", namespace=namespace, ids=list(ids), at=now)
+    found = hydrate_in(tx, namespace, ids)
+    episodes = [memory_id for memory_id in ids if isinstance(found.get(memory_id), Episode)]
+    along = [row["id"] for row in tx.run("forget_unsupported_facts", episodes=episodes, at=now)] if episodes else []
+    facts = [memory_id for memory_id in ids if memory_id not in episodes] + along
+    if facts:
+        tx.run("forget_fact_relations", facts=facts, at=now)
+    events = [history_event(namespace, memory_id, "forgotten", actor, now, reason=reason) for memory_id in ids]
+    events += [
+        history_event(namespace, fact_id, "forgotten", actor, now, reason=reason, metadata={"with_episodes": True})
+        for fact_id in along
+    ]
+    tx.run("record_history", rows=events)
+    return (*ids, *along)
+
+
+def recover(runtime: Runtime, namespace: str, memory_id: str, reason: str | None, actor: str) -> Memory:
+    """Bring a forgotten memory back while the retention window lasts (and the facts it took along)."""
+    validate_namespace(namespace)
+    now = runtime.clock()
+    window = timedelta(days=runtime.settings.recover_window_days)
+
+    def write(tx: Transaction) -> tuple[str, ...]:
+        memory = hydrate_in(tx, namespace, [memory_id]).get(memory_id)
+        if memory is None:
+            raise HippographError(ErrorCode.NOT_FOUND, f"no memory {memory_id!r} in namespace {namespace!r}")
+        if memory.forgotten_at is None:
+            raise bad_input(f"{memory_id} is not forgotten", field="id")
+        if memory.forgotten_at + window < now:
+            raise bad_input(
+                f"{memory_id} was forgotten more than {runtime.settings.recover_window_days:g} days ago; "
+                "it is past recovery and will be erased",
+                field="id",
+            )
+        tx.run("set_forgotten", namespace=namespace, ids=[memory_id], at=None)
+        along = [row["id"] for row in tx.run("recover_facts_with", namespace=namespace, episode=memory_id)]
+        facts = along if isinstance(memory, Episode) else [memory_id]
+        if facts:
+            tx.run("recover_fact_relations", facts=facts)
+        events = [
+            history_event(namespace, target, "recovered", actor, now, reason=reason) for target in (memory_id, *along)
+        ]
+        tx.run("record_history", rows=events)
+        return (memory_id, *along)
+
+    recovered = runtime.store.write(write)
+    runtime.events.publish(
+        MemoryEvent(EventKind.RECOVERED, namespace, target, now, actor, reason=reason) for target in recovered
+    )
+    return get_memory(runtime.store, namespace, memory_id)
+
+
+def _candidates(runtime: Runtime, tx: Transaction, request: ForgetRequest) -> tuple[str, ...]:
+    """The memories a request selects, sorted; by ids, by a full-text query, or by filters alone.
+    Pinned memories are only ever taken when named by id."""
+    limit = runtime.settings.limits.max_forget_candidates
+    if request.ids is not None:
+        ids = list(dict.fromkeys(request.ids))
+    elif request.query is not None:
+        ids = _search(runtime, tx, request.namespace, request.query, limit)
+    else:
+        ids = [row["id"] for row in tx.run("memory_ids_in_namespace", namespace=request.namespace)]
+    rows = tx.run(
+        "forget_candidates_by_id",
+        namespace=request.namespace,
+        ids=ids,
+        include_pinned=request.ids is not None,
+        limit=limit + 1,
+        **_filter_params(request.filters),
+    )
+    if len(rows) > limit:
+        raise HippographError(
+            ErrorCode.LIMIT_EXCEEDED, f"more than {limit} memories match; narrow the selection", limit=limit
+        )
+    return tuple(row["id"] for row in rows)
+
+
+def _search(runtime: Runtime, tx: Transaction, namespace: str, query: str, limit: int) -> list[str]:
+    terms = fulltext_query(query)
+    if terms is None:
+        raise bad_input("the query has no searchable words", field="query")
+    ids: list[str] = []
+    for index in ("episode_content", "fact_statement"):
+        rows = tx.run(
+            "fulltext_search", index=runtime.store.index(index), query=terms, namespace=namespace, limit=limit
+        )
+        ids += [row["id"] for row in rows]
+    return ids
+
+
+def _filter_params(filters: ForgetFilters) -> dict[str, Any]:
+    params: dict[str, Any] = {name: getattr(filters, name) for name in ("since", "until")}
+    for name in ("kinds", "tags", "agents", "sessions"):
+        value = getattr(filters, name)
+        params[name] = list(value) if value is not None else None
+    return params
+
+
+def _validate(runtime: Runtime, request: ForgetRequest) -> None:
+    if request.ids is None and request.query is None and not request.filters.given():
+        raise bad_input("say what to forget: ids, a query or filters", field="input")
+    if request.ids is not None and not request.ids:
+        raise bad_input("ids is empty", field="ids")
+    limit = runtime.settings.limits.max_forget_candidates
+    if request.ids is not None and len(request.ids) > limit:
+        raise HippographError(ErrorCode.LIMIT_EXCEEDED, f"at most {limit} ids per forget", limit=limit)
+    unknown = set(request.filters.kinds or ()) - set(KINDS)
+    if unknown:
+        raise bad_input(f"unknown kinds {sorted(unknown)}; kinds are {', '.join(KINDS)}", field="filters.kinds")
+    if request.query is not None and len(request.query) > runtime.settings.limits.max_query_chars:
+        raise bad_input("the query is too long", field="query")
+    since, until = request.filters.since, request.filters.until
+    if since is not None and until is not None and since >= until:
+        raise bad_input("since must be before until", field="filters.since")

@@ -1,0 +1,145 @@
+"""Correcting a fact (DESIGN §7): `modify` writes a new version and closes the old one's
+transaction time. Episodes are immutable records of what was said, so only facts change.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ulid import ULID
+
+from hippograph.capture.normalize import hash_basis
+from hippograph.capture.service import clean_content, embed_or_none
+from hippograph.capture.validate import validate_namespace
+from hippograph.consolidation.keys import statement_fact_hash
+from hippograph.errors import ErrorCode, HippographError, bad_input
+from hippograph.history import history_event
+from hippograph.lifecycle.common import get_fact, require_reason
+from hippograph.lifecycle.events import EventKind, MemoryEvent
+from hippograph.memories import hydrate
+from hippograph.model import Fact
+from hippograph.runtime import Runtime
+from hippograph.store import Transaction
+
+
+@dataclass(frozen=True)
+class ModifyInput:
+    id: str
+    reason: str
+    namespace: str = "default"
+    statement: str | None = None
+    importance: float | None = None
+    confidence: float | None = None
+    tags: tuple[str, ...] | None = None
+    if_version: int | None = None
+    actor: str = "api"
+
+
+def modify(runtime: Runtime, change: ModifyInput) -> Fact:
+    validate_namespace(change.namespace)
+    reason = require_reason(change.reason)
+    updates = _updates(runtime, change)
+    old = get_fact(runtime.store, change.namespace, change.id)
+    if "statement" in updates:
+        updates["content_hash"] = statement_fact_hash(old.kind, hash_basis(updates["statement"]))
+        vector = embed_or_none(runtime, [updates["statement"]])[0]
+        updates["embedding"] = vector
+    now = runtime.clock()
+    new_id = str(ULID())
+
+    def write(tx: Transaction) -> None:
+        rows = tx.run("fact_properties", namespace=change.namespace, id=change.id)
+        if not rows:
+            raise HippographError(ErrorCode.NOT_FOUND, f"no memory {change.id!r} in namespace {change.namespace!r}")
+        current: dict[str, Any] = rows[0]["props"]
+        _check_current(change, current)
+        props = {key: value for key, value in current.items() if key not in ("expired_at", "embedding")}
+        props |= {key: value for key, value in updates.items() if value is not None}
+        if "embedding" not in updates and current.get("embedding") is not None:
+            props["embedding"] = current["embedding"]
+        props |= {"id": new_id, "version": current["version"] + 1, "recorded_at": now, "status": "active"}
+        tx.run("create_fact_version", older=change.id, props=props, now=now)
+        if "statement" in updates:
+            tx.run("expire_fact_relations", fact=change.id, now=now)
+        changed = sorted(key for key in updates if key not in ("content_hash", "embedding"))
+        tx.run(
+            "record_history",
+            rows=[
+                history_event(
+                    change.namespace,
+                    new_id,
+                    "modified",
+                    change.actor,
+                    now,
+                    reason=reason,
+                    old_content=current["statement"],
+                    new_content=props["statement"],
+                    metadata={"previous": change.id, "version": props["version"], "changed": changed},
+                ),
+                history_event(
+                    change.namespace, change.id, "superseded", change.actor, now, reason=reason, metadata={"by": new_id}
+                ),
+            ],
+        )
+
+    runtime.store.write(write)
+    runtime.events.publish(
+        [
+            MemoryEvent(EventKind.SUPERSEDED, change.namespace, old.id, now, change.actor, (new_id,), reason),
+            MemoryEvent(EventKind.CREATED, change.namespace, new_id, now, change.actor, (old.id,), reason),
+        ]
+    )
+    fact = hydrate(runtime.store, change.namespace, [new_id])[new_id]
+    assert isinstance(fact, Fact)
+    return fact
+
+
+def _check_current(change: ModifyInput, current: dict[str, Any]) -> None:
+    """Only the current version may change, and only the version the caller read (``ifVersion``)."""
+    if current.get("forgotten_at") is not None:
+        raise bad_input(f"fact {change.id} is forgotten; recover it first", field="id")
+    if current["status"] == "superseded":
+        raise HippographError(
+            ErrorCode.VERSION_CONFLICT,
+            f"fact {change.id} has been superseded; modify its current version",
+            field="id",
+            current_version=current["version"],
+        )
+    if change.if_version is not None and change.if_version != current["version"]:
+        raise HippographError(
+            ErrorCode.VERSION_CONFLICT,
+            f"fact {change.id} is at version {current['version']}, not {change.if_version}",
+            field="ifVersion",
+            current_version=current["version"],
+        )
+
+
+def _updates(runtime: Runtime, change: ModifyInput) -> dict[str, Any]:
+    """The properties the new version changes, checked and cleaned like a capture."""
+    updates: dict[str, Any] = {}
+    limits = runtime.settings.limits
+    if change.statement is not None:
+        size = len(change.statement.encode("utf-8"))
+        if not change.statement.strip() or size > limits.max_content_bytes:
+            raise bad_input(f"statement must be 1-{limits.max_content_bytes} bytes", field="statement")
+        cleaned = clean_content(change.statement, field="statement")
+        updates["statement"] = cleaned.text
+        if cleaned.redactions:
+            updates["redactions"] = [r.kind for r in cleaned.redactions]
+    for name in ("importance", "confidence"):
+        value = getattr(change, name)
+        if value is not None:
+            if not (math.isfinite(value) and 0.0 <= value <= 1.0):
+                raise bad_input(f"{name} must be between 0 and 1", field=name)
+            updates[name] = value
+    if change.tags is not None:
+        if len(change.tags) > limits.max_tags or any(
+            not 0 < len(t.strip()) <= limits.max_tag_chars for t in change.tags
+        ):
+            raise bad_input(f"at most {limits.max_tags} tags of 1-{limits.max_tag_chars} characters", field="tags")
+        updates["tags"] = sorted({tag.strip() for tag in change.tags})
+    if not updates:
+        raise bad_input("nothing to change: give a statement, importance, confidence or tags", field="input")
+    return updates

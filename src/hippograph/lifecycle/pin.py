@@ -1,0 +1,33 @@
+"""Pinning (DESIGN §3, §7): a pinned memory never decays and no sweep expires it."""
+
+from __future__ import annotations
+
+from hippograph.capture.validate import validate_namespace
+from hippograph.errors import bad_input
+from hippograph.history import history_event
+from hippograph.lifecycle.common import optional_reason
+from hippograph.memories import get_memory
+from hippograph.model import Memory
+from hippograph.runtime import Runtime
+from hippograph.store import Transaction
+
+
+def set_pinned(
+    runtime: Runtime, namespace: str, memory_id: str, pinned: bool, actor: str, reason: str | None = None
+) -> Memory:
+    validate_namespace(namespace)
+    why = optional_reason(reason)
+    memory = get_memory(runtime.store, namespace, memory_id)
+    if memory.forgotten_at is not None:
+        raise bad_input(f"{memory_id} is forgotten; recover it first", field="id")
+    if memory.pinned == pinned:
+        return memory  # already so: nothing to change or audit
+    now = runtime.clock()
+
+    def write(tx: Transaction) -> None:
+        tx.run("set_pinned", namespace=namespace, id=memory_id, pinned=pinned)
+        event = "pinned" if pinned else "unpinned"
+        tx.run("record_history", rows=[history_event(namespace, memory_id, event, actor, now, reason=why)])
+
+    runtime.store.write(write)
+    return get_memory(runtime.store, namespace, memory_id)

@@ -1,0 +1,196 @@
+"""Explicit facts (DESIGN §3, §4): `remember` stores a fact of any kind and supersedes, by key or
+by subject as the kind's policy says, the current fact it replaces. Nothing is deleted: the old
+fact becomes superseded, its valid time ends where the new one's begins, and a SUPERSEDES edge
+and History record the change.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from ulid import ULID
+
+from hippograph.capture.normalize import hash_basis
+from hippograph.capture.service import Cleaned, clean_content, embed_or_none
+from hippograph.capture.validate import CLOCK_SKEW, EARLIEST, validate_capture
+from hippograph.consolidation.keys import statement_fact_hash
+from hippograph.errors import HippographError, bad_input
+from hippograph.history import history_event
+from hippograph.lifecycle.events import EventKind, MemoryEvent
+from hippograph.lifecycle.retention import EPISODE_KIND, POLICIES, Supersession
+from hippograph.memories import hydrate
+from hippograph.model import DEFAULT_IMPORTANCE, CaptureInput, Fact, Redaction
+from hippograph.runtime import Runtime
+from hippograph.store import Transaction
+
+FACT_KINDS = tuple(kind for kind in POLICIES if kind != EPISODE_KIND)
+
+
+class RememberStatus(StrEnum):
+    CREATED = "CREATED"
+    DUPLICATE = "DUPLICATE"
+
+
+@dataclass(frozen=True)
+class RememberInput:
+    statement: str
+    kind: str = "fact"
+    namespace: str = "default"
+    key: str | None = None
+    subject: str | None = None
+    predicate: str | None = None
+    object: str | None = None
+    importance: float | None = None
+    confidence: float = 1.0
+    tags: tuple[str, ...] = ()
+    valid_from: datetime | None = None
+    pinned: bool = False
+    actor: str = "api"
+
+
+@dataclass(frozen=True)
+class RememberOutcome:
+    fact: Fact
+    status: RememberStatus
+    superseded: tuple[str, ...]
+    warnings: tuple[str, ...]
+    redactions: tuple[Redaction, ...]
+
+
+@dataclass(frozen=True)
+class _Stored:
+    id: str
+    status: RememberStatus
+    superseded: tuple[str, ...]
+
+
+def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
+    now = runtime.clock()
+    fields = _validate(runtime, item, now)
+    cleaned = _clean(runtime, item, now)
+    rule = POLICIES[item.kind].supersedes_by
+    warnings: list[str] = []
+    if rule is Supersession.KEY and fields["key"] is None:
+        warnings.append(f"this {item.kind} has no key, so it can never be superseded by a later fact")
+    digest = statement_fact_hash(item.kind, hash_basis(cleaned.text))
+    vector = embed_or_none(runtime, [cleaned.text])[0]
+    valid_from = item.valid_from or now
+    props: dict[str, Any] = {
+        "id": str(ULID()),
+        "namespace": item.namespace,
+        "statement": cleaned.text,
+        "kind": item.kind,
+        "confidence": item.confidence,
+        "importance": DEFAULT_IMPORTANCE if item.importance is None else item.importance,
+        "content_hash": digest,
+        "version": 1,
+        "status": "active",
+        "origin": "explicit",
+        "valid_from": valid_from,
+        "recorded_at": now,
+        "pinned": item.pinned,
+        "tags": sorted({tag.strip() for tag in item.tags}),
+        "access_count": 0,
+        "redactions": [r.kind for r in cleaned.redactions],
+    }
+    props |= {name: value for name, value in fields.items() if value is not None}
+    if vector is not None:
+        props["embedding"] = vector
+
+    def write(tx: Transaction) -> _Stored:
+        same = [
+            row
+            for row in tx.run("current_facts_by_hash", namespace=item.namespace, hash=digest)
+            if row["key"] == fields["key"] and row["subject"] == fields["subject"]
+        ]
+        if same:
+            return _Stored(same[0]["id"], RememberStatus.DUPLICATE, ())
+        current = _current(tx, item, rule, fields)
+        tx.run("create_explicit_fact", props=props)
+        for older in current:
+            tx.run("supersede_fact", newer=props["id"], older=older, valid_to=valid_from)
+        events = [
+            history_event(
+                item.namespace,
+                props["id"],
+                "created",
+                item.actor,
+                now,
+                new_content=cleaned.text,
+                metadata={"kind": item.kind, "supersedes": list(current)} if current else None,
+            )
+        ]
+        events += [
+            history_event(item.namespace, older, "superseded", item.actor, now, metadata={"by": props["id"]})
+            for older in current
+        ]
+        tx.run("record_history", rows=events)
+        return _Stored(props["id"], RememberStatus.CREATED, tuple(current))
+
+    stored = runtime.store.write(write)
+    if stored.status is RememberStatus.CREATED:
+        runtime.events.publish(
+            [MemoryEvent(EventKind.CREATED, item.namespace, stored.id, now, item.actor)]
+            + [
+                MemoryEvent(EventKind.SUPERSEDED, item.namespace, older, now, item.actor, related=(stored.id,))
+                for older in stored.superseded
+            ]
+        )
+    else:
+        warnings.append("an identical current fact exists; nothing new was stored")
+    fact = hydrate(runtime.store, item.namespace, [stored.id])[stored.id]
+    assert isinstance(fact, Fact)
+    return RememberOutcome(fact, stored.status, stored.superseded, tuple(warnings), cleaned.redactions)
+
+
+def _current(tx: Transaction, item: RememberInput, rule: Supersession, fields: dict[str, str | None]) -> list[str]:
+    if rule is Supersession.KEY and fields["key"] is not None:
+        rows = tx.run("current_facts_by_key", namespace=item.namespace, kind=item.kind, key=fields["key"])
+    elif rule is Supersession.SUBJECT:
+        rows = tx.run("current_facts_by_subject", namespace=item.namespace, kind=item.kind, subject=fields["subject"])
+    else:
+        return []
+    return [row["id"] for row in rows]
+
+
+def _validate(runtime: Runtime, item: RememberInput, now: datetime) -> dict[str, str | None]:
+    """Check what capture does not (kind, key, subject, times) and return the trimmed names."""
+    if item.kind not in FACT_KINDS:
+        raise bad_input(f"kind must be one of {', '.join(FACT_KINDS)}", field="kind")
+    limit = runtime.settings.limits.max_name_chars
+    fields: dict[str, str | None] = {}
+    for name in ("key", "subject", "predicate", "object"):
+        value = getattr(item, name)
+        value = " ".join(value.split()) if value is not None else None
+        if value is not None and not 0 < len(value) <= limit:
+            raise bad_input(f"{name} must be 1-{limit} characters", field=name)
+        fields[name] = value
+    if POLICIES[item.kind].supersedes_by is Supersession.SUBJECT and fields["subject"] is None:
+        raise bad_input(f"a {item.kind} supersedes by subject, so it needs one", field="subject")
+    if not (math.isfinite(item.confidence) and 0.0 <= item.confidence <= 1.0):
+        raise bad_input("confidence must be between 0 and 1", field="confidence")
+    if item.valid_from is not None:
+        if item.valid_from.tzinfo is None:
+            raise bad_input("validFrom must carry a time zone (e.g. a trailing Z)", field="validFrom")
+        if not EARLIEST <= item.valid_from <= now + CLOCK_SKEW:
+            raise bad_input("validFrom must lie between 1900 and now", field="validFrom")
+    return fields
+
+
+def _clean(runtime: Runtime, item: RememberInput, now: datetime) -> Cleaned:
+    """The statement through capture's own checks and cleaning: size, namespace, tags, importance,
+    injection markers, credentials. Capture's name for the text is "content"; ours is "statement"."""
+    as_capture = CaptureInput(
+        content=item.statement, namespace=item.namespace, agent=item.actor, tags=item.tags, importance=item.importance
+    )
+    try:
+        validate_capture(as_capture, runtime.settings.limits, now)
+        return clean_content(item.statement, field="statement")
+    except HippographError as error:
+        if error.details.get("field") == "content":
+            error.details["field"] = "statement"
+        raise

@@ -1,0 +1,70 @@
+"""A census of a namespace (DESIGN §7): nodes by label, facts by kind and status, memories by
+lifecycle state as of now, and the facts that have lost half their retention."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from hippograph.capture.validate import validate_namespace
+from hippograph.lifecycle.retention import EPISODE_KIND, lifecycle_state, retention
+from hippograph.runtime import Runtime
+
+HALF = 0.5
+
+
+@dataclass(frozen=True)
+class Count:
+    name: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Stats:
+    namespace: str
+    labels: list[Count]
+    kinds: list[Count]  # current (not forgotten) memories by fact kind, episodes as "episode"
+    statuses: list[Count]  # current facts by status
+    lifecycle: list[Count]  # current memories by lifecycle state
+    forgotten: int
+    facts_below_half_retention: int
+
+
+def stats(runtime: Runtime, namespace: str) -> Stats:
+    validate_namespace(namespace)
+    now = runtime.clock()
+    labels = {row["label"]: row["count"] for row in runtime.store.read("census_namespace", namespace=namespace)}
+    kinds: Counter[str] = Counter()
+    statuses: Counter[str] = Counter()
+    states: Counter[str] = Counter()
+    forgotten = below_half = 0
+    for row in runtime.store.read("memory_census", namespace=namespace):
+        if row["forgotten"]:
+            forgotten += 1
+            continue
+        value = retention(
+            row["kind"],
+            now=now,
+            created_at=row["created_at"],
+            last_accessed_at=row["last_accessed_at"],
+            access_count=row["access_count"],
+            pinned=row["pinned"],
+        )
+        kinds[row["kind"]] += 1
+        states[lifecycle_state(value).value] += 1
+        if row["kind"] != EPISODE_KIND:
+            statuses[row["status"]] += 1
+            below_half += value < HALF
+    return Stats(
+        namespace=namespace,
+        labels=_counts(labels),
+        kinds=_counts(kinds),
+        statuses=_counts(statuses),
+        lifecycle=_counts(states),
+        forgotten=forgotten,
+        facts_below_half_retention=below_half,
+    )
+
+
+def _counts(counts: dict[str, int]) -> list[Count]:
+    return [Count(name, count) for name, count in sorted(counts.items())]

@@ -1,0 +1,110 @@
+"""Sweeps (DESIGN §3, §7): event TTL, erasure of memories forgotten past the recovery window, and
+History retention. `serve` runs them every ``sweep_interval_s``; `hippograph sweep` runs them once.
+Each step works in batches, each batch its own transaction, so a sweep never holds the store long.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from hippograph.errors import ErrorCode, HippographError
+from hippograph.lifecycle.erase import erase_in, erased_events
+from hippograph.lifecycle.events import EventKind, MemoryEvent
+from hippograph.lifecycle.forget import forget_in
+from hippograph.model import DEFAULT_IMPORTANCE
+from hippograph.runtime import Runtime
+from hippograph.store import Row
+
+log = logging.getLogger(__name__)
+
+ACTOR = "sweeper"
+BATCH = 200
+
+
+@dataclass(frozen=True)
+class SweepReport:
+    expired_events: int  # events soft-forgotten by their TTL
+    erased: int  # memories erased after the recovery window (not counting what went with them)
+    history_purged: int  # History events past retention
+
+
+def sweep(runtime: Runtime, namespace: str | None = None) -> SweepReport:
+    """One full sweep, of one namespace or of all."""
+    now = runtime.clock()
+    settings = runtime.settings
+    expired = _in_batches(
+        lambda: runtime.store.read(
+            "expired_events",
+            namespace=namespace,
+            cutoff=now - timedelta(days=settings.event_ttl_days),
+            max_importance=DEFAULT_IMPORTANCE,
+            limit=BATCH,
+        ),
+        lambda rows: _expire_events(runtime, rows, now),
+    )
+    erased = _in_batches(
+        lambda: runtime.store.read(
+            "forgotten_before",
+            namespace=namespace,
+            cutoff=now - timedelta(days=settings.recover_window_days),
+            limit=BATCH,
+        ),
+        lambda rows: _erase_forgotten(runtime, rows, now),
+    )
+    cutoff = now - timedelta(days=settings.history_retention_days)
+    purged = _in_batches(
+        lambda: runtime.store.write(
+            lambda tx: tx.run("expire_history", namespace=namespace, cutoff=cutoff, limit=BATCH)
+        ),
+        lambda rows: rows[0]["deleted"],
+        size=lambda rows: rows[0]["deleted"],
+    )
+    report = SweepReport(expired, erased, purged)
+    if expired or erased or purged:
+        log.info("sweep: %s", report)
+    return report
+
+
+def _in_batches(
+    fetch: Callable[[], list[Row]], handle: Callable[[list[Row]], int], size: Callable[[list[Row]], int] = len
+) -> int:
+    """Fetch and handle batches until one comes back short; the sum of what each handled."""
+    total = 0
+    while True:
+        rows = fetch()
+        total += handle(rows)
+        if size(rows) < BATCH:
+            return total
+
+
+def _expire_events(runtime: Runtime, rows: list[Row], now: datetime) -> int:
+    reason = f"event TTL: never accessed in {runtime.settings.event_ttl_days:g} days"
+    by_namespace: dict[str, list[str]] = defaultdict(list)
+    for row in rows:
+        by_namespace[row["namespace"]].append(row["id"])
+    for space, ids in by_namespace.items():
+        forgotten = runtime.store.write(lambda tx, s=space, i=ids: forget_in(tx, s, i, now, ACTOR, reason))
+        runtime.events.publish(
+            MemoryEvent(EventKind.FORGOTTEN, space, memory_id, now, ACTOR, reason=reason) for memory_id in forgotten
+        )
+    return len(rows)
+
+
+def _erase_forgotten(runtime: Runtime, rows: list[Row], now: datetime) -> int:
+    reason = f"forgotten more than {runtime.settings.recover_window_days:g} days ago"
+    erased = 0
+    for row in rows:
+        space, memory_id = row["namespace"], row["id"]
+        try:
+            outcome = runtime.store.write(lambda tx, s=space, m=memory_id: erase_in(tx, s, m, reason, ACTOR, now))
+        except HippographError as error:
+            if error.code is not ErrorCode.NOT_FOUND:
+                raise
+            continue  # erased along with an episode earlier in this batch
+        erased += 1
+        runtime.events.publish(erased_events(space, outcome, now, ACTOR, reason))
+    return erased

@@ -1,0 +1,47 @@
+"""Confirm tokens for forget (DESIGN §7): an HMAC over exactly what a preview showed.
+
+A token names the candidate ids, the namespace and an expiry, so it confirms that set and no
+other: if the candidates change between preview and execute, the token no longer matches.
+The key comes from settings, or is generated once and kept in the data directory (like the
+embedded engine's root password) so that tokens survive a restart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterable
+from datetime import UTC, datetime
+
+from hippograph.config import Settings
+
+KEY_FILE = "confirm-token-key"
+
+
+def signing_key(settings: Settings) -> bytes:
+    if settings.forget_token_key:
+        return settings.forget_token_key.encode("utf-8")
+    path = settings.data_dir / KEY_FILE
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(32), encoding="utf-8")
+        path.chmod(0o600)
+    return path.read_text(encoding="utf-8").strip().encode("utf-8")
+
+
+def sign(key: bytes, namespace: str, ids: Iterable[str], expires_at: datetime) -> str:
+    expiry = int(expires_at.timestamp())
+    return f"{expiry}.{_digest(key, namespace, ids, expiry)}"
+
+
+def verify(key: bytes, namespace: str, ids: Iterable[str], token: str, now: datetime) -> bool:
+    expiry, _, digest = token.partition(".")
+    if not expiry.isdigit() or datetime.fromtimestamp(int(expiry), UTC) < now:
+        return False
+    return hmac.compare_digest(digest, _digest(key, namespace, ids, int(expiry)))
+
+
+def _digest(key: bytes, namespace: str, ids: Iterable[str], expiry: int) -> str:
+    message = "\n".join([namespace, str(expiry), *sorted(ids)])
+    return hmac.new(key, message.encode("utf-8"), hashlib.sha256).hexdigest()

@@ -1,0 +1,125 @@
+"""Soft forgetting: preview and confirm tokens, execute, recover within the window."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from conftest import GraphQLClient, capture_turns
+from test_consolidation import consolidate_over_api, entity_id
+from test_erase import TURNS
+from test_modify import facts_of
+from test_remember import history, remember
+
+from hippograph.runtime import Runtime
+
+
+def forget(gql: GraphQLClient, namespace: str, **fields: Any) -> dict[str, Any]:
+    return gql.data("forget", input={"namespace": namespace, **fields})["forget"]
+
+
+def forget_error(gql: GraphQLClient, namespace: str, **fields: Any) -> str:
+    return gql.error_code("forget", input={"namespace": namespace, **fields})
+
+
+def listed(gql: GraphQLClient, namespace: str) -> set[str]:
+    edges = gql.data("memories", namespace=namespace, first=100)["memories"]["edges"]
+    return {edge["node"]["id"] for edge in edges}
+
+
+def capture_many(gql: GraphQLClient, namespace: str, count: int, first: int = 0) -> list[str]:
+    notes = [f"Note {i}: the pump in bay {i} rattles." for i in range(first, first + count)]
+    inputs = [{"namespace": namespace, "content": note, "agent": "Omar"} for note in notes]
+    return [r["id"] for r in gql.data("captureBatch", inputs=inputs)["captureBatch"]]
+
+
+def test_preview_then_execute_forgets_softly(gql: GraphQLClient, namespace: str) -> None:
+    ids = capture_many(gql, namespace, 3)
+    preview = forget(gql, namespace, ids=ids[:2])
+    assert preview["mode"] == "PREVIEW" and preview["candidates"] == sorted(ids[:2])
+    assert preview["token"] and preview["expiresAt"] and preview["confirmationRequired"] is False
+    assert listed(gql, namespace) == set(ids)  # a preview changes nothing
+
+    assert forget_error(gql, namespace, ids=ids[:2], mode="EXECUTE") == "BAD_INPUT"  # no reason
+    done = forget(gql, namespace, ids=ids[:2], mode="EXECUTE", reason="obsolete notes")
+    assert sorted(done["forgotten"]) == sorted(ids[:2])
+    assert listed(gql, namespace) == {ids[2]}
+    hits = gql.data("recall", input={"namespace": namespace, "query": "pump rattles"})["recall"]["hits"]
+    assert [h["memory"]["id"] for h in hits] == [ids[2]]
+
+    kept = gql.data("fact", namespace=namespace, id=ids[0])["memory"]
+    assert kept["forgottenAt"] is not None  # still there, and recoverable
+    assert history(gql, namespace, ids[0])[-1]["event"] == "forgotten"
+    assert history(gql, namespace, ids[0])[-1]["reason"] == "obsolete notes"
+
+
+def test_above_the_threshold_only_the_previews_token_confirms(
+    gql: GraphQLClient, namespace: str, runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = capture_many(gql, namespace, runtime.settings.forget_confirm_threshold + 2)
+    selection = {"filters": {"agents": ["Omar"]}}
+    preview = forget(gql, namespace, **selection)
+    assert preview["candidates"] == sorted(ids) and preview["confirmationRequired"] is True
+    execute = {"mode": "EXECUTE", "reason": "cleanup", **selection}
+    assert forget_error(gql, namespace, **execute) == "CONFIRMATION_REQUIRED"
+    assert forget_error(gql, namespace, token="1.deadbeef", **execute) == "CONFIRMATION_REQUIRED"
+    other = forget(gql, namespace + "-x", ids=ids)  # another namespace sees none of them
+    assert other["candidates"] == [] and other["token"] is None
+
+    # The token confirms the set it was issued for: a new match makes it void.
+    new = capture_many(gql, namespace, 1, first=len(ids))
+    assert forget_error(gql, namespace, token=preview["token"], **execute) == "CONFIRMATION_REQUIRED"
+    fresh = forget(gql, namespace, **selection)
+    later = runtime.clock() + timedelta(seconds=runtime.settings.forget_token_ttl_s + 1)
+    with monkeypatch.context() as patch:
+        patch.setattr(runtime, "clock", lambda: later)
+        assert forget_error(gql, namespace, token=fresh["token"], **execute) == "CONFIRMATION_REQUIRED"
+    assert listed(gql, namespace) == set(ids + new)  # nothing was forgotten by the refused calls
+
+    done = forget(gql, namespace, token=fresh["token"], **execute)
+    assert sorted(done["forgotten"]) == sorted(ids + new)
+    assert listed(gql, namespace) == set()
+
+
+def test_forget_by_query_and_kind(gql: GraphQLClient, namespace: str) -> None:
+    tea = remember(gql, namespace, "Dana drinks green tea every morning.", kind="PREFERENCE", key="dana.drink")["fact"]
+    remember(gql, namespace, "Dana flies to Oslo in May.", kind="EVENT")
+    [episode] = capture_many(gql, namespace, 1)
+    assert forget(gql, namespace, query="green tea")["candidates"] == [tea["id"]]
+    assert forget(gql, namespace, query="tea", filters={"kinds": ["event"]})["candidates"] == []
+    assert forget(gql, namespace, filters={"kinds": ["episode"]})["candidates"] == [episode]
+    assert forget_error(gql, namespace) == "BAD_INPUT"
+    assert forget_error(gql, namespace, filters={"kinds": ["gossip"]}) == "BAD_INPUT"
+
+
+def test_forgetting_an_episode_takes_its_facts_and_recover_brings_them_back(
+    gql: GraphQLClient, namespace: str, runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    episodes = capture_turns(gql, namespace, TURNS[1:2], session="s1")
+    consolidate_over_api(gql, namespace)
+    facts = {f["id"] for f in facts_of(gql, namespace)}
+    melanie = entity_id(gql, namespace, "Melanie", "person")
+
+    def works_at(**times: str) -> list[dict[str, Any]]:
+        edges = gql.data("neighborhood", namespace=namespace, entityId=melanie, **times)["neighborhood"]["edges"]
+        return [e for e in edges if e["type"] == "WORKS_AT"]
+
+    [job] = works_at()
+    assert job["fact"] in facts
+    done = forget(gql, namespace, ids=episodes, mode="EXECUTE", reason="wrong person")
+    assert set(done["forgotten"]) == set(episodes) | facts
+    assert listed(gql, namespace) == set()
+    assert works_at() == [] and works_at(knownAt=job["recordedAt"]) == []  # hidden, even as known before
+
+    recovered = gql.data("recover", namespace=namespace, id=episodes[0], reason="right person after all")["recover"]
+    assert recovered == {"id": episodes[0], "forgottenAt": None}
+    assert listed(gql, namespace) == set(episodes) | facts
+    assert works_at() == [job]
+    assert gql.error_code("recover", namespace=namespace, id=episodes[0]) == "BAD_INPUT"  # not forgotten
+
+    forget(gql, namespace, ids=episodes, mode="EXECUTE", reason="wrong person")
+    past = runtime.clock() + timedelta(days=runtime.settings.recover_window_days + 1)
+    monkeypatch.setattr(runtime, "clock", lambda: past)
+    assert gql.error_code("recover", namespace=namespace, id=episodes[0]) == "BAD_INPUT"
+    assert gql.error_code("recover", namespace=namespace, id="01NOPE") == "NOT_FOUND"
