@@ -9,6 +9,6 @@ CALL (e) {
   MATCH (e)<-[:ABOUT]-(m:Fact) RETURN m
 }
 WITH m, sum(entity.weight) AS score
-RETURN m.id AS id, score
+RETURN m.id AS id, labels(m)[0] AS label, score
 ORDER BY score DESC, id
 LIMIT $limit

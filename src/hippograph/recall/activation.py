@@ -44,9 +44,9 @@ Expand = Callable[[list[str]], Iterable[Edge]]
 
 
 def hub_damping(degree: int) -> float:
-    """1 for a leaf, ~1/3.3 at 10 neighbours, ~1/5.6 at 100: hubs pass on little, yet still
-    something, since a hub may be the only link there is."""
-    return 1.0 + math.log(max(degree, 1))
+    """A node shares what it passes on among its neighbours, as in a random walk (personalized
+    PageRank): the speaker of a conversation, linked to everything, says nothing about any one."""
+    return float(max(degree, 1))
 
 
 def spread(

@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from hippograph.recall.request import Channel, ChannelHit
 
 DEFAULT_K = 60
+
+
+class Ranked(NamedTuple):
+    """One channel's hit: ids and scores only, and the label, so that authorization looks each id
+    up once, under the right label."""
+
+    id: str
+    score: float
+    label: str
 
 
 @dataclass(frozen=True)
@@ -15,10 +25,11 @@ class Fused:
     id: str
     score: float
     channels: tuple[ChannelHit, ...]
+    label: str = ""
 
 
 def reciprocal_rank_fusion(
-    rankings: Mapping[Channel, Sequence[tuple[str, float]]],
+    rankings: Mapping[Channel, Sequence[Ranked]],
     *,
     k: int = DEFAULT_K,
     weights: Mapping[Channel, float] | None = None,
@@ -27,10 +38,12 @@ def reciprocal_rank_fusion(
     agreement between channels (graphiti's k = 1 lets it)."""
     scores: dict[str, float] = {}
     hits: dict[str, list[ChannelHit]] = {}
+    labels: dict[str, str] = {}
     for channel, ranked in rankings.items():
         weight = 1.0 if weights is None else weights.get(channel, 1.0)
-        for rank, (memory_id, score) in enumerate(ranked, start=1):
-            scores[memory_id] = scores.get(memory_id, 0.0) + weight / (k + rank)
-            hits.setdefault(memory_id, []).append(ChannelHit(channel, rank, score))
+        for rank, hit in enumerate(ranked, start=1):
+            scores[hit.id] = scores.get(hit.id, 0.0) + weight / (k + rank)
+            hits.setdefault(hit.id, []).append(ChannelHit(channel, rank, hit.score))
+            labels[hit.id] = hit.label
     ordered = sorted(scores, key=lambda memory_id: (-scores[memory_id], memory_id))
-    return [Fused(memory_id, scores[memory_id], tuple(hits[memory_id])) for memory_id in ordered]
+    return [Fused(memory_id, scores[memory_id], tuple(hits[memory_id]), labels[memory_id]) for memory_id in ordered]

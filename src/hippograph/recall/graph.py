@@ -15,11 +15,12 @@ from datetime import datetime
 from hippograph.consolidation.resolve import name_ref, resolve_names
 from hippograph.extraction.pipeline import Turn
 from hippograph.recall.activation import ActivationParams, Edge, entity_weights, spread
+from hippograph.recall.fusion import Ranked
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
 
 # Only the strongest activated entities score memories: the tail adds rows, not ranking.
-MAX_SCORED_ENTITIES = 64
+MAX_SCORED_ENTITIES = 32
 # Entities of the top keyword and vector hits are evidence of what the query is about, weaker than
 # a name the query states.
 HIT_SEED_WEIGHT = 0.5
@@ -44,15 +45,13 @@ def query_entities(runtime: Runtime, namespace: str, query: str) -> list[str]:
     return sorted({r.entity_id for r in resolved.values() if r.entity_id is not None})
 
 
-def graph_channel(runtime: Runtime, request: GraphQuery, text_hits: Sequence[str]) -> list[tuple[str, float]]:
+def graph_channel(runtime: Runtime, request: GraphQuery, text_hits: Sequence[str]) -> list[Ranked]:
     """Memory ids with graph scores, best first."""
     named = query_entities(runtime, request.namespace, request.query)
     return runtime.store.read_in(lambda tx: _activate(tx, request, named, text_hits))
 
 
-def _activate(
-    tx: Transaction, request: GraphQuery, named: list[str], text_hits: Sequence[str]
-) -> list[tuple[str, float]]:
+def _activate(tx: Transaction, request: GraphQuery, named: list[str], text_hits: Sequence[str]) -> list[Ranked]:
     mentions: dict[str, int] = {}
     seeds: dict[str, float] = {}
     for query, ids, weight in (("entity_mentions", named, 1.0), ("hit_entities", text_hits, HIT_SEED_WEIGHT)):
@@ -83,4 +82,4 @@ def _activate(
         namespace=request.namespace,
         limit=request.limit,
     )
-    return [(row["id"], row["score"]) for row in rows]
+    return [Ranked(row["id"], row["score"], row["label"]) for row in rows]

@@ -17,7 +17,7 @@ from hippograph.errors import bad_input
 from hippograph.memories import hydrate
 from hippograph.recall.activation import ActivationParams
 from hippograph.recall.bundle import render_bundle
-from hippograph.recall.fusion import reciprocal_rank_fusion
+from hippograph.recall.fusion import Fused, Ranked, reciprocal_rank_fusion
 from hippograph.recall.graph import GraphQuery, graph_channel
 from hippograph.recall.keyword import fulltext_query
 from hippograph.recall.modes import PRESETS, ModePreset
@@ -34,8 +34,6 @@ from hippograph.store import Transaction
 from hippograph.timing import Stopwatch
 
 log = logging.getLogger(__name__)
-
-Ranked = list[tuple[str, float]]
 
 # Channels over-fetch so that fusion and filters have enough to work with.
 MIN_FETCH = 50
@@ -54,10 +52,10 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
     preset = PRESETS[request.mode]
     fetch = max(MIN_FETCH, FETCH_FACTOR * request.limit)
     now = runtime.clock()
-    rankings: dict[Channel, Ranked] = {}
+    rankings: dict[Channel, list[Ranked]] = {}
     degraded: list[Degradation] = []
 
-    def graph() -> Ranked:
+    def graph() -> list[Ranked]:
         text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.rrf_k)[:GRAPH_TEXT_HITS]
         query = GraphQuery(
             request.namespace,
@@ -69,13 +67,14 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
         )
         return graph_channel(runtime, query, [hit.id for hit in text_hits])
 
-    # In this order: the graph channel starts from the other two's hits too.
-    channel_runs: dict[Channel, Callable[[], Ranked]] = {
+    runs: dict[Channel, Callable[[], list[Ranked]]] = {
         Channel.KEYWORD: lambda: _keyword(runtime, request, fetch),
         Channel.VECTOR: lambda: _vector(runtime, request, fetch, watch),
         Channel.GRAPH: graph,
     }
-    for channel, run in channel_runs.items():
+
+    # In this order: the graph channel starts from the other two's hits too.
+    for channel, run in runs.items():
         if channel not in request.channels:
             continue
         with watch.stage(channel.value):
@@ -88,7 +87,7 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
     with watch.stage("fuse"):
         fused = reciprocal_rank_fusion(rankings, k=runtime.settings.rrf_k, weights=preset.weights)
     with watch.stage("authorize"):
-        candidates = runtime.store.read_in(lambda tx: _authorized(tx, request, [f.id for f in fused]))
+        candidates = runtime.store.read_in(lambda tx: _authorized(tx, request, fused))
     with watch.stage("score"):
         scored = score(
             fused, candidates, preset, now=now, limit=request.limit, include_archived=request.include_archived
@@ -139,7 +138,7 @@ def _activation(runtime: Runtime, preset: ModePreset) -> ActivationParams:
     )
 
 
-def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> Ranked:
+def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> list[Ranked]:
     query = fulltext_query(request.query)
     if query is None:
         return []
@@ -154,7 +153,7 @@ def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> Ranked:
     )
 
 
-def _vector(runtime: Runtime, request: RecallRequest, fetch: int, watch: Stopwatch) -> Ranked:
+def _vector(runtime: Runtime, request: RecallRequest, fetch: int, watch: Stopwatch) -> list[Ranked]:
     with watch.stage("embed_query"):
         embedding = runtime.embedder.embed_query(request.query)
     return _merged(
@@ -171,19 +170,19 @@ def _vector(runtime: Runtime, request: RecallRequest, fetch: int, watch: Stopwat
     )
 
 
-def _merged(runtime: Runtime, query_name: str, indexes: Sequence[str], fetch: int, **params: Any) -> Ranked:
+def _merged(runtime: Runtime, query_name: str, indexes: Sequence[str], fetch: int, **params: Any) -> list[Ranked]:
     """One channel over several indexes (episodes and facts): one ranking by score."""
 
-    def read(tx: Transaction) -> Ranked:
+    def read(tx: Transaction) -> list[Ranked]:
         rows = [row for index in indexes for row in tx.run(query_name, index=runtime.store.index(index), **params)]
-        return [(row["id"], row["score"]) for row in sorted(rows, key=lambda r: -r["score"])[:fetch]]
+        return [
+            Ranked(row["id"], row["score"], row["label"]) for row in sorted(rows, key=lambda r: -r["score"])[:fetch]
+        ]
 
     return runtime.store.read_in(read)
 
 
-def _authorized(tx: Transaction, request: RecallRequest, ids: list[str]) -> dict[str, Candidate]:
-    if not ids:
-        return {}
+def _authorized(tx: Transaction, request: RecallRequest, fused: Sequence[Fused]) -> dict[str, Candidate]:
     params: dict[str, Any] = {
         key: (list(value) if isinstance(value, tuple) else value) for key, value in asdict(request.filters).items()
     }
@@ -193,8 +192,9 @@ def _authorized(tx: Transaction, request: RecallRequest, ids: list[str]) -> dict
         "include_superseded": request.include_superseded,
     }
     candidates = {}
-    for query in ("authorize_episodes", "authorize_facts"):
-        for row in tx.run(query, ids=ids, namespace=request.namespace, **params):
+    for query, label in (("authorize_episodes", "Episode"), ("authorize_facts", "Fact")):
+        ids = [f.id for f in fused if f.label == label]
+        for row in tx.run(query, ids=ids, namespace=request.namespace, **params) if ids else []:
             candidates[row["id"]] = Candidate(
                 id=row["id"],
                 kind=row["kind"],
