@@ -75,15 +75,16 @@ def _edge_weight(edge: Edge, params: ActivationParams) -> float:
     return kind * min(edge.strength / params.strength_norm, 1.0)
 
 
+def idf(mentions: int, memories: int) -> float:
+    """BM25's inverse document frequency, ln((N − m + 0.5) / (m + 0.5)), floored at 0: a name in
+    more than half of the memories (the speakers of a conversation) tells none apart, as a
+    stopword tells no document apart; a rare one tells much."""
+    return max(math.log((memories - mentions + 0.5) / (mentions + 0.5)), 0.0)
+
+
 def entity_weights(
     activation: Mapping[str, float], mention_counts: Mapping[str, int], memories: int
 ) -> dict[str, float]:
     """What each activated entity adds to the graph score of a memory that mentions it or is about
-    it: its activation × ln(memories / mentions), the entity's inverse document frequency. A name
-    in every memory (the speaker of a conversation) tells none apart and adds nothing; a rare one
-    adds much. A memory's graph score is the sum over its entities."""
-    total = max(memories, 1)
-    return {
-        entity: value * math.log(max(total / max(mention_counts.get(entity, 1), 1), 1.0))
-        for entity, value in activation.items()
-    }
+    it: its activation × its idf. A memory's graph score is the sum over its entities."""
+    return {entity: value * idf(mention_counts.get(entity, 1), memories) for entity, value in activation.items()}
