@@ -3,8 +3,8 @@
 Per conversation, in its own namespace: every turn is captured as one episode whose content is
 "{speaker}: {text}" (agent = speaker, session = session_N, occurred_at = the session's date), the
 namespace is consolidated, and every QA item of category 1–4 whose evidence ids are all real turns
-is asked as ``recall(question, limit 20)``. Each returned memory maps to turns: an episode is its
-turn, a fact counts for the episodes it is SUPPORTED_BY. recall@k = |evidence ∩ turns of the top k
+is asked as ``recall(question, limit 20, countAccess false)``, each query on its own. Each returned
+memory maps to turns: an episode is its turn, a fact counts for the episodes it is SUPPORTED_BY. recall@k = |evidence ∩ turns of the top k
 hits| / |evidence|, averaged over queries, for k = 1, 5, 10, 20, overall and per category.
 
 The same store answers every ablation (channel sets), so the rows of the table differ only in the
@@ -184,7 +184,14 @@ def run_ablation(
     for query in tqdm(queries, desc="+".join(channels).lower(), unit="q"):
         elapsed_ms, data = gql.post(
             "recall",
-            input={"namespace": query.namespace, "query": query.question, "limit": max(KS), "channels": list(channels)},
+            input={
+                "namespace": query.namespace,
+                "query": query.question,
+                "limit": max(KS),
+                "channels": list(channels),
+                # Each query on its own: one question's hits must not get an access boost for the next.
+                "countAccess": False,
+            },
         )
         latencies.append(elapsed_ms)
         for timing in data["recall"]["timings"]:
@@ -233,7 +240,10 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
             ingested = ingest(gql, turns)
             record_path.write_text(json.dumps(ingested))
         for query in queries[:WARMUP_QUERIES]:
-            gql.post("recall", input={"namespace": query.namespace, "query": query.question, "limit": max(KS)})
+            gql.post(
+                "recall",
+                input={"namespace": query.namespace, "query": query.question, "limit": max(KS), "countAccess": False},
+            )
         ablations = {name: run_ablation(gql, queries, ABLATIONS[name], ingested["turns_of"]) for name in args.ablations}
         rss = peak_rss_mib(server.pid)
     return {

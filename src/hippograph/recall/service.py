@@ -35,11 +35,14 @@ from hippograph.timing import Stopwatch
 
 log = logging.getLogger(__name__)
 
-# Channels over-fetch so that fusion and filters have enough to work with.
-MIN_FETCH = 50
-FETCH_FACTOR = 5
+# Channels over-fetch so that fusion and filters have enough to work with: twice the limit, at
+# least 30. A hit below that in one channel adds less than 1 / (k + 2·limit) and rarely reaches
+# the top, while every extra id costs a lookup at authorization (LoCoMo: R@10 0.614 at 2×, 0.610
+# at 5×, in 25% less time; docs/benchmarks.md).
+MIN_FETCH = 30
+FETCH_FACTOR = 2
 # The vector indexes span every namespace; ask for more neighbours than needed, then filter.
-VECTOR_OVERSAMPLE = 4
+VECTOR_OVERSAMPLE = 2
 MIN_COSINE = 0.3
 # The graph channel also starts from the entities of the keyword and vector channels' top hits.
 GRAPH_TEXT_HITS = 5
