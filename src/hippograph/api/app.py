@@ -21,6 +21,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from graphql import ExecutionResult
 from hippograph import __version__
 from hippograph.api.errors import format_error
+from hippograph.api.loaders import MemoryLoader
 from hippograph.api.schema import schema
 from hippograph.api.threads import call
 from hippograph.capture.reembed import reembed_pending
@@ -43,7 +44,12 @@ class HippographGraphQL(GraphQL):
         self.rules = (depth_limit_validator(max_depth=runtime.settings.limits.max_query_depth),)
 
     async def get_context(self, request: Any, response: Any) -> Any:
-        return {"request": request, "response": response, "runtime": self.runtime}
+        return {
+            "request": request,
+            "response": response,
+            "runtime": self.runtime,
+            "memories": MemoryLoader(self.runtime.store),
+        }
 
     async def execute_operation(self, request_adapter: Any, request_data: Any, context: Any, root_value: Any,
                                 allowed_operation_types: Any) -> ExecutionResult:

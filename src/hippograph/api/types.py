@@ -9,14 +9,12 @@ import graphene
 
 from hippograph import model
 from hippograph.api.scalars import JSON, DateTime
-from hippograph.api.threads import call
 from hippograph.lifecycle.events import EventKind
 from hippograph.lifecycle.forget import ForgetMode as ForgetModeValue
 from hippograph.lifecycle.remember import FACT_KINDS
 from hippograph.lifecycle.remember import RememberStatus as RememberStatusValue
 from hippograph.lifecycle.retention import LifecycleState as LifecycleStateValue
 from hippograph.lifecycle.state import memory_retention, memory_state
-from hippograph.memories import hydrate
 from hippograph.recall import request as recall_request
 
 Role = graphene.Enum.from_enum(model.Role, description="Who produced the content. SYSTEM is always rejected.")
@@ -112,9 +110,8 @@ class Fact(graphene.ObjectType):
 
     @staticmethod
     async def resolve_supported_by(fact: model.Fact, info: graphene.ResolveInfo) -> list[model.Memory]:
-        store = info.context["runtime"].store
-        found = await call(hydrate, store, fact.namespace, fact.supported_by)
-        return [found[i] for i in fact.supported_by if i in found]
+        found = await info.context["memories"].load_many([(fact.namespace, i) for i in fact.supported_by])
+        return [memory for memory in found if memory is not None]
 
 
 class Redaction(graphene.ObjectType):
