@@ -36,7 +36,7 @@ class Edge:
     target: str
     type: str
     strength: float
-    source_degree: int  # the source's number of entity neighbours, for hub damping
+    source_degree: int  # how many entity edges the source has, for hub damping
 
 
 # Given the frontier's entity ids, the edges leaving them (valid and known at the query's times).
