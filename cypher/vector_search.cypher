@@ -1,7 +1,14 @@
-// Vector channel: nearest neighbours by cosine. The index is global, so it is asked for $k
-// neighbours (more than $limit) and the namespace is filtered afterwards.
-CALL db.index.vector.queryNodes($index, $k, $embedding) YIELD node, score
-WHERE node.namespace = $namespace AND score >= $min_score
+// Vector channel: nearest neighbours by cosine over several indexes (episode and fact embeddings)
+// in one round trip. The indexes are global, so each is asked for $k neighbours (more than
+// $limit) and the namespace is filtered afterwards.
+UNWIND $indexes AS index
+CALL (index) {
+  CALL db.index.vector.queryNodes(index, $k, $embedding) YIELD node, score
+  WHERE node.namespace = $namespace AND score >= $min_score
+  RETURN node, score
+  ORDER BY score DESC
+  LIMIT $limit
+}
 RETURN node.id AS id, labels(node)[0] AS label, score
 ORDER BY score DESC
 LIMIT $limit

@@ -200,13 +200,9 @@ def _search(runtime: Runtime, tx: Transaction, namespace: str, query: str, limit
     terms = fulltext_query(query)
     if terms is None:
         raise bad_input("the query has no searchable words", field="query")
-    ids: list[str] = []
-    for index in ("episode_content", "fact_statement"):
-        rows = tx.run(
-            "fulltext_search", index=runtime.store.index(index), query=terms, namespace=namespace, limit=limit
-        )
-        ids += [row["id"] for row in rows]
-    return ids
+    indexes = [runtime.store.index(index) for index in ("episode_content", "fact_statement")]
+    rows = tx.run("fulltext_search", indexes=indexes, query=terms, namespace=namespace, limit=limit)
+    return [row["id"] for row in rows]
 
 
 def _filter_params(filters: ForgetFilters) -> dict[str, Any]:

@@ -145,11 +145,10 @@ def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> list[Ranke
     query = fulltext_query(request.query)
     if query is None:
         return []
-    return _merged(
+    return _search(
         runtime,
         "fulltext_search",
         ("episode_content", "fact_statement"),
-        fetch,
         query=query,
         namespace=request.namespace,
         limit=fetch,
@@ -159,11 +158,10 @@ def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> list[Ranke
 def _vector(runtime: Runtime, request: RecallRequest, fetch: int, watch: Stopwatch) -> list[Ranked]:
     with watch.stage("embed_query"):
         embedding = runtime.embedder.embed_query(request.query)
-    return _merged(
+    return _search(
         runtime,
         "vector_search",
         ("episode_embedding", "fact_embedding"),
-        fetch,
         embedding=embedding,
         k=fetch * VECTOR_OVERSAMPLE,
         # Both servers report a cosine index score as (1 + cos) / 2.
@@ -173,16 +171,11 @@ def _vector(runtime: Runtime, request: RecallRequest, fetch: int, watch: Stopwat
     )
 
 
-def _merged(runtime: Runtime, query_name: str, indexes: Sequence[str], fetch: int, **params: Any) -> list[Ranked]:
-    """One channel over several indexes (episodes and facts): one ranking by score."""
-
-    def read(tx: Transaction) -> list[Ranked]:
-        rows = [row for index in indexes for row in tx.run(query_name, index=runtime.store.index(index), **params)]
-        return [
-            Ranked(row["id"], row["score"], row["label"]) for row in sorted(rows, key=lambda r: -r["score"])[:fetch]
-        ]
-
-    return runtime.store.read_in(read)
+def _search(runtime: Runtime, query_name: str, indexes: Sequence[str], **params: Any) -> list[Ranked]:
+    """One channel over several indexes (episodes and facts), one ranking by score."""
+    names = [runtime.store.index(index) for index in indexes]
+    rows = runtime.store.read(query_name, indexes=names, **params)
+    return [Ranked(row["id"], row["score"], row["label"]) for row in rows]
 
 
 def _authorized(tx: Transaction, request: RecallRequest, fused: Sequence[Fused]) -> dict[str, Candidate]:
