@@ -24,10 +24,8 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import signal
 import statistics
 import sys
-import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
@@ -36,11 +34,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
 from harness import (
     LOCOMO,
-    OPERATIONS,
     REPO,
+    GraphQLClient,
     Turn,
     free_port,
     git_revision,
@@ -49,6 +46,7 @@ from harness import (
     machine,
     peak_rss_mib,
     running_server,
+    store_directory,
     summary,
 )
 from tqdm import tqdm
@@ -122,38 +120,24 @@ class GraphQL:
 
     def __init__(self, base_url: str) -> None:
         # Batches of 64 take seconds on a small machine; a timeout here would only lose data.
-        self.http = httpx.Client(base_url=base_url, timeout=300)
-        self.operations = {name: (OPERATIONS / f"{name}.graphql").read_text() for name in OPERATION_NAMES}
+        self.client = GraphQLClient(base_url, OPERATION_NAMES, timeout_s=300)
 
     def capture_one(self, items: list[dict[str, str]]) -> tuple[float, list[dict[str, Any]]]:
         """``capture`` of the only item, shaped like ``capture_batch`` so that both measure alike."""
         (item,) = items
-        elapsed_ms, data = self._post("capture", input=item)
+        elapsed_ms, data = self.client.post("capture", input=item)
         return elapsed_ms, [data["capture"]]
 
     def capture_batch(self, items: list[dict[str, str]]) -> tuple[float, list[dict[str, Any]]]:
-        elapsed_ms, data = self._post("captureBatch", inputs=items)
+        elapsed_ms, data = self.client.post("captureBatch", inputs=items)
         return elapsed_ms, data["captureBatch"]
 
     def recall(self, namespace: str, query: str) -> tuple[float, dict[str, Any]]:
-        elapsed_ms, data = self._post(
+        elapsed_ms, data = self.client.post(
             "recall",
             input={"namespace": namespace, "query": query, "limit": RECALL_LIMIT},
         )
         return elapsed_ms, data["recall"]
-
-    def _post(self, operation: str, **variables: Any) -> tuple[float, dict[str, Any]]:
-        start = time.perf_counter()
-        response = self.http.post(
-            "/graphql",
-            json={"query": self.operations[operation], "variables": variables},
-        )
-        elapsed_ms = (time.perf_counter() - start) * 1000
-        response.raise_for_status()
-        body = response.json()
-        if body.get("errors"):
-            raise RuntimeError(f"{operation} failed: {body['errors']}")
-        return elapsed_ms, body["data"]
 
 
 Send = Callable[[list[dict[str, str]]], tuple[float, list[dict[str, Any]]]]
@@ -321,20 +305,28 @@ def markdown(results: dict[str, Any]) -> str:
     lines = [
         "| operation | requests | median ms | p95 ms | p99 ms | throughput |",
         "|---|---:|---:|---:|---:|---:|",
-        f"| capture (1 episode) | {single['requests']} | {single['latency_ms']['median']} "
-        f"| {single['latency_ms']['p95']} | | {single['episodes_per_s']} episodes/s |",
-        f"| captureBatch ({BATCH_SIZE} episodes) | {batch['requests']} | {batch['latency_ms']['median']} "
-        f"| {batch['latency_ms']['p95']} | | {batch['episodes_per_s']} episodes/s |",
-        f"| recall (limit {recall['limit']}, {recall['corpus_episodes']} episodes) | {recall['queries']} "
-        f"| {recall['latency_ms']['median']} | {recall['latency_ms']['p95']} | {recall['latency_ms']['p99']} | |",
+        (
+            f"| capture (1 episode) | {single['requests']} | {single['latency_ms']['median']} "
+            f"| {single['latency_ms']['p95']} | | {single['episodes_per_s']} episodes/s |"
+        ),
+        (
+            f"| captureBatch ({BATCH_SIZE} episodes) | {batch['requests']} | {batch['latency_ms']['median']} "
+            f"| {batch['latency_ms']['p95']} | | {batch['episodes_per_s']} episodes/s |"
+        ),
+        (
+            f"| recall (limit {recall['limit']}, {recall['corpus_episodes']} episodes) | {recall['queries']} "
+            f"| {recall['latency_ms']['median']} | {recall['latency_ms']['p95']} | {recall['latency_ms']['p99']} | |"
+        ),
         "",
         "| recall stage | median ms |",
         "|---|---:|",
         *(f"| {stage} | {ms} |" for stage, ms in recall["stage_median_ms"].items()),
         "",
         f"Server peak RSS (VmHWM): {results['server_peak_rss_mib']} MiB.",
-        f"Embedder alone: one text {embed['single_text_ms']['median']} ms, "
-        f"{BATCH_SIZE} texts {embed['batch_of_64_ms']['median']} ms (medians).",
+        (
+            f"Embedder alone: one text {embed['single_text_ms']['median']} ms, "
+            f"{BATCH_SIZE} texts {embed['batch_of_64_ms']['median']} ms (medians)."
+        ),
     ]
     return "\n".join(lines)
 
@@ -381,14 +373,8 @@ def port_arg(value: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    # Turn a plain kill into an exception, so that the server is stopped and the store removed.
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
-    if args.data_dir == "tmp":
-        with tempfile.TemporaryDirectory(prefix="hippograph-bench-") as tmp:
-            results = run(args, Path(tmp))
-    else:
-        data_dir = Path(args.data_dir)
-        if data_dir.exists() and any(data_dir.iterdir()):
+    with store_directory(args.data_dir, prefix="hippograph-bench-") as data_dir:
+        if args.data_dir != "tmp" and any(data_dir.iterdir()):
             sys.exit(f"{data_dir} is not empty; the benchmark needs a fresh store")
         results = run(args, data_dir)
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -180,3 +180,37 @@ def git_revision() -> dict[str, Any]:
 
 def git(*args: str) -> str:
     return subprocess.run(["git", "-C", str(REPO), *args], check=False, capture_output=True, text=True).stdout.strip()
+
+
+class GraphQLClient:
+    """The documented operations of ``graphql/operations/`` over HTTP, each request timed."""
+
+    def __init__(self, base_url: str, operations: Sequence[str], timeout_s: float) -> None:
+        self.http = httpx.Client(base_url=base_url, timeout=timeout_s)
+        self.operations = {name: (OPERATIONS / f"{name}.graphql").read_text() for name in operations}
+
+    def post(self, operation: str, **variables: Any) -> tuple[float, dict[str, Any]]:
+        """Milliseconds the request took, and its data; an error answer raises."""
+        start = time.perf_counter()
+        response = self.http.post("/graphql", json={"query": self.operations[operation], "variables": variables})
+        elapsed_ms = (time.perf_counter() - start) * 1000
+        response.raise_for_status()
+        body = response.json()
+        if body.get("errors"):
+            raise RuntimeError(f"{operation} failed: {body['errors']}")
+        return elapsed_ms, body["data"]
+
+
+@contextmanager
+def store_directory(choice: str, prefix: str) -> Iterator[Path]:
+    """``tmp``: a temporary directory removed afterwards; anything else: that directory, created
+    if missing. A plain kill becomes an exception, so that the server is stopped and a temporary
+    store removed."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    if choice == "tmp":
+        with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+            yield Path(tmp)
+    else:
+        path = Path(choice)
+        path.mkdir(parents=True, exist_ok=True)
+        yield path

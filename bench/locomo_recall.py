@@ -21,10 +21,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import statistics
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Sequence
@@ -33,11 +31,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
 from harness import (
     LOCOMO,
-    OPERATIONS,
     REPO,
+    GraphQLClient,
     Turn,
     free_port,
     git_revision,
@@ -46,6 +43,7 @@ from harness import (
     machine,
     peak_rss_mib,
     running_server,
+    store_directory,
     summary,
 )
 from tqdm import tqdm
@@ -92,29 +90,10 @@ def load_queries(samples: list[dict[str, Any]], turns: Sequence[Turn]) -> tuple[
     return queries, skipped
 
 
-class GraphQL:
-    def __init__(self, base_url: str) -> None:
-        # Consolidating a conversation takes minutes; a timeout would only lose the measurement.
-        self.http = httpx.Client(base_url=base_url, timeout=1800)
-        self.operations = {
-            name: (OPERATIONS / f"{name}.graphql").read_text() for name in ("captureBatch", "consolidate", "recall")
-        }
-
-    def post(self, operation: str, **variables: Any) -> tuple[float, dict[str, Any]]:
-        start = time.perf_counter()
-        response = self.http.post("/graphql", json={"query": self.operations[operation], "variables": variables})
-        elapsed_ms = (time.perf_counter() - start) * 1000
-        response.raise_for_status()
-        body = response.json()
-        if body.get("errors"):
-            raise RuntimeError(f"{operation} failed: {body['errors']}")
-        return elapsed_ms, body["data"]
-
-
 # --- ingest -------------------------------------------------------------------------------
 
 
-def ingest(gql: GraphQL, turns: Sequence[Turn]) -> dict[str, Any]:
+def ingest(gql: GraphQLClient, turns: Sequence[Turn]) -> dict[str, Any]:
     """Capture and consolidate every conversation; the memory id → turn ids map and throughputs."""
     turns_of: dict[str, list[str]] = defaultdict(list)
     start = time.perf_counter()
@@ -175,7 +154,7 @@ def recall_at(evidence: frozenset[str], ranked: Sequence[set[str]], k: int) -> f
 
 
 def run_ablation(
-    gql: GraphQL, queries: Sequence[Query], channels: Sequence[str], turns_of: dict[str, list[str]]
+    gql: GraphQLClient, queries: Sequence[Query], channels: Sequence[str], turns_of: dict[str, list[str]]
 ) -> dict[str, Any]:
     scores: dict[str, list[float]] = defaultdict(list)  # "overall@k", "category@k"
     latencies: list[float] = []
@@ -233,7 +212,8 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
     os.environ["HIPPOGRAPH_CONSOLIDATION_INTERVAL_S"] = "0"
     load_before = load_average()
     with running_server(data_dir, port) as server:
-        gql = GraphQL(f"http://127.0.0.1:{port}")
+        # Consolidating a conversation takes minutes; a timeout would only lose the measurement.
+        gql = GraphQLClient(f"http://127.0.0.1:{port}", ("captureBatch", "consolidate", "recall"), timeout_s=1800)
         if reused:
             ingested = json.loads(record_path.read_text())
         else:
@@ -314,13 +294,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
-    if args.data_dir == "tmp":
-        with tempfile.TemporaryDirectory(prefix="hippograph-locomo-") as tmp:
-            results = run(args, Path(tmp))
-    else:
-        data_dir = Path(args.data_dir)
-        data_dir.mkdir(parents=True, exist_ok=True)
+    with store_directory(args.data_dir, prefix="hippograph-locomo-") as data_dir:
         results = run(args, data_dir)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2) + "\n")

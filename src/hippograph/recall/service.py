@@ -14,7 +14,8 @@ from typing import Any
 
 from hippograph.capture.validate import validate_namespace
 from hippograph.errors import bad_input
-from hippograph.memories import hydrate
+from hippograph.memories import hydrate_in
+from hippograph.model import Memory
 from hippograph.recall.activation import ActivationParams
 from hippograph.recall.bundle import render_bundle
 from hippograph.recall.fusion import Fused, Ranked, reciprocal_rank_fusion
@@ -28,7 +29,7 @@ from hippograph.recall.request import (
     RecallRequest,
     RecallResult,
 )
-from hippograph.recall.scoring import Candidate, score
+from hippograph.recall.scoring import Candidate, Scored, score
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
 from hippograph.timing import Stopwatch
@@ -96,14 +97,13 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
             fused, candidates, preset, now=now, limit=request.limit, include_archived=request.include_archived
         )
     with watch.stage("hydrate"):
-        core_ids = runtime.store.read("core_facts", namespace=request.namespace, limit=MAX_CORE)
-        memories = hydrate(runtime.store, request.namespace, [s.id for s in scored] + [row["id"] for row in core_ids])
+        core_ids, memories = runtime.store.read_in(lambda tx: _hydrate_with_core(tx, request.namespace, scored))
         hits = [
             RecallHit(memories[s.id], s.score, s.channels, s.explanation if request.explain else None)
             for s in scored
             if s.id in memories
         ]
-        core = [memories[row["id"]] for row in core_ids if row["id"] in memories]
+        core = [memories[i] for i in core_ids if i in memories]
     if request.count_access:
         with watch.stage("touch"):
             _touch(runtime, request.namespace, [hit.memory.id for hit in hits])
@@ -205,6 +205,14 @@ def _authorized(tx: Transaction, request: RecallRequest, fused: Sequence[Fused])
                 replaces=tuple(row["replaces"]),
             )
     return candidates
+
+
+def _hydrate_with_core(
+    tx: Transaction, namespace: str, scored: Sequence[Scored]
+) -> tuple[list[str], dict[str, Memory]]:
+    """The hits and the namespace's core facts, read in one transaction."""
+    core_ids = [row["id"] for row in tx.run("core_facts", namespace=namespace, limit=MAX_CORE)]
+    return core_ids, hydrate_in(tx, namespace, [s.id for s in scored] + core_ids)
 
 
 def _touch(runtime: Runtime, namespace: str, ids: list[str]) -> None:
