@@ -29,7 +29,6 @@ HIT_SEED_WEIGHT = 0.5
 @dataclass(frozen=True)
 class GraphQuery:
     namespace: str
-    query: str
     as_of: datetime
     known_at: datetime
     limit: int
@@ -45,13 +44,15 @@ def query_entities(runtime: Runtime, namespace: str, query: str) -> list[str]:
     return sorted({r.entity_id for r in resolved.values() if r.entity_id is not None})
 
 
-def graph_channel(runtime: Runtime, request: GraphQuery, text_hits: Sequence[str]) -> list[Ranked]:
-    """Memory ids with graph scores, best first."""
-    named = query_entities(runtime, request.namespace, request.query)
+def graph_channel(
+    runtime: Runtime, request: GraphQuery, named: Sequence[str], text_hits: Sequence[str]
+) -> list[Ranked]:
+    """Memory ids with graph scores, best first, from the entities the query names (see
+    ``query_entities``) and the other channels' top hits."""
     return runtime.store.read_in(lambda tx: _activate(tx, request, named, text_hits))
 
 
-def _activate(tx: Transaction, request: GraphQuery, named: list[str], text_hits: Sequence[str]) -> list[Ranked]:
+def _activate(tx: Transaction, request: GraphQuery, named: Sequence[str], text_hits: Sequence[str]) -> list[Ranked]:
     mentions: dict[str, int] = {}
     seeds: dict[str, float] = {}
     for query, ids, weight in (("entity_mentions", named, 1.0), ("hit_entities", text_hits, HIT_SEED_WEIGHT)):

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from typing import Any
 
 from hippograph.capture.validate import validate_namespace
+from hippograph.embedding import Vector
 from hippograph.errors import bad_input
 from hippograph.memories import hydrate_in
 from hippograph.model import Memory
 from hippograph.recall.activation import ActivationParams
 from hippograph.recall.bundle import render_bundle
 from hippograph.recall.fusion import Fused, Ranked, reciprocal_rank_fusion
-from hippograph.recall.graph import GraphQuery, graph_channel
+from hippograph.recall.graph import GraphQuery, graph_channel, query_entities
 from hippograph.recall.keyword import fulltext_query
 from hippograph.recall.modes import PRESETS, ModePreset
 from hippograph.recall.request import (
@@ -59,34 +61,48 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
     rankings: dict[Channel, list[Ranked]] = {}
     degraded: list[Degradation] = []
 
-    def graph() -> list[Ranked]:
-        text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.rrf_k)[:GRAPH_TEXT_HITS]
-        query = GraphQuery(
-            request.namespace,
-            request.query,
-            as_of=request.as_of or now,
-            known_at=request.known_at or now,
-            limit=fetch,
-            params=_activation(runtime, preset),
+    # The query's embedding and the entities it names are worked out while the keyword channel
+    # runs: torch and the store's engine each take a core and release the GIL.
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="recall-query") as pool:
+        wanted = request.channels
+        embedding = pool.submit(runtime.embedder.embed_query, request.query) if Channel.VECTOR in wanted else None
+        named = (
+            pool.submit(query_entities, runtime, request.namespace, request.query) if Channel.GRAPH in wanted else None
         )
-        return graph_channel(runtime, query, [hit.id for hit in text_hits])
 
-    runs: dict[Channel, Callable[[], list[Ranked]]] = {
-        Channel.KEYWORD: lambda: _keyword(runtime, request, fetch),
-        Channel.VECTOR: lambda: _vector(runtime, request, fetch, watch),
-        Channel.GRAPH: graph,
-    }
+        def vector() -> list[Ranked]:
+            assert embedding is not None
+            with watch.stage("embed_query"):
+                vector = embedding.result()
+            return _vector(runtime, request, fetch, vector)
 
-    # In this order: the graph channel starts from the other two's hits too.
-    for channel, run in runs.items():
-        if channel not in request.channels:
-            continue
-        with watch.stage(channel.value):
-            try:
-                rankings[channel] = run()
-            except Exception as error:  # a channel may fail; recall must still answer
-                log.warning("recall channel %s failed", channel, exc_info=True)
-                degraded.append(Degradation(channel, f"failed: {type(error).__name__}"))
+        def graph() -> list[Ranked]:
+            assert named is not None
+            text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.rrf_k)[:GRAPH_TEXT_HITS]
+            query = GraphQuery(
+                request.namespace,
+                as_of=request.as_of or now,
+                known_at=request.known_at or now,
+                limit=fetch,
+                params=_activation(runtime, preset),
+            )
+            return graph_channel(runtime, query, named.result(), [hit.id for hit in text_hits])
+
+        runs: dict[Channel, Callable[[], list[Ranked]]] = {
+            Channel.KEYWORD: lambda: _keyword(runtime, request, fetch),
+            Channel.VECTOR: vector,
+            Channel.GRAPH: graph,
+        }
+        # In this order: the graph channel starts from the other two's hits too.
+        for channel, run in runs.items():
+            if channel not in request.channels:
+                continue
+            with watch.stage(channel.value):
+                try:
+                    rankings[channel] = run()
+                except Exception as error:  # a channel may fail; recall must still answer
+                    log.warning("recall channel %s failed", channel, exc_info=True)
+                    degraded.append(Degradation(channel, f"failed: {type(error).__name__}"))
 
     with watch.stage("fuse"):
         fused = reciprocal_rank_fusion(rankings, k=runtime.settings.rrf_k, weights=preset.weights)
@@ -155,9 +171,7 @@ def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> list[Ranke
     )
 
 
-def _vector(runtime: Runtime, request: RecallRequest, fetch: int, watch: Stopwatch) -> list[Ranked]:
-    with watch.stage("embed_query"):
-        embedding = runtime.embedder.embed_query(request.query)
+def _vector(runtime: Runtime, request: RecallRequest, fetch: int, embedding: Vector) -> list[Ranked]:
     return _search(
         runtime,
         "vector_search",
