@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from hippograph.config import Settings
 from hippograph.lifecycle.retention import LifecycleState, lifecycle_state, retention
 from hippograph.recall.activation import ActivationParams, Edge, entity_weights, hub_damping, spread
 from hippograph.recall.fusion import Ranked, reciprocal_rank_fusion
@@ -110,8 +111,21 @@ def test_fusion_weights_channels_and_rewards_agreement() -> None:
     assert weighted[0].id == "b" and weighted[1].id == "c"
 
 
+def test_default_k_lets_each_channels_best_lead_over_shared_low_ranks() -> None:
+    def channel(best: str) -> list[Ranked]:
+        return ranked((best, 1.0), *[(f"{best}-{i}", 1.0) for i in range(8)], ("shared", 1.0))
+
+    rankings = {Channel.KEYWORD: channel("keyword-best"), Channel.VECTOR: channel("vector-best")}
+    fused = reciprocal_rank_fusion(rankings, k=Settings().rrf_k)
+    assert {f.id for f in fused[:2]} == {"keyword-best", "vector-best"}
+    # With the textbook k = 60, ranks are nearly flat and the tenth hit of both comes first.
+    assert reciprocal_rank_fusion(rankings, k=60)[0].id == "shared"
+
+
 def test_scoring_demotes_stale_superseded_and_drops_archived() -> None:
-    fused = reciprocal_rank_fusion({Channel.KEYWORD: ranked(*[(i, 1.0) for i in ("old", "stale", "super", "new", "plain")])})
+    fused = reciprocal_rank_fusion(
+        {Channel.KEYWORD: ranked(*[(i, 1.0) for i in ("old", "stale", "super", "new", "plain")])}, k=60
+    )
     candidates = {
         "old": candidate("old", created_at=NOW - timedelta(days=400)),
         "stale": candidate("stale", created_at=NOW - timedelta(days=100)),
@@ -131,7 +145,7 @@ def test_scoring_demotes_stale_superseded_and_drops_archived() -> None:
 
 
 def test_a_fact_folds_into_the_episode_it_came_from() -> None:
-    fused = reciprocal_rank_fusion({Channel.KEYWORD: ranked(("episode", 2.0), ("fact", 1.0), ("other", 0.5))})
+    fused = reciprocal_rank_fusion({Channel.KEYWORD: ranked(("episode", 2.0), ("fact", 1.0), ("other", 0.5))}, k=60)
     candidates = {
         "episode": candidate("episode"),
         "fact": candidate("fact", kind="fact", supported_by=("episode",)),
@@ -145,7 +159,7 @@ def test_a_fact_folds_into_the_episode_it_came_from() -> None:
 
 def test_broad_mode_spreads_hits_over_sessions() -> None:
     ids = [f"a{i}" for i in range(6)] + ["b0", "b1"]
-    fused = reciprocal_rank_fusion({Channel.KEYWORD: ranked(*[(i, 1.0) for i in ids])})
+    fused = reciprocal_rank_fusion({Channel.KEYWORD: ranked(*[(i, 1.0) for i in ids])}, k=60)
     candidates = {i: candidate(i, session=i[0]) for i in ids}
     balanced = score(fused, candidates, PRESETS[Mode.BALANCED], now=NOW, limit=4)
     broad = score(fused, candidates, PRESETS[Mode.BROAD], now=NOW, limit=4)

@@ -62,8 +62,10 @@ class Settings:
     consolidation_backoff_s: float = 10.0
     consolidation_interval_s: float = 2.0
     # Recall (DESIGN §6): the RRF constant, the graph channel's spreading activation, and how
-    # many query embeddings are kept (agents repeat their questions).
-    rrf_k: int = 60
+    # many query embeddings are kept (agents repeat their questions). k is small because the
+    # channels are short (2×limit) and complementary: with k = 60, rank 1 and rank 40 differ by
+    # 40 %, so mediocre hits found by two channels outrank each channel's best (docs/benchmarks.md).
+    rrf_k: int = 5
     activation_decay: float = 0.8
     activation_typed_weight: float = 2.0
     activation_cooccurs_weight: float = 1.0

@@ -8,8 +8,6 @@ from typing import NamedTuple
 
 from hippograph.recall.request import Channel, ChannelHit
 
-DEFAULT_K = 60
-
 
 class Ranked(NamedTuple):
     """One channel's hit: ids and scores only, and the label, so that authorization looks each id
@@ -31,11 +29,12 @@ class Fused:
 def reciprocal_rank_fusion(
     rankings: Mapping[Channel, Sequence[Ranked]],
     *,
-    k: int = DEFAULT_K,
+    k: int,
     weights: Mapping[Channel, float] | None = None,
 ) -> list[Fused]:
-    """Σ over channels of weight / (k + rank). k = 60 keeps one channel's top hit from drowning
-    agreement between channels (graphiti's k = 1 lets it)."""
+    """Σ over channels of weight / (k + rank). The smaller k, the more a channel's top hits count
+    against hits that several channels rank low; k > 0 keeps two channels' agreement on rank 2
+    worth more than one channel's rank 1 alone."""
     scores: dict[str, float] = {}
     hits: dict[str, list[ChannelHit]] = {}
     labels: dict[str, str] = {}

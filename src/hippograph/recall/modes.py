@@ -7,8 +7,13 @@ from dataclasses import dataclass, field
 
 from hippograph.recall.request import Channel, Mode
 
+# The graph channel votes at half weight by default. Alone it finds the right memory first for one
+# question in 25, against one in 3 for either text channel (docs/benchmarks.md): its strength is
+# the related memory the text channels rank low, not the top of the list.
+GRAPH_WEIGHT = 0.5
 
-def _weights(graph: float = 1.0) -> Mapping[Channel, float]:
+
+def _weights(graph: float = GRAPH_WEIGHT) -> Mapping[Channel, float]:
     return {Channel.KEYWORD: 1.0, Channel.VECTOR: 1.0, Channel.GRAPH: graph}
 
 
@@ -29,6 +34,6 @@ PRESETS: dict[Mode, ModePreset] = {
     Mode.RECENT: ModePreset(stability_scale=0.25),
     Mode.IMPORTANT: ModePreset(importance_power=2.0),
     # Long horizon: decay matters less, and links reach one hop further.
-    Mode.DEEP: ModePreset(weights=_weights(graph=1.5), stability_scale=4.0, activation_depth=3),
-    Mode.BROAD: ModePreset(weights=_weights(graph=1.25), session_share=0.3),
+    Mode.DEEP: ModePreset(weights=_weights(graph=3 * GRAPH_WEIGHT), stability_scale=4.0, activation_depth=3),
+    Mode.BROAD: ModePreset(weights=_weights(graph=2 * GRAPH_WEIGHT), session_share=0.3),
 }
