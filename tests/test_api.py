@@ -10,7 +10,9 @@ from hippograph.api.schema import schema_sdl
 
 def test_checked_in_schema_is_current() -> None:
     checked_in = (REPO / "graphql" / "schema.graphql").read_text(encoding="utf-8")
-    assert checked_in == schema_sdl(), "graphql/schema.graphql is stale: run `hippograph schema --write graphql/schema.graphql`"
+    assert checked_in == schema_sdl(), (
+        "graphql/schema.graphql is stale: run `hippograph schema --write graphql/schema.graphql`"
+    )
 
 
 def test_health_and_readiness(base_url: str) -> None:
@@ -33,3 +35,14 @@ def test_metrics_are_exposed(base_url: str) -> None:
 def test_syntax_errors_carry_a_code(gql: GraphQLClient) -> None:
     body = gql.execute("query { recall(input: {query: }) }")
     assert body["errors"][0]["extensions"]["code"] == "BAD_INPUT"
+
+
+def test_documents_are_validated_every_time_they_are_sent(gql: GraphQLClient) -> None:
+    # Checked documents are cached: an invalid one must fail again, not be remembered as fine.
+    invalid = "query { status { noSuchField } }"
+    for _ in range(2):
+        body = gql.execute(invalid)
+        assert "data" not in body or body["data"] is None
+        assert "noSuchField" in body["errors"][0]["message"]
+    for _ in range(2):
+        assert gql.data("status")["status"]["backend"]
