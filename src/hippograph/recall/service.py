@@ -11,6 +11,7 @@ import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
+from datetime import datetime
 from typing import Any
 
 from hippograph.capture.validate import validate_namespace
@@ -58,9 +59,38 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
     preset = PRESETS[request.mode]
     fetch = max(MIN_FETCH, FETCH_FACTOR * request.limit)
     now = runtime.clock()
+    rankings, degraded = _run_channels(runtime, request, preset, fetch, now, watch)
+
+    with watch.stage("fuse"):
+        fused = reciprocal_rank_fusion(rankings, k=runtime.settings.rrf_k, weights=preset.weights)
+    with watch.stage("authorize"):
+        candidates = runtime.store.read_in(lambda tx: _authorized(tx, request, fused, fetch))
+    with watch.stage("score"):
+        scored = score(
+            fused, candidates, preset, now=now, limit=request.limit, include_archived=request.include_archived
+        )
+    with watch.stage("hydrate"):
+        core_ids, memories = runtime.store.read_in(lambda tx: _hydrate_with_core(tx, request.namespace, scored))
+        hits = [
+            RecallHit(memories[s.id], s.score, s.channels, s.explanation if request.explain else None)
+            for s in scored
+            if s.id in memories
+        ]
+        core = [memories[i] for i in core_ids if i in memories]
+    if request.count_access:
+        with watch.stage("touch"):
+            _touch(runtime, request.namespace, [hit.memory.id for hit in hits])
+    with watch.stage("render"):
+        context = render_bundle(hits, core, [c.value for c in rankings], degraded)
+    return RecallResult(hits, context, watch.timings, degraded)
+
+
+def _run_channels(
+    runtime: Runtime, request: RecallRequest, preset: ModePreset, fetch: int, now: datetime, watch: Stopwatch
+) -> tuple[dict[Channel, list[Ranked]], list[Degradation]]:
+    """Each requested channel's ranking; a channel that fails is reported, not raised."""
     rankings: dict[Channel, list[Ranked]] = {}
     degraded: list[Degradation] = []
-
     # The query's embedding and the entities it names are worked out while the keyword channel
     # runs: torch and the store's engine each take a core and release the GIL.
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="recall-query") as pool:
@@ -103,29 +133,7 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
                 except Exception as error:  # a channel may fail; recall must still answer
                     log.warning("recall channel %s failed", channel, exc_info=True)
                     degraded.append(Degradation(channel, f"failed: {type(error).__name__}"))
-
-    with watch.stage("fuse"):
-        fused = reciprocal_rank_fusion(rankings, k=runtime.settings.rrf_k, weights=preset.weights)
-    with watch.stage("authorize"):
-        candidates = runtime.store.read_in(lambda tx: _authorized(tx, request, fused, fetch))
-    with watch.stage("score"):
-        scored = score(
-            fused, candidates, preset, now=now, limit=request.limit, include_archived=request.include_archived
-        )
-    with watch.stage("hydrate"):
-        core_ids, memories = runtime.store.read_in(lambda tx: _hydrate_with_core(tx, request.namespace, scored))
-        hits = [
-            RecallHit(memories[s.id], s.score, s.channels, s.explanation if request.explain else None)
-            for s in scored
-            if s.id in memories
-        ]
-        core = [memories[i] for i in core_ids if i in memories]
-    if request.count_access:
-        with watch.stage("touch"):
-            _touch(runtime, request.namespace, [hit.memory.id for hit in hits])
-    with watch.stage("render"):
-        context = render_bundle(hits, core, [c.value for c in rankings], degraded)
-    return RecallResult(hits, context, watch.timings, degraded)
+    return rankings, degraded
 
 
 def _validate(runtime: Runtime, request: RecallRequest) -> None:
