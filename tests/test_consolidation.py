@@ -9,7 +9,7 @@ from datetime import timedelta
 from conftest import GraphQLClient, capture_turns, census
 
 from hippograph.consolidation import worker
-from hippograph.consolidation.commit import commit_episode
+from hippograph.consolidation.commit import commit_episodes
 from hippograph.consolidation.keys import canonical_key
 from hippograph.consolidation.resolve import NameRef, resolve_names
 from hippograph.consolidation.worker import consolidate, requeue
@@ -153,9 +153,9 @@ def test_a_lost_lease_commits_nothing(gql: GraphQLClient, namespace: str, runtim
     leased = worker._lease(runtime, namespace, 1, "worker-a")
     works = worker._derive(runtime, leased)
     now = runtime.clock()
-    assert runtime.store.write(lambda tx: commit_episode(tx, works[0], "worker-b", now)) is False
-    assert runtime.store.write(lambda tx: commit_episode(tx, works[0], "worker-a", now)) is True
-    assert runtime.store.write(lambda tx: commit_episode(tx, works[0], "worker-a", now)) is False
+    assert runtime.store.write(lambda tx: commit_episodes(tx, works[:1], "worker-b", now)) == [False]
+    assert runtime.store.write(lambda tx: commit_episodes(tx, works[:1], "worker-a", now)) == [True]
+    assert runtime.store.write(lambda tx: commit_episodes(tx, works[:1], "worker-a", now)) == [False]
 
 
 def test_a_later_negation_ends_the_relation_and_a_same_time_one_contradicts(

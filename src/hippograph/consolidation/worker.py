@@ -14,7 +14,7 @@ from functools import partial
 from tqdm import tqdm
 
 from hippograph.consolidation.aliases import namespace_aliases, with_alias_mentions
-from hippograph.consolidation.commit import EpisodeWork, commit_episode
+from hippograph.consolidation.commit import EpisodeWork, commit_episodes
 from hippograph.consolidation.resolve import name_ref, resolve_names
 from hippograph.embedding import Vector
 from hippograph.extraction.model import EntityType, Extraction
@@ -128,7 +128,7 @@ def _commit_group(
     tx: Transaction, *, works: list[EpisodeWork], worker: str, now: datetime, events: list[MemoryEvent]
 ) -> list[bool]:
     events.clear()  # the driver may retry the transaction: only the attempt that commits counts
-    return [commit_episode(tx, work, worker, now, events) for work in works]
+    return commit_episodes(tx, works, worker, now, events)
 
 
 def _commit_one_by_one(runtime: Runtime, batch: list[Row], works: list[EpisodeWork], worker: str) -> tuple[int, int]:
