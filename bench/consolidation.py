@@ -5,9 +5,15 @@ speaker, session = session_N, occurred_at = the session's date), one namespace p
 exactly as the retrieval benchmark does. Then the episodes are consolidated, and timed:
 
 * extraction alone (spaCy + rules over every turn, no store), for reference;
-* the whole worker: lease, extract, resolve, commit each episode in its own transaction.
+* the whole worker (lease, extract, resolve, embed, commit) once per variant, side by side: each
+  variant consolidates its own copy of the captured store, in a process of its own (a fresh JVM
+  each, so that none inherits another's warmed-up code), with ``consolidation_processes`` set to
+  the variant's number. ``--baseline-src`` adds a run of another checkout (its ``src/``, with its
+  ``cypher/`` and ``extract/`` beside it) with its own defaults, to compare before and after.
 
-Run:  python bench/consolidation.py [--out bench/results/consolidation.json]
+Every variant must derive the same graph; the script says whether they did.
+
+Run:  python bench/consolidation.py [--processes 0 1 2] [--baseline-src ../old/src] [--out FILE]
 """
 
 from __future__ import annotations
@@ -16,6 +22,10 @@ import argparse
 import json
 import os
 import platform
+import resource
+import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from datetime import UTC, datetime
@@ -25,9 +35,9 @@ from typing import Any
 from hippograph.capture.service import capture
 from hippograph.config import Settings
 from hippograph.consolidation.worker import consolidate
-from hippograph.extraction.pipeline import Turn
+from hippograph.extraction.pipeline import Extractor, Turn
 from hippograph.model import CaptureInput
-from hippograph.runtime import open_runtime
+from hippograph.runtime import Runtime, open_runtime
 
 LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "bench" / "locomo-dev.json"
 
@@ -59,46 +69,109 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--locomo", type=Path, default=LOCOMO)
     parser.add_argument("--out", type=Path, default=Path("bench/results/consolidation.json"))
+    parser.add_argument("--processes", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--baseline-src", type=Path, help="also consolidate with this checkout's src/")
+    parser.add_argument("--consolidate", type=Path, help=argparse.SUPPRESS)  # one variant's run, in its own process
     args = parser.parse_args()
+    if args.consolidate is not None:
+        print(json.dumps(_consolidate(args.consolidate, args.processes[0], sorted(_namespaces(args.locomo)))))
+        return
 
     captures = locomo_captures(args.locomo)
-    with tempfile.TemporaryDirectory(prefix="hippograph-bench-") as data_dir:
-        settings = Settings(data_dir=Path(data_dir), consolidation_interval_s=0)
-        runtime = open_runtime(settings)
+    turns = [Turn(c.content, speaker=c.agent) for c in captures]
+    extractor = Extractor()
+    started = time.perf_counter()
+    extractions = extractor.extract_many(turns)
+    extract_s = time.perf_counter() - started
+
+    with tempfile.TemporaryDirectory(prefix="hippograph-bench-") as scratch:
+        captured = Path(scratch) / "captured"
+        runtime = open_runtime(Settings(data_dir=captured, consolidation_interval_s=0))
         try:
-            for start in range(0, len(captures), settings.limits.max_batch):
-                capture(runtime, captures[start : start + settings.limits.max_batch])
-
-            turns = [Turn(c.content, speaker=c.agent) for c in captures]
-            started = time.perf_counter()
-            extractions = runtime.extractor.extract_many(turns)
-            extract_s = time.perf_counter() - started
-
-            started = time.perf_counter()
-            report = consolidate(runtime, limit=len(captures), progress=True)
-            consolidate_s = time.perf_counter() - started
-            census = _census(runtime, sorted({c.namespace for c in captures}))
+            for start in range(0, len(captures), runtime.settings.limits.max_batch):
+                capture(runtime, captures[start : start + runtime.settings.limits.max_batch])
         finally:
             runtime.close()
+        variants = [(f"{n} worker processes", n, None) for n in args.processes]
+        if args.baseline_src is not None:
+            variants.insert(0, (f"baseline {args.baseline_src}", -1, args.baseline_src))
+        runs = {name: _run_variant(args, captured, Path(scratch) / f"v{i}", n, src) for i, (name, n, src) in
+                enumerate(variants)}
 
+    censuses = [run.pop("derived") for run in runs.values()]
     results: dict[str, Any] = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": {"cpu": _cpu(), "cores": _cores(), "python": platform.python_version()},
+        "machine": {"cpu": _cpu(), "cores": _cores(), "python": platform.python_version(),
+                    "load_average": os.getloadavg()},
         "episodes": len(captures),
         "extraction_only": {"seconds": round(extract_s, 2), "episodes_per_s": round(len(captures) / extract_s, 1)},
-        "consolidation": {
-            "seconds": round(consolidate_s, 2),
-            "episodes_per_s": round(report.processed / consolidate_s, 1),
-            "processed": report.processed,
-            "failed": report.failed,
-        },
-        "derived": census,
+        "consolidation": runs,
+        "same_graph_in_every_variant": all(census == censuses[0] for census in censuses),
+        "derived": censuses[0],
         "mentions_per_episode": round(sum(len(e.mentions) for e in extractions) / len(extractions), 2),
         "facts_per_episode": round(sum(len(e.facts) for e in extractions) / len(extractions), 2),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2), encoding="utf-8")
     print(json.dumps(results, indent=2))
+
+
+def _namespaces(path: Path) -> set[str]:
+    return {c.namespace for c in locomo_captures(path)}
+
+
+def _run_variant(args: argparse.Namespace, captured: Path, data_dir: Path, processes: int, src: Path | None) -> dict:
+    shutil.copytree(captured, data_dir)
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(src.resolve()), env.get("PYTHONPATH", "")])
+    command = [sys.executable, __file__, "--locomo", str(args.locomo), "--consolidate", str(data_dir),
+               "--processes", str(processes)]
+    out = subprocess.run(command, env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
+    shutil.rmtree(data_dir)
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def _consolidate(data_dir: Path, processes: int, namespaces: list[str]) -> dict[str, Any]:
+    """One variant: consolidate everything, timed, with the CPU time this process and its worker
+    processes spent (the embedded engine runs inside this one). processes < 0: the defaults."""
+    overrides = {} if processes < 0 else {"consolidation_processes": processes}
+    runtime = open_runtime(Settings(data_dir=data_dir, consolidation_interval_s=0, **overrides))
+    try:
+        pool = getattr(runtime, "derive_pool", None)
+        if pool is not None:  # load the workers' models now, as open_runtime loads this process's
+            for loaded in [pool.submit([]) for _ in range(pool.processes)]:
+                loaded.result()
+        cpu_before, started = _cpu_seconds(runtime), time.perf_counter()
+        report = consolidate(runtime, limit=1_000_000)
+        seconds = time.perf_counter() - started
+        main_cpu, workers_cpu = (after - before for after, before in zip(_cpu_seconds(runtime), cpu_before))
+        census = _census(runtime, namespaces)
+    finally:
+        runtime.close()
+    return {
+        "seconds": round(seconds, 2),
+        "episodes_per_s": round(report.processed / seconds, 1),
+        "cpu_ms_per_episode": {
+            "this_process": round(main_cpu * 1000 / report.processed, 1),
+            "worker_processes": round(workers_cpu * 1000 / report.processed, 1),
+        },
+        "processed": report.processed,
+        "failed": report.failed,
+        "derived": census,
+    }
+
+
+def _cpu_seconds(runtime: Runtime) -> tuple[float, float]:
+    """CPU seconds of this process and of the derive pool's live workers (from /proc: the
+    workers are not reaped, so RUSAGE_CHILDREN does not count them yet)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    pool = getattr(runtime, "derive_pool", None)
+    workers = 0.0
+    for pid in pool.pids() if pool is not None else []:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        workers += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return usage.ru_utime + usage.ru_stime, workers
 
 
 def _census(runtime: Any, namespaces: list[str]) -> dict[str, int]:

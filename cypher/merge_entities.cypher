@@ -1,15 +1,15 @@
-// The entities an episode names: existing ones are found by their key, new ones are minted;
-// first/last seen follow the episode's time, so replaying an episode changes nothing. An entity
-// known only as 'other' takes the type a typed mention gives it, unless that key is taken.
+// The entities a batch of episodes names: existing ones are found by their key, new ones are
+// minted; first/last seen follow each episode's time, so replaying an episode changes nothing. An
+// entity known only as 'other' takes the type a typed mention gives it, unless that key is taken.
 UNWIND $entities AS x
-MERGE (en:Entity {namespace: $namespace, type: x.type, canonical: x.canonical})
+MERGE (en:Entity {namespace: x.namespace, type: x.type, canonical: x.canonical})
   ON CREATE SET en.id = x.id, en.name = x.name, en.aliases = [], en.embedding = x.embedding,
                 en.mention_count = 0, en.attributes = '{}'
-SET en.first_seen_at = CASE WHEN en.first_seen_at IS NULL OR $at < en.first_seen_at THEN $at ELSE en.first_seen_at END,
-    en.last_seen_at = CASE WHEN en.last_seen_at IS NULL OR $at > en.last_seen_at THEN $at ELSE en.last_seen_at END,
+SET en.first_seen_at = CASE WHEN en.first_seen_at IS NULL OR x.at < en.first_seen_at THEN x.at ELSE en.first_seen_at END,
+    en.last_seen_at = CASE WHEN en.last_seen_at IS NULL OR x.at > en.last_seen_at THEN x.at ELSE en.last_seen_at END,
     en.type = CASE
       WHEN en.type = 'other' AND x.refine IS NOT NULL
-           AND NOT EXISTS { MATCH (:Entity {namespace: $namespace, type: x.refine, canonical: en.canonical}) }
+           AND NOT EXISTS { MATCH (:Entity {namespace: x.namespace, type: x.refine, canonical: en.canonical}) }
       THEN x.refine
       ELSE en.type
     END

@@ -9,7 +9,7 @@ from datetime import timedelta
 from conftest import GraphQLClient, capture_turns, census
 
 from hippograph.consolidation import worker
-from hippograph.consolidation.commit import commit_episode
+from hippograph.consolidation.commit import commit_episodes
 from hippograph.consolidation.keys import canonical_key
 from hippograph.consolidation.resolve import NameRef, resolve_names
 from hippograph.consolidation.worker import consolidate, requeue
@@ -135,7 +135,7 @@ class BrokenExtractor:
 def test_failures_retry_with_backoff_then_dead_letter(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
     episode = gql.data("capture", input={"namespace": namespace, "content": "Caroline: I paint on Sundays."})["capture"]["id"]
     settings = replace(runtime.settings, consolidation_max_attempts=2, consolidation_backoff_s=3600)
-    broken = replace(runtime, settings=settings, extractor=BrokenExtractor())
+    broken = replace(runtime, settings=settings, extractor=BrokenExtractor(), derive_pool=None)
     first = consolidate(broken, namespace=namespace, limit=1)
     assert (first.processed, first.failed) == (0, 1)
     # Backing off: a second pass right away leaves it alone.
@@ -151,11 +151,11 @@ def test_failures_retry_with_backoff_then_dead_letter(gql: GraphQLClient, namesp
 def test_a_lost_lease_commits_nothing(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
     capture_story(gql, namespace)
     leased = worker._lease(runtime, namespace, 1, "worker-a")
-    works = worker._derive(runtime, leased)
+    works = worker._derive(runtime, leased, worker._submit(runtime, [worker._turn(e) for e in leased]).result())
     now = runtime.clock()
-    assert runtime.store.write(lambda tx: commit_episode(tx, works[0], "worker-b", now)) is False
-    assert runtime.store.write(lambda tx: commit_episode(tx, works[0], "worker-a", now)) is True
-    assert runtime.store.write(lambda tx: commit_episode(tx, works[0], "worker-a", now)) is False
+    assert runtime.store.write(lambda tx: commit_episodes(tx, works[:1], "worker-b", now)) == [False]
+    assert runtime.store.write(lambda tx: commit_episodes(tx, works[:1], "worker-a", now)) == [True]
+    assert runtime.store.write(lambda tx: commit_episodes(tx, works[:1], "worker-a", now)) == [False]
 
 
 def test_a_later_negation_ends_the_relation_and_a_same_time_one_contradicts(
@@ -184,3 +184,31 @@ def test_a_later_negation_ends_the_relation_and_a_same_time_one_contradicts(
     disputed = [entry for entry in timeline if entry["contradicts"]]
     assert len(disputed) == 2
     assert sorted(entry["fact"]["status"] for entry in disputed) == ["active", "quarantined"]
+
+
+def test_worker_processes_derive_what_this_process_derives(
+    gql: GraphQLClient, namespace: str, runtime: Runtime
+) -> None:
+    assert runtime.derive_pool is not None  # the default settings extract in a worker process
+    here = namespace + "-here"
+    capture_story(gql, namespace)
+    capture_story(gql, here)
+    assert consolidate(runtime, namespace=namespace).processed == len(STORY)
+    assert consolidate(replace(runtime, derive_pool=None), namespace=here).processed == len(STORY)
+    assert census(runtime, namespace) == census(runtime, here)
+    assert relationship_census(runtime, namespace) == relationship_census(runtime, here)
+
+
+def test_a_fact_stated_twice_in_one_batch_is_one_fact_with_two_supports(
+    gql: GraphQLClient, namespace: str, runtime: Runtime
+) -> None:
+    turns = [
+        ("Melanie", "Melanie: I work at Google.", "2022-01-10T10:00:00Z"),
+        ("Melanie", "Melanie: I still work at Google, by the way.", "2022-01-11T10:00:00Z"),
+    ]
+    capture_turns(gql, namespace, turns, session="s1")
+    assert consolidate(runtime, namespace=namespace).processed == 2  # one batch, one transaction
+    edges = relationship_census(runtime, namespace)
+    assert edges["WORKS_AT"] == 1
+    # The second statement supports the first one's fact instead of making another.
+    assert edges["SUPPORTED_BY"] == census(runtime, namespace)["Fact"] + 1

@@ -55,12 +55,14 @@ class Settings:
     sweep_interval_s: float = 3600.0
     # Consolidation: episodes per lease, how long a lease lasts before another worker may take
     # the episode over, attempts before the dead letter, backoff after a failure (doubling), and
-    # how often serve's background worker looks for raw episodes (0 turns it off).
+    # how often serve's background worker looks for raw episodes (0 turns it off), and how many
+    # worker processes extract and embed ahead of the commits (0: all in this process).
     consolidation_batch: int = 32
     consolidation_lease_s: float = 300.0
     consolidation_max_attempts: int = 5
     consolidation_backoff_s: float = 10.0
     consolidation_interval_s: float = 2.0
+    consolidation_processes: int = 1
     # Recall (DESIGN §6): the RRF constant, the graph channel's spreading activation, and how
     # many query embeddings are kept (agents repeat their questions). k is small because the
     # channels are short (2×limit) and complementary: with k = 60, rank 1 and rank 40 differ by

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from hippograph.config import Settings
+from hippograph.consolidation.derive import DerivePool
 from hippograph.embedding import Embedder, MiniLMEmbedder
 from hippograph.extraction.pipeline import Extractor
 from hippograph.lifecycle.events import EventBus
@@ -29,8 +30,12 @@ class Runtime:
     extractor: Extractor
     clock: Callable[[], datetime] = field(default=utc_now)
     events: EventBus = field(default_factory=EventBus)
+    # Processes that extract and embed for consolidation; None: it all runs in this one.
+    derive_pool: DerivePool | None = None
 
     def close(self) -> None:
+        if self.derive_pool is not None:
+            self.derive_pool.close()
         self.store.close()
 
 
@@ -46,7 +51,10 @@ def open_runtime(settings: Settings) -> Runtime:
         store.close()
         raise
     _freeze_loaded_objects()
-    return Runtime(settings, store, embedder, extractor)
+    pool = None
+    if settings.consolidation_processes > 0:
+        pool = DerivePool(settings.consolidation_processes, settings.embedding_batch_size, settings.torch_threads)
+    return Runtime(settings, store, embedder, extractor, derive_pool=pool)
 
 
 def _freeze_loaded_objects() -> None:

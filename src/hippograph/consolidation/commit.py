@@ -1,7 +1,9 @@
-"""Commit what was derived from one episode, in one transaction, idempotently.
+"""Commit what was derived from a batch of episodes, in one transaction, idempotently.
 
 Entities and mentions are MERGEd by key, facts are found by identity before they are created, and
 counts are recomputed from relationships, so committing an episode twice leaves the graph as once.
+What every episode needs (claim, entities, mentions, co-occurrences, fact lookups, finish) is one
+statement for the whole batch: a statement's round trip costs more than most of its work.
 Belief revision happens here too (DESIGN §5): a functional relation with a new object closes the
 older edge's valid time and supersedes its fact, and so does a later statement that the relation
 no longer holds; a denial for the same time, or an opposite-polarity statement about the same
@@ -49,64 +51,140 @@ class EpisodeWork:
 
 
 @dataclass(frozen=True)
+class _Identity:
+    """Who a fact candidate is about, and the hash it is found by."""
+
+    subject: str | None
+    obj: str | None
+    edge: tuple[str, str] | None  # (subject, object) of the typed edge it mirrors
+    digest: str
+
+
+class _Versions:
+    """The versions of every fact identity the batch states, read in one statement. A write to a
+    fact in this transaction makes an answer stale: a created or supported identity is asked again,
+    and after a revision (supersede, quarantine: a status changes) every identity is."""
+
+    def __init__(self, tx: Transaction, probes: list[dict[str, str]]) -> None:
+        self._tx = tx
+        self._rows: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+        for row in tx.run("find_facts", probes=probes) if probes else []:
+            self._rows.setdefault((row["namespace"], row["hash"], row["episode_id"]), []).append(row)
+        self._stale: set[tuple[str, str]] = set()
+        self._revised = False
+
+    def of(self, namespace: str, digest: str, episode_id: str) -> list[dict[str, Any]]:
+        if self._revised or (namespace, digest) in self._stale:
+            return self._tx.run("find_facts", probes=[_probe(namespace, digest, episode_id)])
+        return self._rows.get((namespace, digest, episode_id), [])
+
+    def wrote(self, namespace: str, digest: str) -> None:
+        self._stale.add((namespace, digest))
+
+    def revised(self) -> None:
+        self._revised = True
+
+
+@dataclass(frozen=True)
 class _Context:
     tx: Transaction
     work: EpisodeWork
     entity_ids: list[str]  # one per mention
     now: datetime
+    versions: _Versions
     events: list[MemoryEvent] = field(default_factory=list)
 
     def note(self, kind: EventKind, fact: str, related: str) -> None:
         self.events.append(MemoryEvent(kind, self.work.namespace, fact, self.now, CONSOLIDATION, (related,)))
 
+    def revise(self, query: str, **params: Any) -> None:
+        """Run a statement that changes the status of facts."""
+        self.tx.run(query, **params)
+        self.versions.revised()
 
-def commit_episode(
-    tx: Transaction, work: EpisodeWork, worker: str, now: datetime, events: list[MemoryEvent] | None = None
-) -> bool:
-    """Commit the episode's derivation; False (and nothing written) when our lease was lost.
-    ``events`` receives what was created, superseded or contradicted, for after the commit."""
-    claim = tx.run("claim_episode", id=work.id, worker=worker, now=now)[0]
-    if not claim["owned"]:
-        return False
-    entity_ids = _merge_entities(tx, work)
-    ctx = _Context(tx, work, entity_ids, now, [] if events is None else events)
-    if work.extraction.mentions:
-        tx.run("merge_mentions", episode_id=work.id, mentions=_mention_rows(work, entity_ids))
-    pairs = {tuple(sorted((entity_ids[a], entity_ids[b]))) for a, b in work.extraction.cooccurrences()}
-    pairs = {pair for pair in pairs if pair[0] != pair[1]}
+
+def commit_episodes(
+    tx: Transaction, works: list[EpisodeWork], worker: str, now: datetime, events: list[MemoryEvent] | None = None
+) -> list[bool]:
+    """Commit each episode's derivation; per episode, False (and nothing written for it) when our
+    lease on it was lost. ``events`` receives what was created, superseded or contradicted, for
+    after the commit."""
+    rows = tx.run("claim_episodes", ids=[work.id for work in works], worker=worker, now=now)
+    claims = {row["id"]: row for row in rows if row["owned"]}
+    owned = [work for work in works if work.id in claims]
+    if not owned:
+        return [False] * len(works)
+    entity_ids = _merge_entities(tx, owned)
+    mentions = [row for work, ids in zip(owned, entity_ids) for row in _mention_rows(work, ids)]
+    if mentions:
+        tx.run("merge_mentions", mentions=mentions)
+    pairs = [
+        {"a": a, "b": b, "first_time": claims[work.id]["first_time"]}
+        for work, ids in zip(owned, entity_ids)
+        for a, b in _cooccurring(work, ids)
+    ]
     if pairs:
-        rows = [{"a": a, "b": b} for a, b in sorted(pairs)]
-        tx.run("merge_cooccurrences", pairs=rows, first_time=claim["first_time"])
-    for candidate, vector in zip(work.extraction.facts, work.statement_vectors):
-        _commit_fact(ctx, candidate, vector)
-    tx.run("finish_episode", id=work.id, now=now)
-    return True
+        tx.run("merge_cooccurrences", pairs=pairs)
+    identities = [
+        [_identity(work, ids, candidate) for candidate in work.extraction.facts]
+        for work, ids in zip(owned, entity_ids)
+    ]
+    probes = {
+        (work.namespace, identity.digest, work.id): _probe(work.namespace, identity.digest, work.id)
+        for work, episode_identities in zip(owned, identities)
+        for identity in episode_identities
+    }
+    versions = _Versions(tx, list(probes.values()))
+    out = [] if events is None else events
+    for work, ids, episode_identities in zip(owned, entity_ids, identities):
+        ctx = _Context(tx, work, ids, now, versions, out)
+        for candidate, identity, vector in zip(work.extraction.facts, episode_identities, work.statement_vectors):
+            _commit_fact(ctx, candidate, identity, vector)
+    tx.run("finish_episodes", ids=[work.id for work in owned], now=now)
+    return [work.id in claims for work in works]
 
 
-def _merge_entities(tx: Transaction, work: EpisodeWork) -> list[str]:
-    rows: dict[int, dict[str, Any]] = {}
-    for index, ref in enumerate(work.refs):
-        resolution = work.resolutions[ref]
-        rows[index] = {
-            "ref": index,
-            "id": resolution.entity_id or str(ULID()),
-            "type": resolution.type or ref.type,
-            "canonical": resolution.canonical or ref.key,
-            "name": ref.name,
-            "embedding": resolution.embedding,
-            # A typed mention of an entity known only as "other" tells us what it is.
-            "refine": ref.type if ref.type != EntityType.OTHER.value else None,
-        }
-    if not rows:
-        return []
-    found = tx.run("merge_entities", namespace=work.namespace, at=work.occurred_at, entities=list(rows.values()))
-    by_ref = {row["ref"]: row["id"] for row in found}
-    return [by_ref[index] for index in range(len(work.refs))]
+def _probe(namespace: str, digest: str, episode_id: str) -> dict[str, str]:
+    return {"namespace": namespace, "hash": digest, "episode_id": episode_id}
+
+
+def _cooccurring(work: EpisodeWork, entity_ids: list[str]) -> list[tuple[str, str]]:
+    pairs = {tuple(sorted((entity_ids[a], entity_ids[b]))) for a, b in work.extraction.cooccurrences()}
+    return sorted((a, b) for a, b in pairs if a != b)
+
+
+def _merge_entities(tx: Transaction, works: list[EpisodeWork]) -> list[list[str]]:
+    """The entity id of every mention of every episode, in order."""
+    rows: list[dict[str, Any]] = []
+    for work in works:
+        for ref in work.refs:
+            resolution = work.resolutions[ref]
+            rows.append(
+                {
+                    "ref": len(rows),
+                    "namespace": work.namespace,
+                    "at": work.occurred_at,
+                    "id": resolution.entity_id or str(ULID()),
+                    "type": resolution.type or ref.type,
+                    "canonical": resolution.canonical or ref.key,
+                    "name": ref.name,
+                    "embedding": resolution.embedding,
+                    # A typed mention of an entity known only as "other" tells us what it is.
+                    "refine": ref.type if ref.type != EntityType.OTHER.value else None,
+                }
+            )
+    by_ref = {row["ref"]: row["id"] for row in tx.run("merge_entities", entities=rows)} if rows else {}
+    out, start = [], 0
+    for work in works:
+        out.append([by_ref[ref] for ref in range(start, start + len(work.refs))])
+        start += len(work.refs)
+    return out
 
 
 def _mention_rows(work: EpisodeWork, entity_ids: list[str]) -> list[dict[str, Any]]:
     return [
         {
+            "episode": work.id,
             "entity": entity_ids[index],
             "start": mention.start,
             "end": mention.end,
@@ -118,20 +196,24 @@ def _mention_rows(work: EpisodeWork, entity_ids: list[str]) -> list[dict[str, An
     ]
 
 
-def _commit_fact(ctx: _Context, candidate: FactCandidate, vector: Vector | None) -> None:
-    mentions = ctx.work.extraction.mentions
-    subject = _entity(ctx, candidate.subject)
-    obj = _entity(ctx, candidate.object)
+def _identity(work: EpisodeWork, entity_ids: list[str], candidate: FactCandidate) -> _Identity:
+    subject = None if candidate.subject is None else entity_ids[candidate.subject]
+    obj = None if candidate.object is None else entity_ids[candidate.object]
     relation = relation_types().get(candidate.predicate or "")
-    edge = (subject, obj) if relation is not None and subject and obj else None
-    if edge is not None and relation is not None:
-        digest = relation_fact_hash(edge[0], relation.name, edge[1], candidate.negated)
-    else:
-        digest = statement_fact_hash(candidate.kind, hash_basis(candidate.statement))
+    if relation is not None and subject and obj:
+        digest = relation_fact_hash(subject, relation.name, obj, candidate.negated)
+        return _Identity(subject, obj, (subject, obj), digest)
+    return _Identity(subject, obj, None, statement_fact_hash(candidate.kind, hash_basis(candidate.statement)))
 
-    versions = ctx.tx.run("find_fact", namespace=ctx.work.namespace, hash=digest, episode_id=ctx.work.id)
+
+def _commit_fact(ctx: _Context, candidate: FactCandidate, identity: _Identity, vector: Vector | None) -> None:
+    mentions = ctx.work.extraction.mentions
+    subject, obj, edge, digest = identity.subject, identity.obj, identity.edge, identity.digest
+    namespace = ctx.work.namespace
+    versions = ctx.versions.of(namespace, digest, ctx.work.id)
     if any(version["supported"] for version in versions):
         return  # this episode was committed before, whatever became of the fact since
+    ctx.versions.wrote(namespace, digest)
     live = [version for version in versions if version["status"] in LIVE]
     if live:
         fact_id = live[0]["id"]
@@ -142,7 +224,7 @@ def _commit_fact(ctx: _Context, candidate: FactCandidate, vector: Vector | None)
 
     fact_id = str(ULID())
     about = [{"entity": entity, "role": role} for entity, role in ((subject, "subject"), (obj, "object")) if entity]
-    functional = edge is not None and relation is not None and relation.functional
+    functional = edge is not None and relation_types()[candidate.predicate or ""].functional
     props = _fact_properties(ctx, candidate, fact_id, digest, vector, _name(mentions, candidate.subject),
                              _name(mentions, candidate.object), functional)
     ctx.tx.run("create_fact", episode_id=ctx.work.id, props=props, about=about)
@@ -151,10 +233,6 @@ def _commit_fact(ctx: _Context, candidate: FactCandidate, vector: Vector | None)
         _revise_relation(ctx, candidate, fact_id, *edge)
     elif candidate.polarity is not None and subject is not None and candidate.predicate:
         _check_polarity(ctx, candidate, fact_id, subject)
-
-
-def _entity(ctx: _Context, mention: int | None) -> str | None:
-    return None if mention is None else ctx.entity_ids[mention]
 
 
 def _name(mentions: tuple[Mention, ...], index: int | None) -> str | None:
@@ -211,7 +289,7 @@ def _revise_relation(ctx: _Context, candidate: FactCandidate, fact_id: str, subj
                 # Said later, "not any more" reports that the state ended: a change in the world
                 # ("I left Google", "I don't live in Denver now") closes valid time.
                 ctx.tx.run("close_relation", fact=edge["fact"], subject=subject, object=obj, valid_to=valid_from)
-                ctx.tx.run("supersede_fact", newer=fact_id, older=edge["fact"], valid_to=valid_from)
+                ctx.revise("supersede_fact", newer=fact_id, older=edge["fact"], valid_to=valid_from)
                 ctx.note(EventKind.SUPERSEDED, edge["fact"], fact_id)
             else:
                 # Stated for the same time (or earlier), both cannot hold: a contradiction.
@@ -225,13 +303,13 @@ def _revise_relation(ctx: _Context, candidate: FactCandidate, fact_id: str, subj
                 continue
             if edge["valid_from"] <= valid_from:
                 ctx.tx.run("close_relation", fact=edge["fact"], subject=subject, object=edge["object"], valid_to=valid_from)
-                ctx.tx.run("supersede_fact", newer=fact_id, older=edge["fact"], valid_to=valid_from)
+                ctx.revise("supersede_fact", newer=fact_id, older=edge["fact"], valid_to=valid_from)
                 ctx.note(EventKind.SUPERSEDED, edge["fact"], fact_id)
             else:
                 # Consolidated out of order: this statement is older than the current one, so it
                 # enters history already closed and superseded by it.
                 valid_to = edge["valid_from"] if valid_to is None else min(valid_to, edge["valid_from"])
-                ctx.tx.run("supersede_fact", newer=edge["fact"], older=fact_id, valid_to=edge["valid_from"])
+                ctx.revise("supersede_fact", newer=edge["fact"], older=fact_id, valid_to=edge["valid_from"])
                 ctx.note(EventKind.SUPERSEDED, fact_id, edge["fact"])
     ctx.tx.run(
         "create_relation",
@@ -274,7 +352,7 @@ def _contradict(
     likelier to describe the present. When the old fact has an edge (``edge``: its subject and
     object) and is quarantined, the edge leaves the graph as currently known."""
     quarantined = new_fact if new_confidence < old_confidence else old_fact
-    ctx.tx.run("contradict_facts", a=new_fact, b=old_fact, quarantined=quarantined)
+    ctx.revise("contradict_facts", a=new_fact, b=old_fact, quarantined=quarantined)
     ctx.note(EventKind.CONTRADICTED, new_fact, old_fact)
     ctx.note(EventKind.CONTRADICTED, old_fact, new_fact)
     if quarantined == old_fact and edge is not None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import logging
 import socket
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -14,10 +16,10 @@ from functools import partial
 from tqdm import tqdm
 
 from hippograph.consolidation.aliases import namespace_aliases, with_alias_mentions
-from hippograph.consolidation.commit import EpisodeWork, commit_episode
+from hippograph.consolidation.commit import EpisodeWork, commit_episodes
+from hippograph.consolidation.derive import Derived, derive_now
 from hippograph.consolidation.resolve import name_ref, resolve_names
-from hippograph.embedding import Vector
-from hippograph.extraction.model import EntityType, Extraction
+from hippograph.extraction.model import EntityType
 from hippograph.extraction.pipeline import Turn
 from hippograph.lifecycle.events import MemoryEvent
 from hippograph.model import UNKNOWN_AGENT, Role
@@ -65,19 +67,30 @@ def drain(
     on_batch: Callable[[int], object] | None = None,
 ) -> tuple[int, int]:
     """Lease and consolidate batches until none is left or ``limit`` is reached; (committed,
-    failed). What serve's background worker runs: it counts nothing it does not need."""
+    failed). What serve's background worker runs: it counts nothing it does not need.
+
+    With worker processes, each has a batch leased ahead to derive while this process resolves
+    and commits the oldest; batches are committed in lease order."""
     worker = worker or worker_name()
-    processed = failed = 0
-    while processed + failed < limit:
-        size = min(runtime.settings.consolidation_batch, limit - processed - failed)
-        batch = _lease(runtime, namespace, size, worker)
-        if not batch:
-            break
-        done, errors = _process(runtime, batch, worker)
+    pool = runtime.derive_pool
+    ahead = 1 + (pool.processes if pool is not None else 0)
+    pending: deque[tuple[list[Row], Future[list[Derived]]]] = deque()
+    leased = processed = failed = 0
+    exhausted = False
+    while True:
+        while not exhausted and len(pending) < ahead and leased < limit:
+            batch = _lease(runtime, namespace, min(runtime.settings.consolidation_batch, limit - leased), worker)
+            exhausted = not batch
+            if batch:
+                leased += len(batch)
+                pending.append((batch, _submit(runtime, [_turn(episode) for episode in batch])))
+        if not pending:
+            return processed, failed
+        batch, derived = pending.popleft()
+        done, errors = _process(runtime, batch, derived, worker)
         processed, failed = processed + done, failed + errors
         if on_batch is not None:
             on_batch(done + errors)
-    return processed, failed
 
 
 def requeue(runtime: Runtime, namespace: str) -> int:
@@ -101,10 +114,16 @@ def _lease(runtime: Runtime, namespace: str | None, count: int, worker: str) -> 
     )
 
 
-def _process(runtime: Runtime, batch: list[Row], worker: str) -> tuple[int, int]:
-    """Derive and commit a leased batch; (committed, failed)."""
+def _submit(runtime: Runtime, turns: list[Turn]) -> Future[list[Derived]]:
+    if runtime.derive_pool is None:
+        return derive_now(runtime.extractor, runtime.embedder, turns)
+    return runtime.derive_pool.submit(turns)
+
+
+def _process(runtime: Runtime, batch: list[Row], derived: Future[list[Derived]], worker: str) -> tuple[int, int]:
+    """Finish deriving a leased batch and commit it; (committed, failed)."""
     try:
-        works = _derive(runtime, batch)
+        works = _derive(runtime, batch, derived.result())
     except Exception as error:  # the batch could not be derived: every episode in it retries
         log.exception("deriving a batch of %d episodes failed", len(batch))
         for episode in batch:
@@ -128,7 +147,7 @@ def _commit_group(
     tx: Transaction, *, works: list[EpisodeWork], worker: str, now: datetime, events: list[MemoryEvent]
 ) -> list[bool]:
     events.clear()  # the driver may retry the transaction: only the attempt that commits counts
-    return [commit_episode(tx, work, worker, now, events) for work in works]
+    return commit_episodes(tx, works, worker, now, events)
 
 
 def _commit_one_by_one(runtime: Runtime, batch: list[Row], works: list[EpisodeWork], worker: str) -> tuple[int, int]:
@@ -157,19 +176,18 @@ def _warn_lost(batch: list[Row], committed: list[bool]) -> None:
             log.warning("lost the lease on episode %s; another worker has it", episode["id"])
 
 
-def _derive(runtime: Runtime, batch: list[Row]) -> list[EpisodeWork]:
-    extracted = runtime.extractor.extract_many([_turn(episode) for episode in batch])
+def _derive(runtime: Runtime, batch: list[Row], derived: list[Derived]) -> list[EpisodeWork]:
+    """Add what the graph knows to what the texts gave: user aliases and entity resolution."""
     aliases = {namespace: namespace_aliases(runtime, namespace) for namespace in {e["namespace"] for e in batch}}
     extractions = [
-        with_alias_mentions(extraction, episode["content"], aliases[episode["namespace"]])
-        for episode, extraction in zip(batch, extracted)
+        with_alias_mentions(item.extraction, episode["content"], aliases[episode["namespace"]])
+        for episode, item in zip(batch, derived)
     ]
     refs_by_episode = [tuple(name_ref(m) for m in extraction.mentions) for extraction in extractions]
     resolutions = {}
     for namespace in {episode["namespace"] for episode in batch}:
         refs = [ref for episode, refs in zip(batch, refs_by_episode) if episode["namespace"] == namespace for ref in refs]
         resolutions[namespace] = resolve_names(runtime, namespace, refs)
-    vectors = _statement_vectors(runtime, extractions)
     return [
         EpisodeWork(
             id=episode["id"],
@@ -178,9 +196,9 @@ def _derive(runtime: Runtime, batch: list[Row]) -> list[EpisodeWork]:
             extraction=extraction,
             refs=refs,
             resolutions=resolutions[episode["namespace"]],
-            statement_vectors=statement_vectors,
+            statement_vectors=item.statement_vectors,
         )
-        for episode, extraction, refs, statement_vectors in zip(batch, extractions, refs_by_episode, vectors)
+        for episode, extraction, refs, item in zip(batch, extractions, refs_by_episode, derived)
     ]
 
 
@@ -189,21 +207,6 @@ def _turn(episode: Row) -> Turn:
     if speaker_type is None or episode["agent"] in (None, UNKNOWN_AGENT):
         return Turn(episode["content"])
     return Turn(episode["content"], speaker=episode["agent"], speaker_type=speaker_type)
-
-
-def _statement_vectors(runtime: Runtime, extractions: list[Extraction]) -> list[tuple[Vector | None, ...]]:
-    """Fact statements embedded in one batch; without vectors the facts stay keyword-searchable."""
-    statements = [fact.statement for extraction in extractions for fact in extraction.facts]
-    try:
-        flat: list[Vector | None] = list(runtime.embedder.embed(statements))
-    except Exception:
-        log.exception("embedding %d fact statements failed; storing them without vectors", len(statements))
-        flat = [None] * len(statements)
-    out, start = [], 0
-    for extraction in extractions:
-        out.append(tuple(flat[start : start + len(extraction.facts)]))
-        start += len(extraction.facts)
-    return out
 
 
 def _release(runtime: Runtime, episode: Row, worker: str, error: Exception) -> None:

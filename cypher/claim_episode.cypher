@@ -1,7 +1,0 @@
-// Inside the commit: write-lock the episode first, then check that our lease still holds, so
-// that two workers can never both commit one episode. first_time: never consolidated before, so
-// its co-occurrences are not counted yet.
-MATCH (e:Episode {id: $id})
-SET e.lease_checked_at = $now
-WITH e
-RETURN e.state = 'leased' AND e.lease_owner = $worker AS owned, e.consolidated_at IS NULL AS first_time

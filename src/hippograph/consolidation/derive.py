@@ -1,0 +1,130 @@
+"""The part of consolidation that needs no store: extraction and fact-statement embeddings.
+
+spaCy's rules hold Python's interpreter lock, so a thread cannot run them beside the store work;
+worker processes can. With ``consolidation_processes`` > 0 they derive the next batches while this
+process resolves and commits the current one (each loads its own spaCy pipeline and MiniLM, a few
+seconds and a few hundred MB, on the first batch). Episodes are only text here: nothing in this
+module reads or writes the graph, so a worker that dies loses no state, only its batch, which goes
+back to raw like any failed derivation.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import threading
+from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from multiprocessing.connection import wait
+
+from hippograph.embedding import Embedder, MiniLMEmbedder, Vector
+from hippograph.extraction.model import Extraction
+from hippograph.extraction.pipeline import Extractor, Turn
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Derived:
+    """What one episode's text yields before the graph is consulted."""
+
+    extraction: Extraction
+    statement_vectors: tuple[Vector | None, ...]  # one per fact candidate; None: keyword-only
+
+
+def derive_texts(extractor: Extractor, embedder: Embedder, turns: Sequence[Turn]) -> list[Derived]:
+    extractions = extractor.extract_many(turns)
+    return [Derived(e, v) for e, v in zip(extractions, _statement_vectors(embedder, extractions))]
+
+
+def derive_now(extractor: Extractor, embedder: Embedder, turns: Sequence[Turn]) -> Future[list[Derived]]:
+    """``derive_texts`` in this process, as an already settled future."""
+    future: Future[list[Derived]] = Future()
+    try:
+        future.set_result(derive_texts(extractor, embedder, turns))
+    except Exception as error:  # noqa: BLE001 - raised to the reader, as a worker process's would be
+        future.set_exception(error)
+    return future
+
+
+class DerivePool:
+    """Worker processes that run ``derive_texts``; started on the first batch, and again after
+    one of them died (the executor is unusable then)."""
+
+    def __init__(self, processes: int, embedding_batch_size: int, torch_threads: int) -> None:
+        self.processes = processes
+        self._initargs = (embedding_batch_size, torch_threads)
+        self._executor: ProcessPoolExecutor | None = None
+
+    def submit(self, turns: Sequence[Turn]) -> Future[list[Derived]]:
+        try:
+            return self._pool().submit(_derive_in_worker, list(turns))
+        except BrokenProcessPool:
+            log.warning("a consolidation worker process died; starting new ones")
+            self.close()
+            return self._pool().submit(_derive_in_worker, list(turns))
+
+    def pids(self) -> list[int]:
+        """The live workers' process ids, for measuring what they spend."""
+        processes = [] if self._executor is None else self._executor._processes.values()
+        return [process.pid for process in processes if process.pid is not None]
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            # Spawned, never forked: this process runs the JVM and torch's threads.
+            self._executor = ProcessPoolExecutor(
+                self.processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_load_models,
+                initargs=self._initargs,
+            )
+        return self._executor
+
+
+def _statement_vectors(embedder: Embedder, extractions: list[Extraction]) -> list[tuple[Vector | None, ...]]:
+    """Fact statements embedded in one call; without vectors the facts stay keyword-searchable."""
+    statements = [fact.statement for extraction in extractions for fact in extraction.facts]
+    try:
+        flat: list[Vector | None] = list(embedder.embed(statements))
+    except Exception:
+        log.exception("embedding %d fact statements failed; storing them without vectors", len(statements))
+        flat = [None] * len(statements)
+    out, start = [], 0
+    for extraction in extractions:
+        out.append(tuple(flat[start : start + len(extraction.facts)]))
+        start += len(extraction.facts)
+    return out
+
+
+# A worker process's models, loaded once by the pool's initializer.
+_models: tuple[Extractor, MiniLMEmbedder] | None = None
+
+
+def _load_models(embedding_batch_size: int, torch_threads: int) -> None:
+    global _models
+    threading.Thread(target=_exit_with_parent, name="parent-watch", daemon=True).start()
+    embedder = MiniLMEmbedder(embedding_batch_size, torch_threads, query_cache_size=1)
+    embedder.load()
+    _models = (Extractor(), embedder)
+
+
+def _exit_with_parent() -> None:
+    """A worker waits for tasks on a queue it holds both ends of, so a parent killed outright
+    (a crash, SIGKILL) would leave it waiting forever."""
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        wait([parent.sentinel])
+        os._exit(1)
+
+
+def _derive_in_worker(turns: list[Turn]) -> list[Derived]:
+    assert _models is not None, "the pool's initializer loads the models"
+    return derive_texts(*_models, turns)
