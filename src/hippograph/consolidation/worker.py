@@ -1,6 +1,7 @@
-"""The consolidation worker (DESIGN §5): lease raw episodes in capture order, derive, commit each
-episode in its own transaction. A failure sends the episode back to raw with a backoff; after the
-last attempt it goes to the dead letter (state failed). A crash leaves the lease to expire."""
+"""The consolidation worker (DESIGN §5): lease raw episodes in capture order, derive, commit a
+batch in one transaction in which each episode is all or nothing (a failing group is retried one
+episode at a time). A failure sends the episode back to raw with a backoff; after the last attempt
+it goes to the dead letter (state failed). A crash leaves the lease to expire."""
 
 from __future__ import annotations
 
