@@ -10,8 +10,9 @@ import pytest
 from conftest import GraphQLClient, capture_turns
 from test_consolidation import consolidate_over_api
 
+from hippograph.recall.fusion import Fused
 from hippograph.recall.request import RecallRequest
-from hippograph.recall.service import recall
+from hippograph.recall.service import _authorized, recall
 from hippograph.runtime import Runtime
 
 TEAM = [
@@ -109,3 +110,20 @@ def test_only_returned_hits_count_as_accessed(gql: GraphQLClient, namespace: str
     recall_over_api(gql, namespace, "new model next month", limit=1, channels=["KEYWORD"])
     counts = {i: gql.data("memory", id=i, namespace=namespace)["memory"]["accessCount"] for i in ids}
     assert counts == {i: int(i == ids[1]) for i in ids}
+
+
+def test_authorization_reads_past_a_page_that_all_fails(runtime: Runtime, gql: GraphQLClient, namespace: str) -> None:
+    at = "2023-03-01T09:00:00Z"
+    first, second = capture_turns(
+        gql, namespace, [("Ana", "The zebra crossing moved.", at), ("Ana", "The tram stop moved.", at)], "s1"
+    )
+    request = RecallRequest("moved", namespace=namespace)
+
+    def authorized(fused: list[Fused], wanted: int) -> list[str]:
+        return list(runtime.store.read_in(lambda tx: _authorized(tx, request, fused, wanted)))
+
+    # A whole page of ids the caller may not see (here: none exist) does not end the search.
+    unseen = [Fused(f"ep_unseen{i:02d}", 1.0, (), "Episode") for i in range(4)]
+    assert authorized([*unseen, Fused(first, 0.5, (), "Episode")], wanted=2) == [first]
+    # Once a page gives enough, the rest is not read.
+    assert authorized([Fused(first, 1.0, (), "Episode"), Fused(second, 0.5, (), "Episode")], wanted=1) == [first]
