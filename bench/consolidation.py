@@ -22,7 +22,6 @@ import argparse
 import json
 import os
 import platform
-import resource
 import shutil
 import subprocess
 import sys
@@ -32,12 +31,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import psutil
+
 from hippograph.capture.service import capture
 from hippograph.config import Settings
 from hippograph.consolidation.worker import consolidate
 from hippograph.extraction.pipeline import Extractor, Turn
 from hippograph.model import CaptureInput
-from hippograph.runtime import Runtime, open_runtime
+from hippograph.runtime import open_runtime
 
 LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "bench" / "locomo-dev.json"
 
@@ -142,10 +143,10 @@ def _consolidate(data_dir: Path, processes: int, namespaces: list[str]) -> dict[
         if pool is not None:  # load the workers' models now, as open_runtime loads this process's
             for loaded in [pool.submit([]) for _ in range(pool.processes)]:
                 loaded.result()
-        cpu_before, started = _cpu_seconds(runtime), time.perf_counter()
+        cpu_before, started = _cpu_seconds(), time.perf_counter()
         report = consolidate(runtime, limit=1_000_000)
         seconds = time.perf_counter() - started
-        main_cpu, workers_cpu = (after - before for after, before in zip(_cpu_seconds(runtime), cpu_before))
+        main_cpu, workers_cpu = (after - before for after, before in zip(_cpu_seconds(), cpu_before))
         census = _census(runtime, namespaces)
     finally:
         runtime.close()
@@ -162,16 +163,13 @@ def _consolidate(data_dir: Path, processes: int, namespaces: list[str]) -> dict[
     }
 
 
-def _cpu_seconds(runtime: Runtime) -> tuple[float, float]:
-    """CPU seconds of this process and of the derive pool's live workers (from /proc: the
-    workers are not reaped, so RUSAGE_CHILDREN does not count them yet)."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    pool = getattr(runtime, "derive_pool", None)
-    workers = 0.0
-    for pid in pool.pids() if pool is not None else []:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        workers += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return usage.ru_utime + usage.ru_stime, workers
+def _cpu_seconds() -> tuple[float, float]:
+    """CPU seconds of this process (the embedded engine runs inside it) and of its live children,
+    the derive pool's workers (not reaped yet, so RUSAGE_CHILDREN would not count them)."""
+    this = psutil.Process()
+    children = [child.cpu_times() for child in this.children(recursive=True)]
+    own = this.cpu_times()
+    return own.user + own.system, sum(times.user + times.system for times in children)
 
 
 def _census(runtime: Any, namespaces: list[str]) -> dict[str, int]:

@@ -67,11 +67,6 @@ class DerivePool:
             self.close()
             return self._pool().submit(_derive_in_worker, list(turns))
 
-    def pids(self) -> list[int]:
-        """The live workers' process ids, for measuring what they spend."""
-        processes = [] if self._executor is None else self._executor._processes.values()
-        return [process.pid for process in processes if process.pid is not None]
-
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
