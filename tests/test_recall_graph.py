@@ -10,8 +10,9 @@ import pytest
 from conftest import GraphQLClient, capture_turns
 from test_consolidation import consolidate_over_api
 
+from hippograph.model import Fact
 from hippograph.recall.fusion import Fused
-from hippograph.recall.request import RecallRequest
+from hippograph.recall.request import RecallFilters, RecallRequest
 from hippograph.recall.service import _authorized, recall
 from hippograph.runtime import Runtime
 
@@ -127,3 +128,26 @@ def test_authorization_reads_past_a_page_that_all_fails(runtime: Runtime, gql: G
     assert authorized([*unseen, Fused(first, 0.5, (), "Episode")], wanted=2) == [first]
     # Once a page gives enough, the rest is not read.
     assert authorized([Fused(first, 1.0, (), "Episode"), Fused(second, 0.5, (), "Episode")], wanted=1) == [first]
+
+
+def test_fact_hits_carry_their_supporting_episodes(runtime: Runtime, gql: GraphQLClient, namespace: str) -> None:
+    ids = capture_turns(gql, namespace, MOVES, session="s1")
+    consolidate_over_api(gql, namespace)
+    only_facts = {"kinds": ["fact", "status", "identity", "preference", "event"]}
+    body = gql.execute(
+        """query($input: RecallInput!) { recall(input: $input) { hits { memory {
+             id ... on Fact { statement supportedBy { id content } } } } } }""",
+        input={"namespace": namespace, "query": "Where does Dana live?", "filters": only_facts},
+    )
+    assert "errors" not in body, body["errors"]
+    porto = next(hit["memory"] for hit in body["data"]["recall"]["hits"] if "Porto" in hit["memory"]["statement"])
+    assert porto["supportedBy"] == [{"id": ids[1], "content": MOVES[1][1]}]
+
+    # Read with the hit, in recall's own transaction: the API has nothing left to look up.
+    kinds = RecallFilters(kinds=tuple(only_facts["kinds"]))
+    result = recall(
+        runtime, RecallRequest("Where does Dana live?", namespace=namespace, filters=kinds, count_access=False)
+    )
+    facts = [hit.memory for hit in result.hits if isinstance(hit.memory, Fact)]
+    assert facts and all(fact.supporting is not None for fact in facts)
+    assert all([e.id for e in fact.supporting or ()] == fact.supported_by for fact in facts)

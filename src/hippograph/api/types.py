@@ -110,6 +110,8 @@ class Fact(graphene.ObjectType):
 
     @staticmethod
     async def resolve_supported_by(fact: model.Fact, info: graphene.ResolveInfo) -> list[model.Memory]:
+        if fact.supporting is not None:
+            return list(fact.supporting)
         found = await info.context["memories"].load_many([(fact.namespace, i) for i in fact.supported_by])
         return [memory for memory in found if memory is not None]
 

@@ -106,7 +106,7 @@ _models: tuple[Extractor, MiniLMEmbedder] | None = None
 def _load_models(embedding_batch_size: int, torch_threads: int) -> None:
     global _models
     threading.Thread(target=_exit_with_parent, name="parent-watch", daemon=True).start()
-    embedder = MiniLMEmbedder(embedding_batch_size, torch_threads, query_cache_size=1)
+    embedder = MiniLMEmbedder(embedding_batch_size, torch_threads, query_cache_size=1, onnx_queries=False)
     embedder.load()
     _models = (Extractor(), embedder)
 

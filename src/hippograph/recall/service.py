@@ -8,17 +8,17 @@ degrades recall instead of failing it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from hippograph.capture.validate import validate_namespace
 from hippograph.embedding import Vector
 from hippograph.errors import bad_input
 from hippograph.memories import hydrate_in
-from hippograph.model import Memory
+from hippograph.model import Episode, Fact, Memory
 from hippograph.recall.activation import ActivationParams
 from hippograph.recall.bundle import render_bundle
 from hippograph.recall.fusion import Fused, Ranked, reciprocal_rank_fusion
@@ -70,7 +70,9 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
             fused, candidates, preset, now=now, limit=request.limit, include_archived=request.include_archived
         )
     with watch.stage("hydrate"):
-        core_ids, memories = runtime.store.read_in(lambda tx: _hydrate_with_core(tx, request.namespace, scored))
+        core_ids, memories = runtime.store.read_in(
+            lambda tx: _hydrate_with_core(tx, request.namespace, scored, candidates)
+        )
         hits = [
             RecallHit(memories[s.id], s.score, s.channels, s.explanation if request.explain else None)
             for s in scored
@@ -242,11 +244,21 @@ def _candidate(row: dict[str, Any]) -> Candidate:
 
 
 def _hydrate_with_core(
-    tx: Transaction, namespace: str, scored: Sequence[Scored]
+    tx: Transaction, namespace: str, scored: Sequence[Scored], candidates: Mapping[str, Candidate]
 ) -> tuple[list[str], dict[str, Memory]]:
-    """The hits and the namespace's core facts, read in one transaction."""
+    """The hits, the episodes that support the fact hits, and the namespace's core facts, read in
+    one transaction: a client that shows a fact's provenance needs no second read (~17 ms over
+    the API), and sees it as of the same snapshot as the fact."""
     core_ids = [row["id"] for row in tx.run("core_facts", namespace=namespace, limit=MAX_CORE)]
-    return core_ids, hydrate_in(tx, namespace, [s.id for s in scored] + core_ids)
+    supporting = [episode for s in scored for episode in candidates[s.id].supported_by]
+    found = hydrate_in(tx, namespace, list(dict.fromkeys([s.id for s in scored] + core_ids + supporting)))
+    return core_ids, {memory_id: _with_supporting(memory, found) for memory_id, memory in found.items()}
+
+
+def _with_supporting(memory: Memory, found: Mapping[str, Memory]) -> Memory:
+    if not isinstance(memory, Fact) or any(episode not in found for episode in memory.supported_by):
+        return memory
+    return replace(memory, supporting=tuple(cast(Episode, found[episode]) for episode in memory.supported_by))
 
 
 def _touch(runtime: Runtime, namespace: str, ids: list[str]) -> None:
