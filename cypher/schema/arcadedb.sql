@@ -22,6 +22,7 @@ CREATE PROPERTY Episode.id IF NOT EXISTS STRING;
 CREATE PROPERTY Episode.namespace IF NOT EXISTS STRING;
 CREATE PROPERTY Episode.content_hash IF NOT EXISTS STRING;
 CREATE PROPERTY Episode.content IF NOT EXISTS STRING;
+CREATE PROPERTY Episode.namespace_token IF NOT EXISTS STRING;
 CREATE PROPERTY Episode.state IF NOT EXISTS STRING;
 CREATE PROPERTY Episode.embedding_pending IF NOT EXISTS BOOLEAN;
 CREATE PROPERTY Episode.embedding IF NOT EXISTS ARRAY_OF_FLOATS;
@@ -31,6 +32,7 @@ CREATE PROPERTY Fact.kind IF NOT EXISTS STRING;
 CREATE PROPERTY Fact.key IF NOT EXISTS STRING;
 CREATE PROPERTY Fact.subject IF NOT EXISTS STRING;
 CREATE PROPERTY Fact.statement IF NOT EXISTS STRING;
+CREATE PROPERTY Fact.namespace_token IF NOT EXISTS STRING;
 CREATE PROPERTY Fact.embedding IF NOT EXISTS ARRAY_OF_FLOATS;
 CREATE PROPERTY Fact.content_hash IF NOT EXISTS STRING;
 CREATE PROPERTY Fact.predicate IF NOT EXISTS STRING;
@@ -74,8 +76,12 @@ CREATE INDEX IF NOT EXISTS ON Entity (namespace, canonical) NOTUNIQUE;
 CREATE INDEX IF NOT EXISTS ON Session (namespace) NOTUNIQUE;
 CREATE INDEX IF NOT EXISTS ON History (target) NOTUNIQUE;
 
-CREATE INDEX IF NOT EXISTS ON Episode (content) FULL_TEXT;
-CREATE INDEX IF NOT EXISTS ON Fact (statement) FULL_TEXT;
+-- The text indexes cover each memory's namespace token too, so that a search stays inside its
+-- namespace (store/search.py); stores from before that have the text-only indexes, dropped here.
+DROP INDEX `Episode[content]` IF EXISTS;
+DROP INDEX `Fact[statement]` IF EXISTS;
+CREATE INDEX IF NOT EXISTS ON Episode (content, namespace_token) FULL_TEXT;
+CREATE INDEX IF NOT EXISTS ON Fact (statement, namespace_token) FULL_TEXT;
 CREATE INDEX IF NOT EXISTS ON Entity (name) FULL_TEXT;
 
 CREATE INDEX IF NOT EXISTS ON Episode (embedding) LSM_VECTOR METADATA {"dimensions": 384, "similarity": "COSINE"};

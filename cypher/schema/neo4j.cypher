@@ -27,8 +27,12 @@ CREATE INDEX entity_canonical IF NOT EXISTS FOR (n:Entity) ON (n.namespace, n.ca
 CREATE INDEX session_namespace IF NOT EXISTS FOR (n:Session) ON (n.namespace);
 CREATE INDEX history_target IF NOT EXISTS FOR (n:History) ON (n.target);
 
-CREATE FULLTEXT INDEX episode_content IF NOT EXISTS FOR (n:Episode) ON EACH [n.content];
-CREATE FULLTEXT INDEX fact_statement IF NOT EXISTS FOR (n:Fact) ON EACH [n.statement];
+// The text indexes cover each memory's namespace token too, so that a search stays inside its
+// namespace (store/search.py); stores from before that have the text-only indexes, dropped here.
+DROP INDEX episode_content IF EXISTS;
+DROP INDEX fact_statement IF EXISTS;
+CREATE FULLTEXT INDEX episode_search IF NOT EXISTS FOR (n:Episode) ON EACH [n.content, n.namespace_token];
+CREATE FULLTEXT INDEX fact_search IF NOT EXISTS FOR (n:Fact) ON EACH [n.statement, n.namespace_token];
 CREATE FULLTEXT INDEX entity_name IF NOT EXISTS FOR (n:Entity) ON EACH [n.name];
 
 CREATE VECTOR INDEX episode_embedding IF NOT EXISTS FOR (n:Episode) ON n.embedding

@@ -30,6 +30,7 @@ from hippograph.model import (
 )
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction, UniquenessConflict
+from hippograph.store.search import NAMESPACE_FIELD, namespace_token
 
 log = logging.getLogger(__name__)
 
@@ -224,6 +225,7 @@ def _episode_properties(episode_id: str, p: _Prepared, vector: Vector | None, no
     props: dict[str, Any] = {
         "id": episode_id,
         "namespace": item.namespace,
+        NAMESPACE_FIELD: namespace_token(item.namespace),
         "content": p.content,
         "content_hash": p.content_hash,
         "role": item.role.value,

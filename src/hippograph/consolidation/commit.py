@@ -29,6 +29,7 @@ from hippograph.extraction.vocabulary import relation_types
 from hippograph.lifecycle.events import EventKind, MemoryEvent
 from hippograph.model import DEFAULT_IMPORTANCE
 from hippograph.store import Transaction
+from hippograph.store.search import NAMESPACE_FIELD, namespace_token
 
 # A statement of a fact that is still believed (quarantined: disputed, not disproved) supports it;
 # one of a superseded fact starts a new version.
@@ -252,6 +253,7 @@ def _fact_properties(
     props: dict[str, Any] = {
         "id": fact_id,
         "namespace": ctx.work.namespace,
+        NAMESPACE_FIELD: namespace_token(ctx.work.namespace),
         "statement": candidate.statement,
         "kind": candidate.kind,
         "confidence": candidate.confidence,

@@ -26,6 +26,7 @@ from hippograph.model import Episode, Memory
 from hippograph.recall.keyword import fulltext_query
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
+from hippograph.store.search import scoped_query
 
 KINDS = (EPISODE_KIND, *FACT_KINDS)
 
@@ -200,8 +201,10 @@ def _search(runtime: Runtime, tx: Transaction, namespace: str, query: str, limit
     terms = fulltext_query(query)
     if terms is None:
         raise bad_input("the query has no searchable words", field="query")
-    indexes = [runtime.store.index(index) for index in ("episode_content", "fact_statement")]
-    rows = tx.run("fulltext_search", indexes=indexes, query=terms, namespace=namespace, limit=limit)
+    indexes = [runtime.store.index(index) for index in ("episode_search", "fact_search")]
+    rows = tx.run(
+        "fulltext_search", indexes=indexes, query=scoped_query(namespace, terms), namespace=namespace, limit=limit
+    )
     return [row["id"] for row in rows]
 
 

@@ -26,6 +26,7 @@ from hippograph.memories import hydrate
 from hippograph.model import DEFAULT_IMPORTANCE, CaptureInput, Fact, Redaction
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
+from hippograph.store.search import NAMESPACE_FIELD, namespace_token
 
 FACT_KINDS = tuple(kind for kind in POLICIES if kind != EPISODE_KIND)
 
@@ -82,6 +83,7 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
     props: dict[str, Any] = {
         "id": str(ULID()),
         "namespace": item.namespace,
+        NAMESPACE_FIELD: namespace_token(item.namespace),
         "statement": cleaned.text,
         "kind": item.kind,
         "confidence": item.confidence,

@@ -35,6 +35,7 @@ from hippograph.recall.request import (
 from hippograph.recall.scoring import Candidate, Scored, score
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
+from hippograph.store.search import scoped_query
 from hippograph.timing import Stopwatch
 
 log = logging.getLogger(__name__)
@@ -168,14 +169,14 @@ def _activation(runtime: Runtime, preset: ModePreset) -> ActivationParams:
 
 
 def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> list[Ranked]:
-    query = fulltext_query(request.query)
-    if query is None:
+    terms = fulltext_query(request.query)
+    if terms is None:
         return []
     return _search(
         runtime,
         "fulltext_search",
-        ("episode_content", "fact_statement"),
-        query=query,
+        ("episode_search", "fact_search"),
+        query=scoped_query(request.namespace, terms),
         namespace=request.namespace,
         limit=fetch,
     )

@@ -10,10 +10,11 @@ from dataclasses import dataclass
 
 from hippograph.resources import read_text
 
-# Search indexes by the logical name queries use, with the label and property they cover.
+# Search indexes by the logical name queries use, with the label and properties they cover. The
+# text indexes also cover the namespace's token (see store/search.py).
 SEARCH_INDEXES: dict[str, tuple[str, str]] = {
-    "episode_content": ("Episode", "content"),
-    "fact_statement": ("Fact", "statement"),
+    "episode_search": ("Episode", "content,namespace_token"),
+    "fact_search": ("Fact", "statement,namespace_token"),
     "episode_embedding": ("Episode", "embedding"),
     "fact_embedding": ("Fact", "embedding"),
     "entity_name": ("Entity", "name"),
@@ -31,8 +32,8 @@ class Dialect:
     ddl_in_sql: bool
 
     def index_name(self, logical: str) -> str:
-        label, prop = SEARCH_INDEXES[logical]
-        return f"{label}[{prop}]" if self.label_bracket_index_names else logical
+        label, properties = SEARCH_INDEXES[logical]
+        return f"{label}[{properties}]" if self.label_bracket_index_names else logical
 
     def schema_statements(self) -> list[str]:
         return split_statements(read_text(self.schema_file))

@@ -15,6 +15,7 @@ import neo4j.time
 from hippograph.errors import ErrorCode, HippographError
 from hippograph.resources import read_text
 from hippograph.store.dialect import Dialect
+from hippograph.store.search import namespace_token
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +105,23 @@ class Store:
             else:
                 with self._session() as session:
                     session.run(statement).consume()
+        self._tokenize_namespaces()
+
+    def _tokenize_namespaces(self) -> None:
+        """Memories stored before search was scoped by namespace get their namespace's token."""
+        scopes = [
+            {"namespace": row["namespace"], "token": namespace_token(row["namespace"])}
+            for row in self.read("namespaces_without_token")
+        ]
+        if not scopes:
+            return
+
+        def tokenize(tx: Transaction) -> None:
+            for query in ("set_episode_namespace_tokens", "set_fact_namespace_tokens"):
+                tx.run(query, scopes=scopes)
+
+        self.write(tokenize)
+        log.info("namespace tokens set for %d namespaces", len(scopes))
 
     def ping(self) -> bool:
         try:

@@ -1,0 +1,41 @@
+"""The keyword channel asks the full-text index for one namespace's best hits only: other
+namespaces can neither leak in nor crowd a namespace's own hits out of the top of the index."""
+
+from __future__ import annotations
+
+from conftest import GraphQLClient, capture_turns
+from test_recall_graph import recall_over_api
+
+from hippograph.runtime import Runtime
+
+AT = "2024-05-01T10:00:00Z"
+
+
+def keyword_hits(gql: GraphQLClient, namespace: str, query: str, limit: int = 5) -> list[str]:
+    hits = recall_over_api(gql, namespace, query, channels=["KEYWORD"], limit=limit, countAccess=False)["hits"]
+    return [hit["memory"]["id"] for hit in hits]
+
+
+def test_a_namespace_keeps_its_hits_however_many_better_ones_others_have(gql: GraphQLClient, namespace: str) -> None:
+    # Names that analyzers would make into the same words: "team-a", "Team_A" → "team", "a".
+    crowded, quiet = f"{namespace}-team-a", f"{namespace}-Team_A"
+    capture_turns(gql, crowded, [("Ann", f"Kayak kayak kayak trip number {i}.", AT) for i in range(60)], "s1")
+    [mine] = capture_turns(gql, quiet, [("Bo", "We went on a kayak trip once.", AT)], "s1")
+
+    assert keyword_hits(gql, quiet, "kayak trip") == [mine]
+    crowded_hits = keyword_hits(gql, crowded, "kayak trip")
+    assert len(crowded_hits) == 5 and mine not in crowded_hits
+
+
+def test_memories_from_before_namespace_tokens_get_one_at_start_up(
+    runtime: Runtime, gql: GraphQLClient, namespace: str
+) -> None:
+    [old] = capture_turns(gql, namespace, [("Cy", "The lighthouse keeper retired.", AT)], "s1")
+    # As a store written by an earlier version has it: no token, so the keyword channel misses it.
+    with runtime.store._driver.session(database=runtime.store._database) as session:
+        session.run("MATCH (m:Episode {id: $id}) REMOVE m.namespace_token", id=old).consume()
+    assert keyword_hits(gql, namespace, "lighthouse keeper") == []
+
+    runtime.store.setup_schema()
+
+    assert keyword_hits(gql, namespace, "lighthouse keeper") == [old]
