@@ -18,11 +18,6 @@ Vector = list[float]
 
 
 class Embedder(Protocol):
-    @property
-    def onnx_queries_active(self) -> bool:
-        """Whether single queries go through ONNX Runtime (False: torch, as asked or after a failed export)."""
-        return self._queries is not None
-
     def embed(self, texts: Sequence[str]) -> list[Vector]: ...
 
     def embed_query(self, text: str) -> Vector:
