@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, replace
 from datetime import datetime
 from typing import Any, cast
@@ -92,52 +92,51 @@ def _run_channels(
     runtime: Runtime, request: RecallRequest, preset: ModePreset, fetch: int, now: datetime, watch: Stopwatch
 ) -> tuple[dict[Channel, list[Ranked]], list[Degradation]]:
     """Each requested channel's ranking; a channel that fails is reported, not raised."""
-    found: dict[Channel, list[Ranked]] = {}
+    rankings: dict[Channel, list[Ranked]] = {}
     degraded: list[Degradation] = []
-
-    def run(channel: Channel, work: Callable[[], list[Ranked]]) -> None:
-        with watch.stage(channel.value):
-            try:
-                found[channel] = work()
-            except Exception as error:  # a channel may fail; recall must still answer
-                log.warning("recall channel %s failed", channel, exc_info=True)
-                degraded.append(Degradation(channel, f"failed: {type(error).__name__}"))
-
-    def vector() -> list[Ranked]:
-        with watch.stage("embed_query"):
-            embedding = runtime.embedder.embed_query(request.query)
-        return _vector(runtime, request, fetch, embedding)
-
-    def graph(named: Future[list[str]]) -> list[Ranked]:
-        text = {channel: found[channel] for channel in (Channel.KEYWORD, Channel.VECTOR) if channel in found}
-        text_hits = reciprocal_rank_fusion(text, k=runtime.settings.rrf_k)[:GRAPH_TEXT_HITS]
-        query = GraphQuery(
-            request.namespace,
-            as_of=request.as_of or now,
-            known_at=request.known_at or now,
-            limit=fetch,
-            params=_activation(runtime, preset),
-        )
-        return graph_channel(runtime, query, named.result(), [hit.id for hit in text_hits])
-
-    wanted = request.channels
-    # The keyword and vector channels and the query's entity names run at once, in three
-    # threads: the query encoder and the store's engine each take a core and release the GIL.
-    # The graph channel starts from the other two's hits, so it comes last.
+    # The query's embedding and the entities it names are worked out while the keyword channel
+    # runs: torch and the store's engine each take a core and release the GIL.
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="recall-query") as pool:
-        named = pool.submit(query_entities, runtime, request.namespace, request.query) if Channel.GRAPH in wanted else None
-        vector_done = pool.submit(run, Channel.VECTOR, vector) if Channel.VECTOR in wanted else None
-        if Channel.KEYWORD in wanted:
-            run(Channel.KEYWORD, lambda: _keyword(runtime, request, fetch))
-        if vector_done is not None:
-            vector_done.result()
-        if named is not None:
-            run(Channel.GRAPH, lambda: graph(named))
-    # In the channels' own order, whichever finished first: fusion breaks ties and the bundle
-    # names channels in this order.
-    order = list(Channel)
-    degraded.sort(key=lambda d: order.index(d.channel))
-    return {channel: found[channel] for channel in order if channel in found}, degraded
+        wanted = request.channels
+        embedding = pool.submit(runtime.embedder.embed_query, request.query) if Channel.VECTOR in wanted else None
+        named = (
+            pool.submit(query_entities, runtime, request.namespace, request.query) if Channel.GRAPH in wanted else None
+        )
+
+        def vector() -> list[Ranked]:
+            assert embedding is not None
+            with watch.stage("embed_query"):
+                vector = embedding.result()
+            return _vector(runtime, request, fetch, vector)
+
+        def graph() -> list[Ranked]:
+            assert named is not None
+            text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.rrf_k)[:GRAPH_TEXT_HITS]
+            query = GraphQuery(
+                request.namespace,
+                as_of=request.as_of or now,
+                known_at=request.known_at or now,
+                limit=fetch,
+                params=_activation(runtime, preset),
+            )
+            return graph_channel(runtime, query, named.result(), [hit.id for hit in text_hits])
+
+        runs: dict[Channel, Callable[[], list[Ranked]]] = {
+            Channel.KEYWORD: lambda: _keyword(runtime, request, fetch),
+            Channel.VECTOR: vector,
+            Channel.GRAPH: graph,
+        }
+        # In this order: the graph channel starts from the other two's hits too.
+        for channel, run in runs.items():
+            if channel not in request.channels:
+                continue
+            with watch.stage(channel.value):
+                try:
+                    rankings[channel] = run()
+                except Exception as error:  # a channel may fail; recall must still answer
+                    log.warning("recall channel %s failed", channel, exc_info=True)
+                    degraded.append(Degradation(channel, f"failed: {type(error).__name__}"))
+    return rankings, degraded
 
 
 def _validate(runtime: Runtime, request: RecallRequest) -> None:
