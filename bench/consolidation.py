@@ -10,10 +10,16 @@ exactly as the retrieval benchmark does. Then the episodes are consolidated, and
   each, so that none inherits another's warmed-up code), with ``consolidation_processes`` set to
   the variant's number. ``--baseline-src`` adds a run of another checkout (its ``src/``, with its
   ``cypher/`` and ``extract/`` beside it) with its own defaults, to compare before and after.
+  ``--variant`` adds a run with other settings (``embedding_batch_size=16,consolidation_processes=2``,
+  names as in ``HIPPOGRAPH_*``), to compare a setting's effect in the same run.
+
+``--limit`` consolidates only the first turns, for a quick look while iterating; numbers worth
+reporting are on all of them.
 
 Every variant must derive the same graph; the script says whether they did.
 
-Run:  python bench/consolidation.py [--processes 0 1 2] [--baseline-src ../old/src] [--out FILE]
+Run:  python bench/consolidation.py [--processes 0 1 2] [--baseline-src ../old/src] [--variant K=V,K=V ...]
+      [--limit N] [--out FILE]
 """
 
 from __future__ import annotations
@@ -52,7 +58,9 @@ def locomo_captures(path: Path) -> list[CaptureInput]:
             key=lambda key: int(key.split("_")[1]),
         )
         for session in sessions:
-            occurred = datetime.strptime(conversation[f"{session}_date_time"], "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
+            occurred = datetime.strptime(conversation[f"{session}_date_time"], "%I:%M %p on %d %B, %Y").replace(
+                tzinfo=UTC
+            )
             for turn in conversation[session]:
                 captures.append(
                     CaptureInput(
@@ -72,13 +80,22 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("bench/results/consolidation.json"))
     parser.add_argument("--processes", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--baseline-src", type=Path, help="also consolidate with this checkout's src/")
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="K=V,K=V",
+        help="also consolidate with these settings (names as in HIPPOGRAPH_*, lowercase)",
+    )
+    parser.add_argument("--limit", type=int, help="only the first N turns (quick iteration)")
     parser.add_argument("--consolidate", type=Path, help=argparse.SUPPRESS)  # one variant's run, in its own process
+    parser.add_argument("--settings", default="", help=argparse.SUPPRESS)  # that variant's K=V,K=V
     args = parser.parse_args()
     if args.consolidate is not None:
-        print(json.dumps(_consolidate(args.consolidate, args.processes[0], sorted(_namespaces(args.locomo)))))
+        print(json.dumps(_consolidate(args.consolidate, args.settings, sorted(_namespaces(args.locomo)))))
         return
 
-    captures = locomo_captures(args.locomo)
+    captures = locomo_captures(args.locomo)[: args.limit]
     turns = [Turn(c.content, speaker=c.agent) for c in captures]
     extractor = Extractor()
     started = time.perf_counter()
@@ -93,17 +110,24 @@ def main() -> None:
                 capture(runtime, captures[start : start + runtime.settings.limits.max_batch])
         finally:
             runtime.close()
-        variants = [(f"{n} worker processes", n, None) for n in args.processes]
+        variants = [(f"{n} worker processes", f"consolidation_processes={n}", None) for n in args.processes]
+        variants += [(spec, spec, None) for spec in args.variant]
         if args.baseline_src is not None:
-            variants.insert(0, (f"baseline {args.baseline_src}", -1, args.baseline_src))
-        runs = {name: _run_variant(args, captured, Path(scratch) / f"v{i}", n, src) for i, (name, n, src) in
-                enumerate(variants)}
+            variants.insert(0, (f"baseline {args.baseline_src}", "", args.baseline_src))
+        runs = {
+            name: _run_variant(args, captured, Path(scratch) / f"v{i}", spec, src)
+            for i, (name, spec, src) in enumerate(variants)
+        }
 
     censuses = [run.pop("derived") for run in runs.values()]
     results: dict[str, Any] = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": {"cpu": _cpu(), "cores": _cores(), "python": platform.python_version(),
-                    "load_average": os.getloadavg()},
+        "machine": {
+            "cpu": _cpu(),
+            "cores": _cores(),
+            "python": platform.python_version(),
+            "load_average": os.getloadavg(),
+        },
         "episodes": len(captures),
         "extraction_only": {"seconds": round(extract_s, 2), "episodes_per_s": round(len(captures) / extract_s, 1)},
         "consolidation": runs,
@@ -121,23 +145,33 @@ def _namespaces(path: Path) -> set[str]:
     return {c.namespace for c in locomo_captures(path)}
 
 
-def _run_variant(args: argparse.Namespace, captured: Path, data_dir: Path, processes: int, src: Path | None) -> dict:
+def _run_variant(args: argparse.Namespace, captured: Path, data_dir: Path, spec: str, src: Path | None) -> dict:
     shutil.copytree(captured, data_dir)
     env = dict(os.environ)
     if src is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(src.resolve()), env.get("PYTHONPATH", "")])
-    command = [sys.executable, __file__, "--locomo", str(args.locomo), "--consolidate", str(data_dir),
-               "--processes", str(processes)]
+    command = [
+        sys.executable,
+        __file__,
+        "--locomo",
+        str(args.locomo),
+        "--consolidate",
+        str(data_dir),
+        "--settings",
+        spec,
+    ]
     out = subprocess.run(command, env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
     shutil.rmtree(data_dir)
     return json.loads(out.strip().splitlines()[-1])
 
 
-def _consolidate(data_dir: Path, processes: int, namespaces: list[str]) -> dict[str, Any]:
+def _consolidate(data_dir: Path, spec: str, namespaces: list[str]) -> dict[str, Any]:
     """One variant: consolidate everything, timed, with the CPU time this process and its worker
-    processes spent (the embedded engine runs inside this one). processes < 0: the defaults."""
-    overrides = {} if processes < 0 else {"consolidation_processes": processes}
-    runtime = open_runtime(Settings(data_dir=data_dir, consolidation_interval_s=0, **overrides))
+    processes spent (the embedded engine runs inside this one). ``spec``: settings other than the
+    defaults, as ``K=V,K=V``, read the way the environment's ``HIPPOGRAPH_K`` would be."""
+    pairs = (item.split("=", 1) for item in spec.split(",") if item)
+    settings = Settings.from_env({f"HIPPOGRAPH_{key.strip().upper()}": value.strip() for key, value in pairs})
+    runtime = open_runtime(settings.with_overrides(data_dir=data_dir, consolidation_interval_s=0))
     try:
         pool = getattr(runtime, "derive_pool", None)
         if pool is not None:  # load the workers' models now, as open_runtime loads this process's

@@ -13,6 +13,7 @@ from hippograph.consolidation.commit import commit_episodes
 from hippograph.consolidation.keys import canonical_key
 from hippograph.consolidation.resolve import NameRef, resolve_names
 from hippograph.consolidation.worker import consolidate, requeue
+from hippograph.embedding import MiniLMEmbedder
 from hippograph.extraction.model import Extraction
 from hippograph.extraction.pipeline import Turn
 from hippograph.runtime import Runtime
@@ -212,3 +213,12 @@ def test_a_fact_stated_twice_in_one_batch_is_one_fact_with_two_supports(
     assert edges["WORKS_AT"] == 1
     # The second statement supports the first one's fact instead of making another.
     assert edges["SUPPORTED_BY"] == census(runtime, namespace)["Fact"] + 1
+
+
+def test_small_embedding_batches_give_the_vectors_of_one_padded_batch(runtime: Runtime) -> None:
+    """The batch size only changes how much padding each pass computes, not the vectors."""
+    texts = [f"Caroline said she {'really ' * n}liked the pottery class in Boston." for n in range(20)]
+    assert runtime.settings.embedding_batch_size < len(texts)
+    one_pass = MiniLMEmbedder(batch_size=len(texts), query_cache_size=1).embed(texts)
+    for small, padded in zip(runtime.embedder.embed(texts), one_pass):
+        assert sum(a * b for a, b in zip(small, padded)) > 0.99999

@@ -1,4 +1,4 @@
-"""Entity mentions: the dictionary ruler, NER label mapping, regex rules, junk filter, speaker and
+"""Entity mentions: the dictionary, NER label mapping, regex rules, junk filter, speaker and
 sentence indexes, and the rules-only fallback pipeline. Pure: no store."""
 
 from __future__ import annotations
@@ -100,6 +100,43 @@ def test_dictionary_wins_over_the_statistical_model(nlp: Language) -> None:
     # The small model alone tags "C++" as a PERSON and "Next.js" as a GPE.
     found = named(nlp, "We migrated to Next.js and C++ on .NET with Node.js.")
     assert {found[name].source for name in ("Next.js", "C++", ".NET", "Node.js")} == {"ruler"}
+
+
+def _reference_ruler(nlp: Language) -> Language:
+    """The dictionary as spaCy's EntityRuler with token patterns, which it used to be: the
+    reference the phrase matchers must agree with."""
+    reference = spacy.blank("en")
+    reference.add_pipe("sentencizer")
+    ruler = reference.add_pipe("entity_ruler", config={"overwrite_ents": True, "validate": True})
+    patterns = []
+    for entry in nlp_module._dictionary():
+        label = "HG_" + entry.type.name
+        for form in entry.aliases:
+            tokens = [{"LOWER": token.lower_} for token in nlp.make_doc(form)]
+            patterns.append({"label": label, "pattern": tokens, "id": entry.canonical})
+        for form in entry.exact:
+            tokens = [{"ORTH": token.text} for token in nlp.make_doc(form)]
+            tokens[0]["IS_SENT_START"] = False
+            patterns.append({"label": label, "pattern": tokens, "id": entry.canonical})
+    ruler.add_patterns(patterns)  # type: ignore[attr-defined]
+    return reference
+
+
+def test_dictionary_finds_what_token_patterns_find_in_any_case(blank: Language) -> None:
+    texts = []
+    for entry in nlp_module._dictionary():
+        for form in entry.aliases + entry.exact:
+            texts += [
+                f"{form} is what we use.",
+                f"We moved from {form} to {form.upper()} and {form.title()}, then {form}!",
+                f"Honestly {form}{form} and ({form}) and {form}-based stuff.",
+            ]
+    texts += ["I left Visual Studio for visual studio code and Google Cloud Platform.", "", "React. react? Slack"]
+    reference = _reference_ruler(blank)
+    for doc, expected in zip(blank.pipe(texts), reference.pipe(texts)):
+        found = [(e.start, e.end, e.label_, e.ent_id_) for e in doc.ents]
+        assert found == [(e.start, e.end, e.label_, e.ent_id_) for e in expected.ents], doc.text
+    assert sum(len(doc.ents) for doc in blank.pipe(texts)) > len(texts)
 
 
 def test_dictionary_is_large_and_unambiguous() -> None:
@@ -353,11 +390,11 @@ def test_without_any_model_load_pipeline_warns_and_falls_back(
     monkeypatch.setattr(nlp_module, "MODELS", ("hippograph_no_such_model",))
     with caplog.at_level(logging.WARNING, logger=nlp_module.__name__):
         nlp = load_pipeline()
-    assert nlp.pipe_names == ["sentencizer", "entity_ruler"]
+    assert nlp.pipe_names == ["sentencizer", "dictionary"]
     assert "only the dictionary and regex rules" in caplog.text
 
 
 def test_the_model_pipeline_keeps_what_relation_rules_need(nlp: Language) -> None:
     names = nlp.pipe_names
     assert {"tagger", "parser", "lemmatizer", "ner"} <= set(names)
-    assert names.index("entity_ruler") < names.index("ner")
+    assert names.index("dictionary") < names.index("ner")

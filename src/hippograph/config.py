@@ -37,7 +37,10 @@ class Settings:
     neo4j_user: str = "neo4j"
     neo4j_password: str = ""
     neo4j_database: str = "neo4j"
-    embedding_batch_size: int = 64
+    # Texts per MiniLM forward pass. Small: the encoder pads each pass to its longest text, and a
+    # batch of fact statements padded to 64 is ~1.8x the real tokens, to 8 ~1.25x; smaller passes
+    # lose more to overhead than padding costs (docs/benchmarks.md, Consolidation throughput).
+    embedding_batch_size: int = 8
     torch_threads: int = 1
     # How often serve retries embeddings that failed at capture time.
     reembed_interval_s: float = 60.0
@@ -57,7 +60,10 @@ class Settings:
     # the episode over, attempts before the dead letter, backoff after a failure (doubling), and
     # how often serve's background worker looks for raw episodes (0 turns it off), and how many
     # worker processes extract and embed ahead of the commits (0: all in this process).
-    consolidation_batch: int = 32
+    # 64 rather than 32: each batch pays fixed costs (the lease, one statement per kind, and the
+    # entity vector index, which ArcadeDB rebuilds on the first search after a write: ~90 ms), and
+    # a worker process's spaCy and MiniLM passes are cheaper per text in larger batches.
+    consolidation_batch: int = 64
     consolidation_lease_s: float = 300.0
     consolidation_max_attempts: int = 5
     consolidation_backoff_s: float = 10.0
