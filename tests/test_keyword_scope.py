@@ -31,11 +31,14 @@ def test_memories_from_before_namespace_tokens_get_one_at_start_up(
     runtime: Runtime, gql: GraphQLClient, namespace: str
 ) -> None:
     [old] = capture_turns(gql, namespace, [("Cy", "The lighthouse keeper retired.", AT)], "s1")
-    # As a store written by an earlier version has it: no token, so the keyword channel misses it.
+    # As a store written by an earlier version has it: no token, so the keyword channel misses it,
+    # and no record that the migration ran.
     with runtime.store._driver.session(database=runtime.store._database) as session:
         session.run("MATCH (m:Episode {id: $id}) REMOVE m.namespace_token", id=old).consume()
+        session.run("MATCH (m:Migration {id: 'namespace_tokens'}) DELETE m").consume()
     assert keyword_hits(gql, namespace, "lighthouse keeper") == []
 
     runtime.store.setup_schema()
 
     assert keyword_hits(gql, namespace, "lighthouse keeper") == [old]
+    assert runtime.store.read("migration_done", id="namespace_tokens")

@@ -23,6 +23,8 @@ T = TypeVar("T")
 Row = dict[str, Any]
 
 
+# One-time data migrations, by the id they are recorded under.
+_NAMESPACE_TOKENS = "namespace_tokens"
 _RELATION_TYPE = re.compile(r"^[A-Z][A-Z_]{0,63}$")
 
 
@@ -108,20 +110,24 @@ class Store:
         self._tokenize_namespaces()
 
     def _tokenize_namespaces(self) -> None:
-        """Memories stored before search was scoped by namespace get their namespace's token."""
+        """Memories stored before search was scoped by namespace get their namespace's token, once
+        per store: finding them reads every episode and fact (~15 µs each on ArcadeDB)."""
+        if self.read("migration_done", id=_NAMESPACE_TOKENS):
+            return
         scopes = [
             {"namespace": row["namespace"], "token": namespace_token(row["namespace"])}
             for row in self.read("namespaces_without_token")
         ]
-        if not scopes:
-            return
 
         def tokenize(tx: Transaction) -> None:
-            for query in ("set_episode_namespace_tokens", "set_fact_namespace_tokens"):
-                tx.run(query, scopes=scopes)
+            if scopes:
+                tx.run("set_episode_namespace_tokens", scopes=scopes)
+                tx.run("set_fact_namespace_tokens", scopes=scopes)
+            tx.run("record_migration", id=_NAMESPACE_TOKENS, at=datetime.now(UTC))
 
         self.write(tokenize)
-        log.info("namespace tokens set for %d namespaces", len(scopes))
+        if scopes:
+            log.info("namespace tokens set for %d namespaces", len(scopes))
 
     def ping(self) -> bool:
         try:
