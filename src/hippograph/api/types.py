@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from collections.abc import Awaitable
 from typing import Any
 
 import graphene
@@ -109,11 +110,19 @@ class Fact(graphene.ObjectType):
     supported_by = graphene.List(graphene.NonNull(Episode), required=True)
 
     @staticmethod
-    async def resolve_supported_by(fact: model.Fact, info: graphene.ResolveInfo) -> list[model.Memory]:
+    def resolve_supported_by(
+        fact: model.Fact, info: graphene.ResolveInfo
+    ) -> list[model.Episode] | Awaitable[list[model.Memory]]:
+        # Synchronous when recall already read the supporters: an async resolver makes graphql-core
+        # gather every hit of the list as a task, 9.2 → 5.8 ms of GraphQL execution for a recall of 20 (docs/benchmarks.md).
         if fact.supporting is not None:
             return list(fact.supporting)
-        found = await info.context["memories"].load_many([(fact.namespace, i) for i in fact.supported_by])
-        return [memory for memory in found if memory is not None]
+        return _load_supporters(fact, info)
+
+
+async def _load_supporters(fact: model.Fact, info: graphene.ResolveInfo) -> list[model.Memory]:
+    found = await info.context["memories"].load_many([(fact.namespace, i) for i in fact.supported_by])
+    return [memory for memory in found if memory is not None]
 
 
 class Redaction(graphene.ObjectType):
