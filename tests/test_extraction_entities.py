@@ -16,6 +16,7 @@ from hippograph.extraction.junk import is_junk, junk_reason, strip_leading_noise
 from hippograph.extraction.mentions import find_mentions
 from hippograph.extraction.model import EntityType, Mention
 from hippograph.extraction.nlp import load_pipeline, span_label
+from hippograph.extraction.pipeline import Extractor, Turn
 
 PRODUCT, PERSON = EntityType.PRODUCT, EntityType.PERSON
 
@@ -398,3 +399,31 @@ def test_the_model_pipeline_keeps_what_relation_rules_need(nlp: Language) -> Non
     names = nlp.pipe_names
     assert {"tagger", "parser", "lemmatizer", "ner"} <= set(names)
     assert names.index("dictionary") < names.index("ner")
+
+
+QUESTIONS = (
+    "What did Caroline research after moving to Boston?",
+    "When did Melanie start using Postgres at Acme Robotics?",
+    'Which book did Jon call "The Name of the Wind"?',
+    "Did @dana_k post the link to https://example.org/talk on Friday?",
+    "How long has Gina known Tim and Maria?",
+)
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_names_of_a_question_are_its_mentions_found_without_parsing(question: str) -> None:
+    extractor = _extractor()
+    spans = [(m.text, m.start, m.end, m.type, m.canonical) for m in extractor.names(question)]
+    assert spans
+    assert spans == [(m.text, m.start, m.end, m.type, m.canonical) for m in extractor.extract(Turn(question)).mentions]
+
+
+def test_names_leave_out_the_objects_relation_rules_add() -> None:
+    extractor = _extractor()
+    assert "nurse" in {m.text for m in extractor.extract(Turn("I'm a nurse.", "Caroline")).mentions}
+    assert extractor.names("I'm a nurse.") == []
+
+
+@cache
+def _extractor() -> Extractor:
+    return Extractor()

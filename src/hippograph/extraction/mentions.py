@@ -30,6 +30,12 @@ def find_mentions(doc: Doc, speaker: str | None, speaker_type: EntityType) -> li
     return [Mention(speaker, 0, 0, speaker_type, None, "speaker", role="speaker", sentence=-1), *mentions]
 
 
+def find_names(doc: Doc) -> list[Mention]:
+    """The entity, dictionary and regex mentions of ``doc``, sorted by start, without sentence
+    indexes: what a lookup needs, from a Doc that may not have been parsed."""
+    return _resolve(doc)
+
+
 def _resolve(doc: Doc) -> list[Mention]:
     ranked = sorted(_candidates(doc), key=lambda item: (item[0], item[1], item[2].start - item[2].end, item[2].start))
     taken = bytearray(len(doc.text))  # 1 where an accepted mention lies

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from hippograph.consolidation.resolve import name_ref, resolve_names
-from hippograph.extraction.pipeline import Turn
 from hippograph.recall.activation import ActivationParams, Edge, entity_weights, spread
 from hippograph.recall.fusion import Ranked
 from hippograph.runtime import Runtime
@@ -37,7 +36,7 @@ class GraphQuery:
 
 def query_entities(runtime: Runtime, namespace: str, query: str) -> list[str]:
     """The ids of the known entities the query names."""
-    mentions = runtime.extractor.extract(Turn(query)).mentions
+    mentions = runtime.extractor.names(query)
     if not mentions:
         return []
     resolved = resolve_names(runtime, namespace, [name_ref(m) for m in mentions], by_embedding=False)
