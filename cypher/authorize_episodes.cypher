@@ -1,5 +1,6 @@
-// Which candidate ids are episodes this caller may see under these filters, with what scoring
-// needs (DESIGN §6 steps 4–5); reads no content. Ids are looked up one by one through the id
+// Which candidate ids are episodes this caller may see under these filters (DESIGN §6 step 4), as
+// episodes_by_id reads them: the filter comes first, so nothing is read of an episode the caller
+// may not see, and the hits need no second lookup. Ids are looked up one by one through the id
 // index: a namespace filter next to `id IN $ids` leads ArcadeDB to scan the whole namespace.
 // An episode exists in valid time from when it happened, in transaction time from its capture.
 UNWIND $ids AS id
@@ -15,7 +16,8 @@ WHERE m.namespace = $namespace AND m.forgotten_at IS NULL
   AND ($pinned IS NULL OR m.pinned = $pinned)
   AND ($as_of IS NULL OR m.occurred_at <= $as_of)
   AND ($known_at IS NULL OR m.captured_at <= $known_at)
-RETURN m.id AS id, 'episode' AS kind, m.importance AS importance, m.pinned AS pinned,
-       m.access_count AS access_count, m.last_accessed_at AS last_accessed_at,
-       m.captured_at AS created_at, 'active' AS status, m.session AS session,
-       [] AS supported_by, [] AS replaces
+RETURN m {
+  .id, .namespace, .content, .role, .agent, .session, .occurred_at, .captured_at, .content_hash,
+  .importance, .pinned, .tags, .observed_by, .access_count, .last_accessed_at, .forgotten_at, .state, .metadata,
+  embedded: NOT m.embedding_pending
+} AS episode

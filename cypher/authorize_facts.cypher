@@ -1,5 +1,6 @@
-// Which candidate ids are facts this caller may see under these filters, with what scoring needs
-// (DESIGN §6 steps 4–5); reads no content. Ids go through the id index one by one (see
+// Which candidate ids are facts this caller may see under these filters (DESIGN §6 step 4), as
+// facts_by_id reads them, with the facts each replaced (for scoring); the filter comes first, so
+// nothing is read of a fact the caller may not see. Ids go through the id index one by one (see
 // authorize_episodes.cypher). Facts have no agent or session of their own, so a filter on either
 // excludes them.
 //
@@ -24,8 +25,10 @@ WHERE m.namespace = $namespace AND m.forgotten_at IS NULL
                           AND (m.valid_to IS NULL OR m.valid_to > $as_of)))
   AND ($known_at IS NULL OR (m.recorded_at <= $known_at
                              AND (m.expired_at IS NULL OR m.expired_at > $known_at)))
-RETURN m.id AS id, m.kind AS kind, m.importance AS importance, m.pinned AS pinned,
-       m.access_count AS access_count, m.last_accessed_at AS last_accessed_at,
-       m.recorded_at AS created_at, m.status AS status, null AS session,
-       [(m)-[:SUPPORTED_BY]->(e:Episode) | e.id] AS supported_by,
-       [(m)-[:SUPERSEDES]->(old:Fact) | old.id] AS replaces
+RETURN m {
+  .id, .namespace, .statement, .kind, .key, .subject, .predicate, .object, .confidence,
+  .importance, .version, .status, .origin, .valid_from, .valid_to, .recorded_at, .expired_at,
+  .pinned, .tags, .access_count, .last_accessed_at, .forgotten_at,
+  supported_by: [(m)-[:SUPPORTED_BY]->(e:Episode) | e.id],
+  replaces: [(m)-[:SUPERSEDES]->(old:Fact) | old.id]
+} AS fact

@@ -121,7 +121,7 @@ def test_authorization_reads_past_a_page_that_all_fails(runtime: Runtime, gql: G
     request = RecallRequest("moved", namespace=namespace)
 
     def authorized(fused: list[Fused], wanted: int) -> list[str]:
-        return list(runtime.store.read_in(lambda tx: _authorized(tx, request, fused, wanted)))
+        return list(runtime.store.read_in(lambda tx: _authorized(tx, request, fused, wanted)).candidates)
 
     # A whole page of ids the caller may not see (here: none exist) does not end the search.
     unseen = [Fused(f"ep_unseen{i:02d}", 1.0, (), "Episode") for i in range(4)]

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from hippograph.capture.validate import validate_namespace
 from hippograph.errors import ErrorCode, HippographError, bad_input
 from hippograph.model import Episode, Fact, Memory
 from hippograph.store import Store, Transaction
+
+M = TypeVar("M", Episode, Fact)
 
 
 def hydrate(store: Store, namespace: str, ids: Sequence[str]) -> dict[str, Memory]:
@@ -23,10 +25,10 @@ def hydrate(store: Store, namespace: str, ids: Sequence[str]) -> dict[str, Memor
 def hydrate_in(tx: Transaction, namespace: str, ids: Sequence[str]) -> dict[str, Memory]:
     found: dict[str, Memory] = {}
     for row in tx.run("episodes_by_id", ids=list(ids), namespace=namespace):
-        episode = _build(Episode, row["episode"])
+        episode = memory_from_row(Episode, row["episode"])
         found[episode.id] = episode
     for row in tx.run("facts_by_id", ids=list(ids), namespace=namespace):
-        fact = _build(Fact, row["fact"])
+        fact = memory_from_row(Fact, row["fact"])
         found[fact.id] = fact
     return found
 
@@ -62,7 +64,9 @@ def page_memories(store: Store, namespace: str, first: int, before: str | None, 
     return store.read_in(read)
 
 
-def _build(cls: type[Episode | Fact], row: dict[str, Any]) -> Any:
+def memory_from_row(cls: type[M], row: dict[str, Any]) -> M:
+    """An episode or fact from a query's map of its properties (episodes_by_id, facts_by_id);
+    keys that are not fields of ``cls`` are left out."""
     values: dict[str, Any] = {f.name: row.get(f.name) for f in fields(cls)}
     values["tags"] = values["tags"] or []
     values["access_count"] = values["access_count"] or 0
