@@ -52,12 +52,15 @@ def graph_channel(
 
 
 def _activate(tx: Transaction, request: GraphQuery, named: Sequence[str], text_hits: Sequence[str]) -> list[Ranked]:
+    if not named and not text_hits:
+        return []
     mentions: dict[str, int] = {}
     seeds: dict[str, float] = {}
-    for query, ids, weight in (("entity_mentions", named, 1.0), ("hit_entities", text_hits, HIT_SEED_WEIGHT)):
-        for row in tx.run(query, ids=list(ids), namespace=request.namespace) if ids else []:
-            mentions[row["id"]] = row["mentions"] or 1
-            seeds.setdefault(row["id"], weight)
+    rows = tx.run("seed_entities", named=list(named), hits=list(text_hits), namespace=request.namespace)
+    for row in rows:
+        mentions[row["id"]] = row["mentions"] or 1
+        weight = 1.0 if row["named"] else HIT_SEED_WEIGHT
+        seeds[row["id"]] = max(weight, seeds.get(row["id"], 0.0))
     if not seeds:
         return []
     [count] = tx.run("namespace_episode_count", namespace=request.namespace)
