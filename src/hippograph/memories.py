@@ -23,14 +23,19 @@ def hydrate(store: Store, namespace: str, ids: Sequence[str]) -> dict[str, Memor
 
 
 def hydrate_in(tx: Transaction, namespace: str, ids: Sequence[str]) -> dict[str, Memory]:
-    found: dict[str, Memory] = {}
-    for row in tx.run("episodes_by_id", ids=list(ids), namespace=namespace):
-        episode = memory_from_row(Episode, row["episode"])
-        found[episode.id] = episode
-    for row in tx.run("facts_by_id", ids=list(ids), namespace=namespace):
-        fact = memory_from_row(Fact, row["fact"])
-        found[fact.id] = fact
-    return found
+    return {**episodes_in(tx, namespace, ids), **facts_in(tx, namespace, ids)}
+
+
+def episodes_in(tx: Transaction, namespace: str, ids: Sequence[str]) -> dict[str, Episode]:
+    """The episodes with these ids in the namespace (ids of anything else are absent)."""
+    rows = tx.run("episodes_by_id", ids=list(ids), namespace=namespace) if ids else []
+    return {row["episode"]["id"]: memory_from_row(Episode, row["episode"]) for row in rows}
+
+
+def facts_in(tx: Transaction, namespace: str, ids: Sequence[str]) -> dict[str, Fact]:
+    """The facts with these ids in the namespace (ids of anything else are absent)."""
+    rows = tx.run("facts_by_id", ids=list(ids), namespace=namespace) if ids else []
+    return {row["fact"]["id"]: memory_from_row(Fact, row["fact"]) for row in rows}
 
 
 def get_memory(store: Store, namespace: str, memory_id: str) -> Memory:

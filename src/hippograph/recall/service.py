@@ -18,7 +18,7 @@ from hippograph.capture.validate import validate_namespace
 from hippograph.embedding import Vector
 from hippograph.errors import bad_input
 from hippograph.lifecycle.retention import EPISODE_KIND
-from hippograph.memories import hydrate_in, memory_from_row
+from hippograph.memories import episodes_in, facts_in, memory_from_row
 from hippograph.model import Episode, Fact, Memory
 from hippograph.recall.activation import ActivationParams
 from hippograph.recall.bundle import render_bundle
@@ -294,8 +294,9 @@ def _hydrate_with_core(
     second read (~17 ms over the API), and sees it as of the same snapshot as the fact."""
     core_ids = [row["id"] for row in tx.run("core_facts", namespace=namespace, limit=MAX_CORE)]
     supporting = [episode for s in scored for episode in visible.candidates[s.id].supported_by]
-    missing = [i for i in dict.fromkeys(core_ids + supporting) if i not in visible.memories]
-    found = visible.memories | (hydrate_in(tx, namespace, missing) if missing else {})
+    found: dict[str, Memory] = dict(visible.memories)
+    found |= episodes_in(tx, namespace, [i for i in dict.fromkeys(supporting) if i not in found])
+    found |= facts_in(tx, namespace, [i for i in core_ids if i not in found])
     return core_ids, {memory_id: _with_supporting(memory, found) for memory_id, memory in found.items()}
 
 
