@@ -34,7 +34,7 @@ from hippograph.recall.request import (
     RecallResult,
     StageTiming,
 )
-from hippograph.recall.scoring import Candidate, Scored, score
+from hippograph.recall.scoring import ACTIVE, Candidate, Scored, score
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
 from hippograph.store.search import scoped_query
@@ -246,42 +246,41 @@ def _authorized(tx: Transaction, request: RecallRequest, fused: Sequence[Fused],
         for row in rows:
             episode = memory_from_row(Episode, row["episode"])
             visible.memories[episode.id] = episode
-            visible.candidates[episode.id] = _episode_candidate(episode)
+            visible.candidates[episode.id] = _candidate(episode)
         facts = [f.id for f in page if f.label == "Fact"]
         rows = tx.run("authorize_facts", ids=facts, namespace=request.namespace, **params) if facts else []
         for row in rows:
             fact = memory_from_row(Fact, row["fact"])
             visible.memories[fact.id] = fact
-            visible.candidates[fact.id] = _fact_candidate(fact, row["fact"]["replaces"])
+            visible.candidates[fact.id] = _candidate(fact, row["fact"]["replaces"])
         if len(visible.candidates) >= wanted:
             break
     return visible
 
 
-def _episode_candidate(episode: Episode) -> Candidate:
+def _candidate(memory: Episode | Fact, replaces: Sequence[str] = ()) -> Candidate:
+    """What scoring needs of an authorized memory: an episode is always active, lives in a
+    session and dates from its capture; a fact has a status and provenance, and dates from when
+    it was recorded."""
+    if isinstance(memory, Episode):
+        kind, created_at, status, session, supported_by = (
+            EPISODE_KIND, memory.captured_at, ACTIVE, memory.session, ()
+        )
+    else:
+        kind, created_at, status, session, supported_by = (
+            memory.kind, memory.recorded_at, memory.status, None, tuple(memory.supported_by)
+        )
     return Candidate(
-        id=episode.id,
-        kind=EPISODE_KIND,
-        importance=episode.importance,
-        pinned=episode.pinned,
-        access_count=episode.access_count,
-        last_accessed_at=episode.last_accessed_at,
-        created_at=episode.captured_at,
-        session=episode.session,
-    )
-
-
-def _fact_candidate(fact: Fact, replaces: Sequence[str]) -> Candidate:
-    return Candidate(
-        id=fact.id,
-        kind=fact.kind,
-        importance=fact.importance,
-        pinned=fact.pinned,
-        access_count=fact.access_count,
-        last_accessed_at=fact.last_accessed_at,
-        created_at=fact.recorded_at,
-        status=fact.status,
-        supported_by=tuple(fact.supported_by),
+        id=memory.id,
+        kind=kind,
+        importance=memory.importance,
+        pinned=memory.pinned,
+        access_count=memory.access_count,
+        last_accessed_at=memory.last_accessed_at,
+        created_at=created_at,
+        status=status,
+        session=session,
+        supported_by=supported_by,
         replaces=tuple(replaces),
     )
 
