@@ -177,10 +177,12 @@ def _consolidate(data_dir: Path, spec: str, namespaces: list[str]) -> dict[str, 
         if pool is not None:  # load the workers' models now, as open_runtime loads this process's
             for loaded in [pool.submit([]) for _ in range(pool.processes)]:
                 loaded.result()
-        cpu_before, started = _cpu_seconds(), time.perf_counter()
+        cpu_before, jit_before, started = _cpu_seconds(), _jit_seconds(), time.perf_counter()
         report = consolidate(runtime, limit=1_000_000)
         seconds = time.perf_counter() - started
         main_cpu, workers_cpu = (after - before for after, before in zip(_cpu_seconds(), cpu_before))
+        jit_cpu = _jit_seconds() - jit_before
+        peak_rss = _peak_rss_mb()
         census = _census(runtime, namespaces)
     finally:
         runtime.close()
@@ -189,8 +191,10 @@ def _consolidate(data_dir: Path, spec: str, namespaces: list[str]) -> dict[str, 
         "episodes_per_s": round(report.processed / seconds, 1),
         "cpu_ms_per_episode": {
             "this_process": round(main_cpu * 1000 / report.processed, 1),
+            "of_which_jit": round(jit_cpu * 1000 / report.processed, 1),
             "worker_processes": round(workers_cpu * 1000 / report.processed, 1),
         },
+        "peak_rss_mb": peak_rss,
         "processed": report.processed,
         "failed": report.failed,
         "derived": census,
@@ -204,6 +208,35 @@ def _cpu_seconds() -> tuple[float, float]:
     children = [child.cpu_times() for child in this.children(recursive=True)]
     own = this.cpu_times()
     return own.user + own.system, sum(times.user + times.system for times in children)
+
+
+def _jit_seconds() -> float:
+    """CPU seconds of the embedded JVM's JIT compiler threads (their names, cut to 15 characters
+    by the kernel: "C1 CompilerThre", "C2 CompilerThre"), counted apart because a fresh JVM
+    spends much of its first minutes compiling."""
+    total = 0.0
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            stat = (task / "stat").read_text()
+        except FileNotFoundError:  # the thread ended
+            continue
+        if stat[stat.index("(") + 1 : stat.rindex(")")].startswith(("C1 Compiler", "C2 Compiler")):
+            fields = stat[stat.rindex(")") + 2 :].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    return total
+
+
+def _peak_rss_mb() -> dict[str, Any]:
+    """Peak resident memory of this process and of each worker process, in MB."""
+
+    def peak(pid: int) -> int:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) // 1024
+        return 0
+
+    workers = [child.pid for child in psutil.Process().children(recursive=True)]
+    return {"this_process": peak(os.getpid()), "worker_processes": [peak(pid) for pid in workers]}
 
 
 def _census(runtime: Any, namespaces: list[str]) -> dict[str, int]:

@@ -3,7 +3,8 @@
 Entities and mentions are MERGEd by key, facts are found by identity before they are created, and
 counts are recomputed from relationships, so committing an episode twice leaves the graph as once.
 What every episode needs (claim, entities, mentions, co-occurrences, fact lookups, finish) is one
-statement for the whole batch: a statement's round trip costs more than most of its work.
+statement for the whole batch: a statement's round trip costs more than most of its work. New facts
+are held back and created together (see ``_Statements``).
 Belief revision happens here too (DESIGN §5): a functional relation with a new object closes the
 older edge's valid time and supersedes its fact, and so does a later statement that the relation
 no longer holds; a denial for the same time, or an opposite-polarity statement about the same
@@ -61,12 +62,35 @@ class _Identity:
     digest: str
 
 
+class _Statements:
+    """The transaction, with new facts held back and created by one statement per run of them:
+    most facts need no other statement, and a round trip costs more than creating one. Any other
+    statement sends the held facts first, so that it sees the graph as if each had been created
+    at once (a lookup finds them, a revision can supersede them)."""
+
+    def __init__(self, tx: Transaction) -> None:
+        self._tx = tx
+        self._facts: list[dict[str, Any]] = []
+
+    def run(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        self.flush()
+        return self._tx.run(name, **params)
+
+    def create_fact(self, episode_id: str, props: dict[str, Any], about: list[dict[str, str]]) -> None:
+        self._facts.append({"episode_id": episode_id, "props": props, "about": about})
+
+    def flush(self) -> None:
+        if self._facts:
+            self._tx.run("create_facts", facts=self._facts)
+            self._facts = []
+
+
 class _Versions:
     """The versions of every fact identity the batch states, read in one statement. A write to a
     fact in this transaction makes an answer stale: a created or supported identity is asked again,
     and after a revision (supersede, quarantine: a status changes) every identity is."""
 
-    def __init__(self, tx: Transaction, probes: list[dict[str, str]]) -> None:
+    def __init__(self, tx: _Statements, probes: list[dict[str, str]]) -> None:
         self._tx = tx
         self._rows: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
         for row in tx.run("find_facts", probes=probes) if probes else []:
@@ -88,7 +112,7 @@ class _Versions:
 
 @dataclass(frozen=True)
 class _Context:
-    tx: Transaction
+    tx: _Statements
     work: EpisodeWork
     entity_ids: list[str]  # one per mention
     now: datetime
@@ -105,11 +129,12 @@ class _Context:
 
 
 def commit_episodes(
-    tx: Transaction, works: list[EpisodeWork], worker: str, now: datetime, events: list[MemoryEvent] | None = None
+    transaction: Transaction, works: list[EpisodeWork], worker: str, now: datetime, events: list[MemoryEvent] | None = None
 ) -> list[bool]:
     """Commit each episode's derivation; per episode, False (and nothing written for it) when our
     lease on it was lost. ``events`` receives what was created, superseded or contradicted, for
     after the commit."""
+    tx = _Statements(transaction)
     rows = tx.run("claim_episodes", ids=[work.id for work in works], worker=worker, now=now)
     claims = {row["id"]: row for row in rows if row["owned"]}
     owned = [work for work in works if work.id in claims]
@@ -154,7 +179,7 @@ def _cooccurring(work: EpisodeWork, entity_ids: list[str]) -> list[tuple[str, st
     return sorted((a, b) for a, b in pairs if a != b)
 
 
-def _merge_entities(tx: Transaction, works: list[EpisodeWork]) -> list[list[str]]:
+def _merge_entities(tx: _Statements, works: list[EpisodeWork]) -> list[list[str]]:
     """The entity id of every mention of every episode, in order."""
     rows: list[dict[str, Any]] = []
     for work in works:
@@ -228,7 +253,7 @@ def _commit_fact(ctx: _Context, candidate: FactCandidate, identity: _Identity, v
     functional = edge is not None and relation_types()[candidate.predicate or ""].functional
     props = _fact_properties(ctx, candidate, fact_id, digest, vector, _name(mentions, candidate.subject),
                              _name(mentions, candidate.object), functional)
-    ctx.tx.run("create_fact", episode_id=ctx.work.id, props=props, about=about)
+    ctx.tx.create_fact(ctx.work.id, props, about)
     ctx.note(EventKind.CREATED, fact_id, ctx.work.id)
     if edge is not None:
         _revise_relation(ctx, candidate, fact_id, *edge)
