@@ -129,7 +129,11 @@ class _Context:
 
 
 def commit_episodes(
-    transaction: Transaction, works: list[EpisodeWork], worker: str, now: datetime, events: list[MemoryEvent] | None = None
+    transaction: Transaction,
+    works: list[EpisodeWork],
+    worker: str,
+    now: datetime,
+    events: list[MemoryEvent] | None = None,
 ) -> list[bool]:
     """Commit each episode's derivation; per episode, False (and nothing written for it) when our
     lease on it was lost. ``events`` receives what was created, superseded or contradicted, for
