@@ -410,20 +410,18 @@ QUESTIONS = (
 )
 
 
+@pytest.fixture(scope="module")
+def extractor() -> Extractor:
+    return Extractor()
+
+
 @pytest.mark.parametrize("question", QUESTIONS)
-def test_names_of_a_question_are_its_mentions_found_without_parsing(question: str) -> None:
-    extractor = _extractor()
+def test_names_of_a_question_are_its_mentions_found_without_parsing(extractor: Extractor, question: str) -> None:
     spans = [(m.text, m.start, m.end, m.type, m.canonical) for m in extractor.names(question)]
     assert spans
     assert spans == [(m.text, m.start, m.end, m.type, m.canonical) for m in extractor.extract(Turn(question)).mentions]
 
 
-def test_names_leave_out_the_objects_relation_rules_add() -> None:
-    extractor = _extractor()
+def test_names_leave_out_the_objects_relation_rules_add(extractor: Extractor) -> None:
     assert "nurse" in {m.text for m in extractor.extract(Turn("I'm a nurse.", "Caroline")).mentions}
     assert extractor.names("I'm a nurse.") == []
-
-
-@cache
-def _extractor() -> Extractor:
-    return Extractor()

@@ -108,7 +108,7 @@ def _run_channels(
     rankings: dict[Channel, list[Ranked]] = {}
     degraded: list[Degradation] = []
     # The query's embedding and the entities it names are worked out while the keyword channel
-    # runs: torch and the store's engine each take a core and release the GIL.
+    # runs: ONNX Runtime and the store's engine each take a core and release the GIL.
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="recall-query") as pool:
         wanted = request.channels
         embedding = pool.submit(runtime.embedder.embed_query, request.query) if Channel.VECTOR in wanted else None
