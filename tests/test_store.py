@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import httpx
+import pytest
 from conftest import GraphQLClient, free_port, hippograph_process
 
 from hippograph.capture.reembed import reembed_pending
@@ -35,6 +36,15 @@ class BrokenEmbedder:
 
     def embed_query(self, text: str) -> Vector:
         raise RuntimeError("model unavailable")
+
+
+def test_the_embedded_engine_runs_with_the_configured_jvm_options(runtime: Runtime) -> None:
+    if not runtime.settings.embedded:
+        pytest.skip("Neo4j runs its own JVM")
+    import jpype
+
+    arguments = jpype.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
+    assert set(runtime.settings.jvm_options.split()) <= {str(argument) for argument in arguments}
 
 
 def test_a_failing_embedder_loses_nothing(runtime: Runtime, gql: GraphQLClient, namespace: str) -> None:

@@ -33,6 +33,12 @@ class Settings:
     data_dir: Path = Path("hippograph-data")
     # The embedded engine's Java heap; ArcadeDB's own default (4 GiB) is too greedy for a sidecar.
     heap: str = "1g"
+    # More options for the embedded engine's JVM, separated by spaces. Compile thresholds ×4: a
+    # fresh JVM's JIT compilers otherwise take ~9 ms of CPU per consolidated episode, a fifth of
+    # consolidation's CPU, compiling code that is not hot yet; with ×4 they take ~5 and
+    # consolidation runs ~10 % faster, while a warmed-up server's recall is as fast
+    # (docs/benchmarks.md, Consolidation throughput).
+    jvm_options: str = "-XX:CompileThresholdScaling=4"
     neo4j_uri: str | None = None
     neo4j_user: str = "neo4j"
     neo4j_password: str = ""

@@ -16,7 +16,7 @@ def open_store(settings: Settings) -> Store:
         driver = _driver(settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password)
         return Store(driver, settings.neo4j_database, NEO4J)
 
-    engine = EmbeddedArcadeDB(settings.data_dir, settings.heap)
+    engine = EmbeddedArcadeDB(settings.data_dir, settings.heap, settings.jvm_options.split())
     target = engine.start()
     try:
         driver = _driver(target.uri, target.user, target.password)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import secrets
 import socket
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,9 +27,10 @@ class BoltTarget:
 class EmbeddedArcadeDB:
     """Starts and stops the engine; owns its data directory. One per process (the JVM is shared)."""
 
-    def __init__(self, data_dir: Path, heap: str) -> None:
+    def __init__(self, data_dir: Path, heap: str, jvm_options: Sequence[str] = ()) -> None:
         self.data_dir = data_dir.resolve()
         self.heap = heap
+        self.jvm_options = list(jvm_options)
         self._server: Any = None
         self._database: Any = None
 
@@ -42,7 +44,7 @@ class EmbeddedArcadeDB:
             heap_size=self.heap,
             # -Xrs leaves SIGTERM and SIGINT to Python, so that serve drains requests and closes the
             # store itself instead of the JVM ending the process under it.
-            jvm_args=["-Xrs", f"-Djava.util.logging.config.file={_LOGGING_CONFIG}"],
+            jvm_args=["-Xrs", f"-Djava.util.logging.config.file={_LOGGING_CONFIG}", *self.jvm_options],
         )
         self.data_dir.mkdir(parents=True, exist_ok=True)
         password = self._root_password()
