@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -196,6 +197,8 @@ def _write(
     outcomes = [batch.add(p, vectors.get(p.key)) for p in prepared]
     if batch.episodes:
         tx.run("create_episodes", rows=batch.episodes)
+        created = Counter(episode["namespace"] for episode in batch.episodes)
+        tx.run("count_episodes", counts=[{"namespace": ns, "created": n} for ns, n in created.items()])
     if batch.observers:
         rows = [{"id": episode_id, "agents": agents} for episode_id, agents in batch.observers.items()]
         tx.run("corroborate_episodes", rows=rows, cap=MAX_OBSERVERS)

@@ -25,6 +25,7 @@ Row = dict[str, Any]
 
 # One-time data migrations, by the id they are recorded under.
 _NAMESPACE_TOKENS = "namespace_tokens"
+_EPISODE_COUNTS = "namespace_episode_counts"
 _RELATION_TYPE = re.compile(r"^[A-Z][A-Z_]{0,63}$")
 
 
@@ -107,27 +108,21 @@ class Store:
             else:
                 with self._session() as session:
                     session.run(statement).consume()
-        self._tokenize_namespaces()
+        self._migrate_once(_NAMESPACE_TOKENS, _tokenize_namespaces)
+        self._migrate_once(_EPISODE_COUNTS, lambda tx: tx.run("recount_episodes"))
 
-    def _tokenize_namespaces(self) -> None:
-        """Memories stored before search was scoped by namespace get their namespace's token, once
-        per store: finding them reads every episode and fact (~15 µs each on ArcadeDB)."""
-        if self.read("migration_done", id=_NAMESPACE_TOKENS):
+    def _migrate_once(self, migration: str, work: Callable[[Transaction], object]) -> None:
+        """A one-time data migration, recorded in the transaction that makes it, so that it runs
+        once per store: finding what to migrate reads every memory (~15 µs each on ArcadeDB)."""
+        if self.read("migration_done", id=migration):
             return
-        scopes = [
-            {"namespace": row["namespace"], "token": namespace_token(row["namespace"])}
-            for row in self.read("namespaces_without_token")
-        ]
 
-        def tokenize(tx: Transaction) -> None:
-            if scopes:
-                tx.run("set_episode_namespace_tokens", scopes=scopes)
-                tx.run("set_fact_namespace_tokens", scopes=scopes)
-            tx.run("record_migration", id=_NAMESPACE_TOKENS, at=datetime.now(UTC))
+        def migrate(tx: Transaction) -> None:
+            work(tx)
+            tx.run("record_migration", id=migration, at=datetime.now(UTC))
 
-        self.write(tokenize)
-        if scopes:
-            log.info("namespace tokens set for %d namespaces", len(scopes))
+        self.write(migrate)
+        log.info("store migrated: %s", migration)
 
     def ping(self) -> bool:
         try:
@@ -145,6 +140,17 @@ class Store:
 
     def _session(self) -> neo4j.Session:
         return self._driver.session(database=self._database)
+
+
+def _tokenize_namespaces(tx: Transaction) -> None:
+    """Memories stored before search was scoped by namespace get their namespace's token."""
+    scopes = [
+        {"namespace": row["namespace"], "token": namespace_token(row["namespace"])}
+        for row in tx.run("namespaces_without_token")
+    ]
+    if scopes:
+        tx.run("set_episode_namespace_tokens", scopes=scopes)
+        tx.run("set_fact_namespace_tokens", scopes=scopes)
 
 
 def _native(value: Any) -> Any:
