@@ -12,7 +12,7 @@ from hippograph.errors import ErrorCode, HippographError, bad_input
 from hippograph.model import Episode, Fact, Memory
 from hippograph.store import Store, Transaction
 
-M = TypeVar("M", Episode, Fact)
+M = TypeVar("M", bound=Episode | Fact)
 
 
 def hydrate(store: Store, namespace: str, ids: Sequence[str]) -> dict[str, Memory]:

@@ -216,6 +216,13 @@ def _search(runtime: Runtime, query_name: str, indexes: Sequence[str], **params:
     return [Ranked(row["id"], row["score"], row["label"]) for row in rows]
 
 
+# Authorization by label: the statement, the key of its row's map, and what the map builds.
+_AUTHORIZE: tuple[tuple[str, str, type[Episode | Fact]], ...] = (
+    ("authorize_episodes", "episode", Episode),
+    ("authorize_facts", "fact", Fact),
+)
+
+
 @dataclass(frozen=True)
 class Visible:
     """The fused hits the caller may see: what scoring needs of each, and the memory itself."""
@@ -241,18 +248,12 @@ def _authorized(tx: Transaction, request: RecallRequest, fused: Sequence[Fused],
     visible = Visible({}, {})
     for start in range(0, len(fused), wanted):
         page = fused[start : start + wanted]
-        episodes = [f.id for f in page if f.label == "Episode"]
-        rows = tx.run("authorize_episodes", ids=episodes, namespace=request.namespace, **params) if episodes else []
-        for row in rows:
-            episode = memory_from_row(Episode, row["episode"])
-            visible.memories[episode.id] = episode
-            visible.candidates[episode.id] = _candidate(episode)
-        facts = [f.id for f in page if f.label == "Fact"]
-        rows = tx.run("authorize_facts", ids=facts, namespace=request.namespace, **params) if facts else []
-        for row in rows:
-            fact = memory_from_row(Fact, row["fact"])
-            visible.memories[fact.id] = fact
-            visible.candidates[fact.id] = _candidate(fact, row["fact"]["replaces"])
+        for query, key, memory_type in _AUTHORIZE:
+            ids = [f.id for f in page if f.label == memory_type.__name__]
+            for row in tx.run(query, ids=ids, namespace=request.namespace, **params) if ids else []:
+                memory = memory_from_row(memory_type, row[key])
+                visible.memories[memory.id] = memory
+                visible.candidates[memory.id] = _candidate(memory, row[key].get("replaces", ()))
         if len(visible.candidates) >= wanted:
             break
     return visible
@@ -262,14 +263,12 @@ def _candidate(memory: Episode | Fact, replaces: Sequence[str] = ()) -> Candidat
     """What scoring needs of an authorized memory: an episode is always active, lives in a
     session and dates from its capture; a fact has a status and provenance, and dates from when
     it was recorded."""
+    supported_by: tuple[str, ...]
     if isinstance(memory, Episode):
-        kind, created_at, status, session, supported_by = (
-            EPISODE_KIND, memory.captured_at, ACTIVE, memory.session, ()
-        )
+        kind, created_at, status, session, supported_by = EPISODE_KIND, memory.captured_at, ACTIVE, memory.session, ()
     else:
-        kind, created_at, status, session, supported_by = (
-            memory.kind, memory.recorded_at, memory.status, None, tuple(memory.supported_by)
-        )
+        kind, created_at, status, session = memory.kind, memory.recorded_at, memory.status, None
+        supported_by = tuple(memory.supported_by)
     return Candidate(
         id=memory.id,
         kind=kind,
