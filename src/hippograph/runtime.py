@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -22,6 +23,11 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+def _query_threads() -> ThreadPoolExecutor:
+    # Two per recall in flight; more would only queue on two cores.
+    return ThreadPoolExecutor(max_workers=4, thread_name_prefix="recall-query")
+
+
 @dataclass
 class Runtime:
     settings: Settings
@@ -32,11 +38,17 @@ class Runtime:
     events: EventBus = field(default_factory=EventBus)
     # Processes that extract and embed for consolidation; None: it all runs in this one.
     derive_pool: DerivePool | None = None
+    # Threads that analyse a recall's query (embedding, names) while its keyword search runs. They
+    # outlive the recall: starting two threads per recall waited ~1.5 ms for the GIL to hand them
+    # their first turn (docs/benchmarks.md).
+    query_threads: ThreadPoolExecutor = field(default_factory=_query_threads)
 
     def close(self) -> None:
+        self.query_threads.shutdown(cancel_futures=True)
         if self.derive_pool is not None:
             self.derive_pool.close()
         self.store.close()
+
 
 
 def open_runtime(settings: Settings) -> Runtime:

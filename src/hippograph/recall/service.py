@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any, cast
@@ -109,46 +108,44 @@ def _run_channels(
     degraded: list[Degradation] = []
     # The query's embedding and the entities it names are worked out while the keyword channel
     # runs: ONNX Runtime and the store's engine each take a core and release the GIL.
-    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="recall-query") as pool:
-        wanted = request.channels
-        embedding = pool.submit(runtime.embedder.embed_query, request.query) if Channel.VECTOR in wanted else None
-        named = (
-            pool.submit(query_entities, runtime, request.namespace, request.query) if Channel.GRAPH in wanted else None
+    pool = runtime.query_threads
+    wanted = request.channels
+    embedding = pool.submit(runtime.embedder.embed_query, request.query) if Channel.VECTOR in wanted else None
+    named = pool.submit(query_entities, runtime, request.namespace, request.query) if Channel.GRAPH in wanted else None
+
+    def vector() -> list[Ranked]:
+        assert embedding is not None
+        with watch.stage("embed_query"):
+            vector = embedding.result()
+        return _vector(runtime, request, fetch, vector)
+
+    def graph() -> list[Ranked]:
+        assert named is not None
+        text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.rrf_k)[:GRAPH_TEXT_HITS]
+        query = GraphQuery(
+            request.namespace,
+            as_of=request.as_of or now,
+            known_at=request.known_at or now,
+            limit=fetch,
+            params=_activation(runtime, preset),
         )
+        return graph_channel(runtime, query, named.result(), [hit.id for hit in text_hits])
 
-        def vector() -> list[Ranked]:
-            assert embedding is not None
-            with watch.stage("embed_query"):
-                vector = embedding.result()
-            return _vector(runtime, request, fetch, vector)
-
-        def graph() -> list[Ranked]:
-            assert named is not None
-            text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.rrf_k)[:GRAPH_TEXT_HITS]
-            query = GraphQuery(
-                request.namespace,
-                as_of=request.as_of or now,
-                known_at=request.known_at or now,
-                limit=fetch,
-                params=_activation(runtime, preset),
-            )
-            return graph_channel(runtime, query, named.result(), [hit.id for hit in text_hits])
-
-        runs: dict[Channel, Callable[[], list[Ranked]]] = {
-            Channel.KEYWORD: lambda: _keyword(runtime, request, fetch),
-            Channel.VECTOR: vector,
-            Channel.GRAPH: graph,
-        }
-        # In this order: the graph channel starts from the other two's hits too.
-        for channel, run in runs.items():
-            if channel not in request.channels:
-                continue
-            with watch.stage(channel.value):
-                try:
-                    rankings[channel] = run()
-                except Exception as error:  # a channel may fail; recall must still answer
-                    log.warning("recall channel %s failed", channel, exc_info=True)
-                    degraded.append(Degradation(channel, f"failed: {type(error).__name__}"))
+    runs: dict[Channel, Callable[[], list[Ranked]]] = {
+        Channel.KEYWORD: lambda: _keyword(runtime, request, fetch),
+        Channel.VECTOR: vector,
+        Channel.GRAPH: graph,
+    }
+    # In this order: the graph channel starts from the other two's hits too.
+    for channel, run in runs.items():
+        if channel not in request.channels:
+            continue
+        with watch.stage(channel.value):
+            try:
+                rankings[channel] = run()
+            except Exception as error:  # a channel may fail; recall must still answer
+                log.warning("recall channel %s failed", channel, exc_info=True)
+                degraded.append(Degradation(channel, f"failed: {type(error).__name__}"))
     return rankings, degraded
 
 
