@@ -7,7 +7,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import replace
 
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 
 from hippograph.extraction.model import EntityType, Mention
 from hippograph.extraction.nlp import SpanLabel, span_label
@@ -31,9 +31,29 @@ def find_mentions(doc: Doc, speaker: str | None, speaker_type: EntityType) -> li
 
 
 def find_names(doc: Doc) -> list[Mention]:
-    """The entity, dictionary and regex mentions of ``doc``, sorted by start, without sentence
-    indexes: what a lookup needs, from a Doc that may not have been parsed."""
-    return _resolve(doc)
+    """The names to look up in ``doc``, a recall query, sorted by start: the dictionary's and the
+    regex rules' mentions, and every other capitalized word that is not a stop word ("When did
+    *Caroline* join the *LGBTQ* group?"). The Doc needs no statistical component.
+
+    A query's names are looked up, never minted, so they may over-generate: the store's entities
+    decide which are names. The statistical recognizer, trained on news prose, was the wrong tool
+    here: ~5 ms of CPU per question, holding the GIL against the keyword search, and on LoCoMo's
+    questions it missed the person asked about in one in six ("Would Caroline still want to...")
+    and mistyped others, which then resolved to the wrong entity (docs/benchmarks.md)."""
+    mentions = _resolve(doc)
+    taken = bytearray(len(doc.text))
+    for mention in mentions:
+        taken[mention.start : mention.end] = b"\x01" * (mention.end - mention.start)
+    words = [
+        Mention(token.text, token.idx, token.idx + len(token), EntityType.OTHER, None, "query:capitalized")
+        for token in doc
+        if _may_name(token) and not taken[token.idx]
+    ]
+    return sorted([*mentions, *words], key=lambda mention: mention.start)
+
+
+def _may_name(token: Token) -> bool:
+    return token.is_alpha and len(token) > 1 and (token.is_title or token.is_upper) and not token.is_stop
 
 
 def _resolve(doc: Doc) -> list[Mention]:

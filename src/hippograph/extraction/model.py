@@ -30,7 +30,8 @@ class Mention:
     # The dictionary's canonical name when one knows this surface form ("nextjs" -> "Next.js").
     canonical: str | None
     # Which rule found it: "ner", "ruler", "alias", "regex:domain", "regex:url", "regex:handle",
-    # "regex:quoted", "regex:capitalized", "speaker", "relation" (an object a relation rule named).
+    # "regex:quoted", "regex:capitalized", "speaker", "relation" (an object a relation rule named),
+    # "query:capitalized" (a capitalized word of a recall query, to look up).
     source: str
     # "speaker" for the speaking person/agent of a conversation turn, else "mentioned".
     role: str = "mentioned"
