@@ -37,9 +37,10 @@ def find_names(doc: Doc) -> list[Mention]:
 
     A query's names are looked up, never minted, so they may over-generate: the store's entities
     decide which are names. The statistical recognizer, trained on news prose, was the wrong tool
-    here: ~5 ms of CPU per question, holding the GIL against the keyword search, and on LoCoMo's
-    questions it missed the person asked about in one in six ("Would Caroline still want to...")
-    and mistyped others, which then resolved to the wrong entity (docs/benchmarks.md)."""
+    here: ~5 ms of CPU per question, holding the GIL against the keyword search; on LoCoMo's 756
+    questions it left 57 without a known name ("Would Caroline still want to...") where this
+    leaves 8, and its types sent others astray ("Maria" as a concept: a stray concept entity
+    instead of the person; docs/benchmarks.md)."""
     mentions = _resolve(doc)
     taken = bytearray(len(doc.text))
     for mention in mentions:
