@@ -50,7 +50,6 @@ class Runtime:
         self.store.close()
 
 
-
 def open_runtime(settings: Settings) -> Runtime:
     """Connect (or start the embedded engine), set the schema up, load the models."""
     store = open_store(settings)
