@@ -193,6 +193,7 @@ def run_ablation(
         "latency_ms": summary(latencies, 95),
         # The server's own stages; they nest where the service nests them ("vector" holds "embed_query").
         "stage_median_ms": {stage: round(statistics.median(ms), 2) for stage, ms in stages.items()},
+        "stage_p95_ms": {stage: summary(ms, 95)["p95"] for stage, ms in stages.items()},
         "degraded": sorted(degraded),
     }
 

@@ -3,6 +3,7 @@
 // may not see, and the hits need no second lookup. Ids are looked up one by one through the id
 // index: a namespace filter next to `id IN $ids` leads ArcadeDB to scan the whole namespace.
 // An episode exists in valid time from when it happened, in transaction time from its capture.
+// The maps come back as one list in one record (Transaction.run_listed).
 UNWIND $ids AS id
 MATCH (m:Episode {id: id})
 WHERE m.namespace = $namespace AND m.forgotten_at IS NULL
@@ -16,8 +17,8 @@ WHERE m.namespace = $namespace AND m.forgotten_at IS NULL
   AND ($pinned IS NULL OR m.pinned = $pinned)
   AND ($as_of IS NULL OR m.occurred_at <= $as_of)
   AND ($known_at IS NULL OR m.captured_at <= $known_at)
-RETURN m {
+RETURN collect(m {
   .id, .namespace, .content, .role, .agent, .session, .occurred_at, .captured_at, .content_hash,
   .importance, .pinned, .tags, .observed_by, .access_count, .last_accessed_at, .forgotten_at, .state, .metadata,
   embedded: NOT m.embedding_pending
-} AS episode
+}) AS rows

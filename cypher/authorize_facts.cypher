@@ -10,6 +10,7 @@
 // when asked for ($include_superseded), to be annotated and demoted. A question about the past
 // ($as_of) sees the facts that held then, superseded since or not; $known_at sees what was
 // believed then, so a corrected fact counts until its correction.
+// The maps come back as one list in one record (Transaction.run_listed).
 UNWIND $ids AS id
 MATCH (m:Fact {id: id})
 WHERE m.namespace = $namespace AND m.forgotten_at IS NULL
@@ -27,7 +28,7 @@ WHERE m.namespace = $namespace AND m.forgotten_at IS NULL
                           AND (m.valid_to IS NULL OR m.valid_to > $as_of)))
   AND ($known_at IS NULL OR (m.recorded_at <= $known_at
                              AND (m.expired_at IS NULL OR m.expired_at > $known_at)))
-RETURN m {
+RETURN collect(m {
   .id, .namespace, .statement, .kind, .key, .subject, .predicate, .object, .confidence,
   .importance, .version, .status, .origin, .valid_from, .valid_to, .recorded_at, .expired_at,
   .pinned, .tags, .access_count, .last_accessed_at, .forgotten_at,
@@ -37,4 +38,4 @@ RETURN m {
     embedded: NOT e.embedding_pending
   }],
   replaces: [(m)-[:SUPERSEDES]->(old:Fact) | old.id]
-} AS fact
+}) AS rows

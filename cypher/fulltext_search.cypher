@@ -4,12 +4,14 @@
 // namespace and stops at $limit; the namespace test after it only makes that explicit. One ORDER
 // BY, over both indexes' hits: ArcadeDB builds a map of the row for every comparison, and sorting
 // each index's hits first made the statement ~8 % slower at median (docs/benchmarks.md).
+// The rows come back as one list, in order, in one record (Transaction.run_listed).
 UNWIND $indexes AS index
 CALL (index) {
   CALL db.index.fulltext.queryNodes(index, $query, {limit: $limit}) YIELD node, score
   WHERE node.namespace = $namespace
   RETURN node, score
 }
-RETURN node.id AS id, labels(node)[0] AS label, score
+WITH node.id AS id, labels(node)[0] AS label, score
 ORDER BY score DESC
 LIMIT $limit
+RETURN collect({id: id, label: label, score: score}) AS rows

@@ -1,12 +1,17 @@
 """The keyword channel asks the full-text index for one namespace's best hits only: other
-namespaces can neither leak in nor crowd a namespace's own hits out of the top of the index."""
+namespaces can neither leak in nor crowd a namespace's own hits out of the top of the index; the
+hits come back best first."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from conftest import GraphQLClient, capture_turns
 from test_recall_graph import recall_over_api
 
+from hippograph.recall.keyword import fulltext_query
 from hippograph.runtime import Runtime
+from hippograph.store.search import scoped_query
 
 AT = "2024-05-01T10:00:00Z"
 
@@ -42,3 +47,23 @@ def test_memories_from_before_namespace_tokens_get_one_at_start_up(
 
     assert keyword_hits(gql, namespace, "lighthouse keeper") == [old]
     assert runtime.store.read("migration_done", id="namespace_tokens")
+
+
+def test_the_search_statement_returns_its_rows_best_first_in_one_list(
+    runtime: Runtime, gql: GraphQLClient, namespace: str
+) -> None:
+    texts = ["kayak", "kayak kayak kayak", "kayak kayak"]
+    ids = capture_turns(gql, namespace, [("Ann", f"{text} lake", AT) for text in texts], "s1")
+    indexes = [runtime.store.index(index) for index in ("episode_search", "fact_search")]
+
+    def search(words: str) -> list[dict[str, Any]]:
+        terms = fulltext_query(words)
+        assert terms is not None
+        query = scoped_query(namespace, terms)
+        return runtime.store.read_listed("fulltext_search", indexes=indexes, query=query, namespace=namespace, limit=5)
+
+    rows = search("kayak")
+    assert [row["id"] for row in rows] == [ids[1], ids[2], ids[0]]
+    assert rows[0]["score"] > rows[1]["score"] > rows[2]["score"]
+    assert {row["label"] for row in rows} == {"Episode"}
+    assert search("canoe") == []

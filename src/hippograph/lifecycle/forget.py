@@ -202,7 +202,7 @@ def _search(runtime: Runtime, tx: Transaction, namespace: str, query: str, limit
     if terms is None:
         raise bad_input("the query has no searchable words", field="query")
     indexes = [runtime.store.index(index) for index in ("episode_search", "fact_search")]
-    rows = tx.run(
+    rows = tx.run_listed(
         "fulltext_search", indexes=indexes, query=scoped_query(namespace, terms), namespace=namespace, limit=limit
     )
     return [row["id"] for row in rows]

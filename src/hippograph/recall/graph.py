@@ -66,7 +66,7 @@ def _activate(tx: Transaction, request: GraphQuery, named: Sequence[str], text_h
     [count] = tx.run("namespace_episode_count", namespace=request.namespace)
 
     def expand(frontier: list[str]) -> Iterator[Edge]:
-        for row in tx.run(
+        for row in tx.run_listed(
             "graph_expand",
             frontier=frontier,
             namespace=request.namespace,
@@ -79,7 +79,7 @@ def _activate(tx: Transaction, request: GraphQuery, named: Sequence[str], text_h
     weights = entity_weights(spread(seeds, expand, request.params), mentions, count["episodes"])
     informative = [(entity, weight) for entity, weight in weights.items() if weight > 0]
     strongest = sorted(informative, key=lambda item: (-item[1], item[0]))[:MAX_SCORED_ENTITIES]
-    rows = tx.run(
+    rows = tx.run_listed(
         "graph_memories",
         entities=[{"id": entity, "weight": weight} for entity, weight in strongest],
         namespace=request.namespace,

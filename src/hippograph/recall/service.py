@@ -209,14 +209,14 @@ def _vector(runtime: Runtime, request: RecallRequest, fetch: int, embedding: Vec
 def _search(runtime: Runtime, query_name: str, indexes: Sequence[str], **params: Any) -> list[Ranked]:
     """One channel over several indexes (episodes and facts), one ranking by score."""
     names = [runtime.store.index(index) for index in indexes]
-    rows = runtime.store.read(query_name, indexes=names, **params)
+    rows = runtime.store.read_listed(query_name, indexes=names, **params)
     return [Ranked(row["id"], row["score"], row["label"]) for row in rows]
 
 
-# Authorization by label: the statement, the key of its row's map, and what the map builds.
-_AUTHORIZE: tuple[tuple[str, str, type[Episode | Fact]], ...] = (
-    ("authorize_episodes", "episode", Episode),
-    ("authorize_facts", "fact", Fact),
+# Authorization by label: the statement, and what its maps build.
+_AUTHORIZE: tuple[tuple[str, type[Episode | Fact]], ...] = (
+    ("authorize_episodes", Episode),
+    ("authorize_facts", Fact),
 )
 
 
@@ -245,12 +245,12 @@ def _authorized(tx: Transaction, request: RecallRequest, fused: Sequence[Fused],
     visible = Visible({}, {})
     for start in range(0, len(fused), wanted):
         page = fused[start : start + wanted]
-        for query, key, memory_type in _AUTHORIZE:
+        for query, memory_type in _AUTHORIZE:
             ids = [f.id for f in page if f.label == memory_type.__name__]
-            for row in tx.run(query, ids=ids, namespace=request.namespace, **params) if ids else []:
-                memory = memory_from_row(memory_type, row[key])
+            for row in tx.run_listed(query, ids=ids, namespace=request.namespace, **params) if ids else []:
+                memory = memory_from_row(memory_type, row)
                 visible.memories[memory.id] = memory
-                visible.candidates[memory.id] = _candidate(memory, row[key].get("replaces", ()))
+                visible.candidates[memory.id] = _candidate(memory, row.get("replaces", ()))
         if len(visible.candidates) >= wanted:
             break
     return visible
