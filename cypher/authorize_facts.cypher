@@ -1,8 +1,6 @@
 // Which candidate ids are facts this caller may see under these filters (DESIGN §6 step 4), as
-// facts_by_id reads them, with the facts each replaced (for scoring) and the episodes that support
-// them, as episodes_by_id reads them: the lookup loads each of those episodes for its id anyway,
-// and the hits need no second statement for their provenance. The filter comes first, so nothing
-// is read of a fact the caller may not see. Ids go through the id index one by one (see
+// facts_by_id reads them, with the facts each replaced (for scoring); the filter comes first, so
+// nothing is read of a fact the caller may not see. Ids go through the id index one by one (see
 // authorize_episodes.cypher). Facts have no agent or session of their own, so a filter on either
 // excludes them.
 //
@@ -32,10 +30,6 @@ RETURN collect(m {
   .id, .namespace, .statement, .kind, .key, .subject, .predicate, .object, .confidence,
   .importance, .version, .status, .origin, .valid_from, .valid_to, .recorded_at, .expired_at,
   .pinned, .tags, .access_count, .last_accessed_at, .forgotten_at,
-  supporting: [(m)-[:SUPPORTED_BY]->(e:Episode) | e {
-    .id, .namespace, .content, .role, .agent, .session, .occurred_at, .captured_at, .content_hash,
-    .importance, .pinned, .tags, .observed_by, .access_count, .last_accessed_at, .forgotten_at, .state, .metadata,
-    embedded: NOT e.embedding_pending
-  }],
+  supported_by: [(m)-[:SUPPORTED_BY]->(e:Episode) | e.id],
   replaces: [(m)-[:SUPERSEDES]->(old:Fact) | old.id]
 }) AS rows

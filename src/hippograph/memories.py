@@ -28,14 +28,14 @@ def hydrate_in(tx: Transaction, namespace: str, ids: Sequence[str]) -> dict[str,
 
 def episodes_in(tx: Transaction, namespace: str, ids: Sequence[str]) -> dict[str, Episode]:
     """The episodes with these ids in the namespace (ids of anything else are absent)."""
-    rows = tx.run("episodes_by_id", ids=list(ids), namespace=namespace) if ids else []
-    return {row["episode"]["id"]: memory_from_row(Episode, row["episode"]) for row in rows}
+    rows = tx.run_listed("episodes_by_id", ids=list(ids), namespace=namespace) if ids else []
+    return {row["id"]: memory_from_row(Episode, row) for row in rows}
 
 
 def facts_in(tx: Transaction, namespace: str, ids: Sequence[str]) -> dict[str, Fact]:
     """The facts with these ids in the namespace (ids of anything else are absent)."""
-    rows = tx.run("facts_by_id", ids=list(ids), namespace=namespace) if ids else []
-    return {row["fact"]["id"]: memory_from_row(Fact, row["fact"]) for row in rows}
+    rows = tx.run_listed("facts_by_id", ids=list(ids), namespace=namespace) if ids else []
+    return {row["id"]: memory_from_row(Fact, row) for row in rows}
 
 
 def get_memory(store: Store, namespace: str, memory_id: str) -> Memory:
@@ -70,9 +70,8 @@ def page_memories(store: Store, namespace: str, first: int, before: str | None, 
 
 
 def memory_from_row(cls: type[M], row: dict[str, Any]) -> M:
-    """An episode or fact from a query's map of its properties (episodes_by_id, facts_by_id; a
-    fact's map may hold its ``supporting`` episodes' maps instead of their ids); keys that are not
-    fields of ``cls`` are left out."""
+    """An episode or fact from a query's map of its properties (episodes_by_id, facts_by_id);
+    keys that are not fields of ``cls`` are left out."""
     values: dict[str, Any] = {f.name: row.get(f.name) for f in fields(cls)}
     values["tags"] = values["tags"] or []
     values["access_count"] = values["access_count"] or 0
@@ -80,9 +79,6 @@ def memory_from_row(cls: type[M], row: dict[str, Any]) -> M:
     if cls is Episode:
         values["observed_by"] = values["observed_by"] or []
         values["metadata"] = json.loads(values["metadata"]) if values["metadata"] else None
-    elif values["supporting"] is not None:  # the episodes themselves came with the fact
-        values["supporting"] = tuple(memory_from_row(Episode, episode) for episode in values["supporting"])
-        values["supported_by"] = [episode.id for episode in values["supporting"]]
     else:
         values["supported_by"] = values["supported_by"] or []
     return cls(**values)

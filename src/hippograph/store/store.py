@@ -165,8 +165,14 @@ def _tokenize_namespaces(tx: Transaction) -> None:
         tx.run("set_fact_namespace_tokens", scopes=scopes)
 
 
+# Most values a statement returns; checked first, by exact type, as a recall converts thousands.
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def _native(value: Any) -> Any:
     """Driver values as plain Python; datetimes always in UTC (ArcadeDB may drop the zone)."""
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, neo4j.time.DateTime):
         value = value.to_native()
     if isinstance(value, datetime):
