@@ -11,6 +11,7 @@ from hippograph.runtime import Runtime
 TEXTS = [
     "pottery",
     "When did Melanie paint a sunrise?",
+    "  Surrounded by spaces and a newline\n",
     "Qu'a fait Zoë à Zürich — et pourquoi 日本語?",
     # Longer than the model's 256 tokens: both paths must truncate the same way.
     " ".join(f"word{i}" for i in range(400)),
