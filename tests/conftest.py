@@ -18,6 +18,7 @@ import httpx
 import pytest
 import uvicorn
 
+from hippograph.access import KeyRole, NewKey, create_key
 from hippograph.api.app import create_app
 from hippograph.config import Settings
 from hippograph.resources import read_text
@@ -42,7 +43,24 @@ def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
 
 
 @pytest.fixture(scope="session")
-def base_url(runtime: Runtime) -> Iterator[str]:
+def admin_key(runtime: Runtime) -> NewKey:
+    """The test server has keys, as one on a network would: every client presents this one
+    unless a test says otherwise. Named uniquely: a Neo4j under test may hold other runs' keys."""
+    return create_key(runtime.store, f"admin-{uuid.uuid4().hex[:8]}", KeyRole.ADMIN, all_namespaces=True)
+
+
+@pytest.fixture(scope="session")
+def admin_secret(admin_key: NewKey) -> str:
+    return admin_key.secret
+
+
+@pytest.fixture(scope="session")
+def admin_name(admin_key: NewKey) -> str:
+    return admin_key.key.name
+
+
+@pytest.fixture(scope="session")
+def base_url(runtime: Runtime, admin_secret: str) -> Iterator[str]:
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(runtime), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -57,8 +75,9 @@ def base_url(runtime: Runtime) -> Iterator[str]:
 
 
 class GraphQLClient:
-    def __init__(self, base_url: str) -> None:
-        self.http = httpx.Client(base_url=base_url, timeout=60)
+    def __init__(self, base_url: str, secret: str | None = None, **http: Any) -> None:
+        headers = {"Authorization": f"Bearer {secret}"} if secret else {}
+        self.http = httpx.Client(base_url=base_url, timeout=60, headers=headers, **http)
 
     def execute(self, query: str, **variables: Any) -> dict[str, Any]:
         response = self.http.post("/graphql", json={"query": query, "variables": variables})
@@ -81,8 +100,8 @@ class GraphQLClient:
 
 
 @pytest.fixture(scope="session")
-def gql(base_url: str) -> GraphQLClient:
-    return GraphQLClient(base_url)
+def gql(base_url: str, admin_secret: str) -> GraphQLClient:
+    return GraphQLClient(base_url, admin_secret)
 
 
 @pytest.fixture

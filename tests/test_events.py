@@ -21,12 +21,12 @@ PROTOCOL = "graphql-transport-ws"
 
 @contextmanager
 def subscription(
-    base_url: str, runtime: Runtime, namespace: str, kinds: list[str] | None = None
+    base_url: str, runtime: Runtime, namespace: str, secret: str, kinds: list[str] | None = None
 ) -> Iterator[ClientConnection]:
     """A websocket subscribed to memoryEvents of a namespace, returned once the server listens."""
     listening = runtime.events.listening(namespace)
     with connect(base_url.replace("http", "ws", 1) + "/graphql", subprotocols=[PROTOCOL]) as socket:
-        socket.send(json.dumps({"type": "connection_init"}))
+        socket.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {secret}"}}))
         assert json.loads(socket.recv(timeout=30))["type"] == "connection_ack"
         query = read_text("graphql/operations/memoryEvents.graphql")
         variables = {"namespace": namespace, "kinds": kinds}
@@ -47,10 +47,13 @@ def next_event(socket: ClientConnection) -> dict[str, Any]:
 
 
 def test_events_arrive_in_order_for_their_namespace_only(
-    gql: GraphQLClient, base_url: str, runtime: Runtime, namespace: str
+    gql: GraphQLClient, base_url: str, runtime: Runtime, namespace: str, admin_secret: str
 ) -> None:
     other = namespace + "-other"
-    with subscription(base_url, runtime, namespace) as socket, subscription(base_url, runtime, other) as elsewhere:
+    with (
+        subscription(base_url, runtime, namespace, admin_secret) as socket,
+        subscription(base_url, runtime, other, admin_secret) as elsewhere,
+    ):
         first = remember(gql, namespace, "Dana's editor is Vim.", key="dana.editor")["fact"]
         second = remember(gql, namespace, "Dana's editor is Helix.", key="dana.editor")["fact"]
         gql.data("forget", input={"namespace": namespace, "ids": [second["id"]], "mode": "EXECUTE", "reason": "r"})
@@ -72,23 +75,25 @@ def test_events_arrive_in_order_for_their_namespace_only(
         assert next_event(elsewhere)["id"] == there["id"]  # nothing of the first namespace came first
 
 
-def test_a_subscription_can_choose_kinds(gql: GraphQLClient, base_url: str, runtime: Runtime, namespace: str) -> None:
-    with subscription(base_url, runtime, namespace, kinds=["ERASED"]) as socket:
+def test_a_subscription_can_choose_kinds(
+    gql: GraphQLClient, base_url: str, runtime: Runtime, namespace: str, admin_secret: str, admin_name: str
+) -> None:
+    with subscription(base_url, runtime, namespace, admin_secret, kinds=["ERASED"]) as socket:
         kept = remember(gql, namespace, "Dana's PIN hint is her cat.", key="pin")["fact"]
         gql.data("erase", namespace=namespace, id=kept["id"], reason="secret")
         event = next_event(socket)
-        assert (event["kind"], event["id"], event["actor"]) == ("ERASED", kept["id"], "api")
+        assert (event["kind"], event["id"], event["actor"]) == ("ERASED", kept["id"], admin_name)
 
 
 def test_capture_and_consolidation_report_what_they_create_and_revise(
-    gql: GraphQLClient, base_url: str, runtime: Runtime, namespace: str
+    gql: GraphQLClient, base_url: str, runtime: Runtime, namespace: str, admin_secret: str
 ) -> None:
     turns = [
         ("Omar", "Omar: I live in Lisbon.", "2023-05-01T10:00:00Z"),
         ("Omar", "Omar: I don't live in Lisbon.", "2023-05-01T10:00:00Z"),
     ]
     inputs = [{"namespace": namespace, "content": text, "agent": agent, "occurredAt": at} for agent, text, at in turns]
-    with subscription(base_url, runtime, namespace) as socket:
+    with subscription(base_url, runtime, namespace, admin_secret) as socket:
         episodes = [r["id"] for r in gql.data("captureBatch", inputs=inputs)["captureBatch"]]
         assert [(e["kind"], e["id"]) for e in (next_event(socket), next_event(socket))] == [
             ("CREATED", episodes[0]),
@@ -106,9 +111,9 @@ def test_capture_and_consolidation_report_what_they_create_and_revise(
         assert {e["actor"] for e in disputed} == {"consolidation"}
 
 
-def test_a_bad_subscription_is_refused_with_a_code(base_url: str) -> None:
+def test_a_bad_subscription_is_refused_with_a_code(base_url: str, admin_secret: str) -> None:
     with connect(base_url.replace("http", "ws", 1) + "/graphql", subprotocols=[PROTOCOL]) as socket:
-        socket.send(json.dumps({"type": "connection_init"}))
+        socket.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {admin_secret}"}}))
         assert json.loads(socket.recv(timeout=30))["type"] == "connection_ack"
         query = read_text("graphql/operations/memoryEvents.graphql")
         payload = {"query": query, "variables": {"namespace": "not a namespace!"}}

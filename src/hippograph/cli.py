@@ -1,4 +1,4 @@
-"""The ``hippograph`` command: serve, init, consolidate, import, status, sweep, schema."""
+"""The ``hippograph`` command: serve, init, consolidate, import, status, sweep, keys, schema."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from hippograph.access.keys import KeyRole
 from hippograph.config import Settings
+from hippograph.errors import HippographError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -46,6 +48,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     _store_flags(sweeper)
     sweeper.add_argument("--namespace", help="only this namespace (default: all)")
 
+    keys = commands.add_parser("keys", help="create, list and revoke API keys (works beside a running server)")
+    key_commands = keys.add_subparsers(dest="keys_command", required=True)
+    create = key_commands.add_parser("create", help="create a key; its secret is printed once, on the last line")
+    _store_flags(create)
+    create.add_argument("--name", required=True, help="what History records as the actor")
+    create.add_argument("--role", required=True, choices=[role.value for role in KeyRole])
+    scope = create.add_mutually_exclusive_group(required=True)
+    scope.add_argument("--namespace", action="append", dest="namespaces", help="a namespace it may use (repeatable)")
+    scope.add_argument("--all-namespaces", action="store_true", help="every namespace, present and future")
+    create.add_argument("--rate", type=float, help="requests per second (default HIPPOGRAPH_RATE_PER_S)")
+    listing = key_commands.add_parser("list", help="name, role, namespaces, created, last used; never a secret")
+    _store_flags(listing)
+    revoke = key_commands.add_parser("revoke", help="revoke a key; a running server refuses it within seconds")
+    _store_flags(revoke)
+    revoke.add_argument("name")
+
     schema = commands.add_parser("schema", help="print the GraphQL schema (SDL)")
     schema.add_argument("--write", type=Path, help="write it to this file instead")
 
@@ -61,8 +79,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         host=getattr(args, "host", None),
         port=getattr(args, "port", None),
     )
+    try:
+        return _run(args, settings)
+    except HippographError as error:
+        print(f"hippograph {args.command}: {error.message}", file=sys.stderr)
+        return 2
+    except Exception as error:  # the store would not open, most often: one line, not a trace
+        logging.getLogger(__name__).debug("command failed", exc_info=True)
+        print(f"hippograph {args.command}: {_reason(error)}", file=sys.stderr)
+        return 1
+
+
+def _run(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "serve":
         return _serve(settings)
+    if args.command == "keys":
+        return _keys(settings, args)
     if args.command == "consolidate":
         return _consolidate(settings, args.namespace, args.limit, args.again)
     if args.command == "import":
@@ -80,16 +112,80 @@ def _store_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--neo4j-uri", help="use this Neo4j instead of the embedded store (NEO4J_URI)")
 
 
+def _reason(error: BaseException) -> str:
+    """The innermost message of a failure, on one line (the JVM's own is several)."""
+    while error.__cause__ is not None:
+        error = error.__cause__
+    lines = str(error).strip().splitlines() or [type(error).__name__]
+    return lines[0]
+
+
 def _serve(settings: Settings) -> int:
     import uvicorn
 
+    from hippograph.access.keys import list_keys
     from hippograph.api.app import create_app
+    from hippograph.api.origin import is_loopback
     from hippograph.runtime import open_runtime
+    from hippograph.store import open_store
 
+    if not is_loopback(settings.host):
+        # Checked before the models load: a server without keys must not face a network.
+        store = open_store(settings)
+        try:
+            keyless = not list_keys(store)
+        finally:
+            store.close()
+        if keyless:
+            print(
+                f"hippograph serve: refusing to bind {settings.host} without an API key; "
+                "create one with `hippograph keys create` or bind 127.0.0.1",
+                file=sys.stderr,
+            )
+            return 2
     runtime = open_runtime(settings)
     app = create_app(runtime, close_runtime_on_shutdown=True)
     print(f"starting Hippograph on http://{settings.host}:{settings.port}/graphql ({runtime.store.dialect.name})", flush=True)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level="warning",
+        forwarded_allow_ips=settings.access.forwarded_allow_ips,
+    )
+    return 0
+
+
+def _keys(settings: Settings, args: argparse.Namespace) -> int:
+    from hippograph.access.keys import create_key, list_keys, revoke_key
+    from hippograph.store import open_store
+
+    store = open_store(settings)
+    try:
+        store.setup_schema()  # a key may be the first thing a new store holds
+        if args.keys_command == "create":
+            created = create_key(
+                store,
+                args.name,
+                KeyRole(args.role),
+                args.namespaces or (),
+                all_namespaces=args.all_namespaces,
+                rate_per_s=args.rate,
+            )
+            scope = "all namespaces" if created.key.all_namespaces else ", ".join(created.key.namespaces)
+            print(f"created key {created.key.name} ({created.key.role.value}; {scope}); its secret, shown once:")
+            print(created.secret, flush=True)
+        elif args.keys_command == "list":
+            for key in list_keys(store):
+                scope = "*" if key.all_namespaces else ",".join(key.namespaces)
+                used = key.last_used_at.isoformat(timespec="seconds") if key.last_used_at else "never"
+                created_at = key.created_at.isoformat(timespec="seconds")
+                print(f"{key.name}\t{key.role.value}\t{scope}\tcreated {created_at}\tlast used {used}")
+        else:
+            revoke_key(store, args.name)
+            print(f"revoked key {args.name}")
+    finally:
+        store.close()
     return 0
 
 

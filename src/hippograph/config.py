@@ -24,6 +24,37 @@ class Limits:
     max_query_chars: int = 2000
     max_query_depth: int = 12
     max_forget_candidates: int = 1000
+    # Request budgets, checked before anything runs: the HTTP body, and a cost computed from the
+    # parsed operation (a recall costs its limit, each captured input 1, a list field its page
+    # size, any other field 1), aliases and fragments included.
+    max_body_bytes: int = 5 * 1024 * 1024
+    max_cost: int = 1000
+    # Parsed operations kept, bounded by the total length of their text; a longer one is not kept.
+    document_cache_bytes: int = 4 * 1024 * 1024
+    max_cached_document_chars: int = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Access:
+    """Who may talk to the server, and how often (docs/security.md)."""
+
+    # Host headers served; empty: the loopback names when bound to loopback, any otherwise.
+    allowed_hosts: tuple[str, ...] = ()
+    # Browser origins allowed to call the API (CORS); the server's own origin always is.
+    cors_origins: tuple[str, ...] = ()
+    # /metrics answers without a key when true; otherwise it needs an admin key once keys exist.
+    metrics_public: bool = True
+    # A key's requests per second, refilled continuously, with bursts of twice that.
+    rate_per_s: float = 50.0
+    # After this many failed authentications from one address, that address waits before it may
+    # try again: base_s, doubling with each further failure, at most max_s.
+    auth_free_failures: int = 5
+    auth_backoff_base_s: float = 1.0
+    auth_backoff_max_s: float = 300.0
+    # How long a key or a revocation takes at most to reach a running server.
+    key_refresh_s: float = 2.0
+    # Addresses of reverse proxies whose X-Forwarded-For names the client (uvicorn's setting).
+    forwarded_allow_ips: str = "127.0.0.1"
 
 
 @dataclass(frozen=True)
@@ -91,6 +122,7 @@ class Settings:
     activation_threshold: float = 0.1
     query_cache_size: int = 1024
     limits: Limits = Limits()
+    access: Access = Access()
 
     @property
     def embedded(self) -> bool:
@@ -103,15 +135,21 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
-        values: dict[str, Any] = {}
-        for field in fields(cls):
-            if field.name == "limits":
-                continue
-            prefix = "" if field.name.startswith("neo4j_") else "HIPPOGRAPH_"
-            raw = env.get(prefix + field.name.upper())
-            if raw not in (None, ""):
-                values[field.name] = _coerce(field.type, raw)
-        return cls(**values)
+        values = _read(cls, env, skip={"limits", "access"})
+        return cls(**values, limits=Limits(**_read(Limits, env)), access=Access(**_read(Access, env)))
+
+
+def _read(cls: type, env: Mapping[str, str], skip: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
+    """The fields of ``cls`` set in the environment: ``HIPPOGRAPH_<FIELD>``, ``NEO4J_*`` as is."""
+    values: dict[str, Any] = {}
+    for field in fields(cls):
+        if field.name in skip:
+            continue
+        prefix = "" if field.name.startswith("neo4j_") else "HIPPOGRAPH_"
+        raw = env.get(prefix + field.name.upper())
+        if raw not in (None, ""):
+            values[field.name] = _coerce(field.type, raw)
+    return values
 
 
 def _coerce(type_name: Any, raw: str) -> Any:
@@ -120,6 +158,10 @@ def _coerce(type_name: Any, raw: str) -> Any:
         return int(raw)
     if kind == "float":
         return float(raw)
+    if kind == "bool":
+        return raw.strip().lower() in {"1", "true", "yes", "on"}
     if kind == "Path":
         return Path(raw)
+    if kind.startswith("tuple"):
+        return tuple(part.strip() for part in raw.split(",") if part.strip())
     return raw

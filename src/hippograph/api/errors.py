@@ -25,6 +25,8 @@ def format_error(error: GraphQLError) -> dict[str, Any]:
 
 def _classify(error: GraphQLError) -> tuple[ErrorCode, str, dict[str, Any]]:
     original = error.original_error
+    while isinstance(original, GraphQLError) and original.original_error is not None:
+        original = original.original_error  # a coded error, located again by graphql-core
     if isinstance(original, HippographError):
         return original.code, original.message, original.details
     if original is None or isinstance(original, GraphQLError):

@@ -18,13 +18,13 @@ from hippograph.recall.request import Channel as ChannelValue
 from hippograph.recall.request import Mode as RecallModeValue
 from hippograph.recall.request import RecallFilters, RecallRequest
 
-DEFAULT_NAMESPACE = "default"
-# Who a mutation is recorded as in History until API keys name the caller.
-DEFAULT_ACTOR = "api"
+NAMESPACE_HELP = (
+    "Optional when the API key has one namespace; without keys, or with a key for all namespaces, 'default'."
+)
 
 
 class CaptureInput(graphene.InputObjectType):
-    namespace = graphene.String(default_value=DEFAULT_NAMESPACE)
+    namespace = graphene.String(description=NAMESPACE_HELP)
     content = graphene.String(required=True, description="At most 64 KiB of UTF-8.")
     role = graphene.Field(Role, default_value=model.Role.USER.value)
     agent = graphene.String(description="Who said or wrote it; captures from another agent corroborate.")
@@ -49,7 +49,7 @@ class RecallFiltersInput(graphene.InputObjectType):
 
 
 class RecallInput(graphene.InputObjectType):
-    namespace = graphene.String(default_value=DEFAULT_NAMESPACE)
+    namespace = graphene.String(description=NAMESPACE_HELP)
     query = graphene.String(required=True)
     limit = graphene.Int(default_value=10, description="1..100.")
     filters = graphene.Field(RecallFiltersInput)
@@ -69,7 +69,7 @@ class RecallInput(graphene.InputObjectType):
 
 
 class RememberInput(graphene.InputObjectType):
-    namespace = graphene.String(default_value=DEFAULT_NAMESPACE)
+    namespace = graphene.String(description=NAMESPACE_HELP)
     statement = graphene.String(required=True, description="At most 64 KiB; sanitized and scrubbed like a capture.")
     kind = graphene.Field(FactKind, default_value="fact")
     key = graphene.String(description="A newer fact of the same kind and key supersedes this one.")
@@ -81,14 +81,13 @@ class RememberInput(graphene.InputObjectType):
     tags = graphene.List(graphene.NonNull(graphene.String))
     valid_from = DateTime(description="When it started to hold; default now. The fact it supersedes ends here.")
     pinned = graphene.Boolean(default_value=False, description="Pinned memories never decay.")
-    actor = graphene.String(default_value=DEFAULT_ACTOR, description="Who states it, for History.")
 
 
-def to_remember(data: dict[str, Any]) -> RememberRequest:
+def to_remember(data: dict[str, Any], namespace: str, actor: str) -> RememberRequest:
     return RememberRequest(
         statement=data["statement"],
         kind=_value(data.get("kind") or "fact"),
-        namespace=data.get("namespace") or DEFAULT_NAMESPACE,
+        namespace=namespace,
         key=data.get("key"),
         subject=data.get("subject"),
         predicate=data.get("predicate"),
@@ -98,12 +97,12 @@ def to_remember(data: dict[str, Any]) -> RememberRequest:
         tags=tuple(data.get("tags") or ()),
         valid_from=data.get("valid_from"),
         pinned=bool(data.get("pinned")),
-        actor=data.get("actor") or DEFAULT_ACTOR,
+        actor=actor,
     )
 
 
 class ModifyInput(graphene.InputObjectType):
-    namespace = graphene.String(default_value=DEFAULT_NAMESPACE)
+    namespace = graphene.String(description=NAMESPACE_HELP)
     id = graphene.ID(required=True, description="The current version of a fact; episodes are immutable.")
     reason = graphene.String(required=True, description="Why it changes; History keeps it.")
     statement = graphene.String()
@@ -111,20 +110,19 @@ class ModifyInput(graphene.InputObjectType):
     confidence = graphene.Float()
     tags = graphene.List(graphene.NonNull(graphene.String), description="Replaces the tags.")
     if_version = graphene.Int(description="Fail with VERSION_CONFLICT unless the fact is still at this version.")
-    actor = graphene.String(default_value=DEFAULT_ACTOR)
 
 
-def to_modify(data: dict[str, Any]) -> ModifyRequest:
+def to_modify(data: dict[str, Any], namespace: str, actor: str) -> ModifyRequest:
     return ModifyRequest(
         id=data["id"],
         reason=data["reason"],
-        namespace=data.get("namespace") or DEFAULT_NAMESPACE,
+        namespace=namespace,
         statement=data.get("statement"),
         importance=data.get("importance"),
         confidence=data.get("confidence"),
         tags=_tuple(data.get("tags")),
         if_version=data.get("if_version"),
-        actor=data.get("actor") or DEFAULT_ACTOR,
+        actor=actor,
     )
 
 
@@ -138,20 +136,19 @@ class ForgetFiltersInput(graphene.InputObjectType):
 
 
 class ForgetInput(graphene.InputObjectType):
-    namespace = graphene.String(default_value=DEFAULT_NAMESPACE)
+    namespace = graphene.String(description=NAMESPACE_HELP)
     mode = graphene.Field(ForgetMode, default_value=ForgetModeValue.PREVIEW.value)
     ids = graphene.List(graphene.NonNull(graphene.ID), description="These memories (pinned ones too).")
     query = graphene.String(description="Memories matching this full-text query (never pinned ones).")
     filters = graphene.Field(ForgetFiltersInput, description="Alone, or narrowing ids or query.")
     reason = graphene.String(description="Required to EXECUTE; History keeps it.")
     token = graphene.String(description="The PREVIEW's token; required above the confirmation threshold.")
-    actor = graphene.String(default_value=DEFAULT_ACTOR)
 
 
-def to_forget(data: dict[str, Any]) -> ForgetRequest:
+def to_forget(data: dict[str, Any], namespace: str, actor: str) -> ForgetRequest:
     filters = data.get("filters") or {}
     return ForgetRequest(
-        namespace=data.get("namespace") or DEFAULT_NAMESPACE,
+        namespace=namespace,
         mode=ForgetModeValue(_value(data.get("mode") or ForgetModeValue.PREVIEW)),
         ids=_tuple(data.get("ids")),
         query=data.get("query"),
@@ -165,14 +162,14 @@ def to_forget(data: dict[str, Any]) -> ForgetRequest:
         ),
         reason=data.get("reason"),
         token=data.get("token"),
-        actor=data.get("actor") or DEFAULT_ACTOR,
+        actor=actor,
     )
 
 
-def to_capture(data: dict[str, Any]) -> model.CaptureInput:
+def to_capture(data: dict[str, Any], namespace: str) -> model.CaptureInput:
     return model.CaptureInput(
         content=data["content"],
-        namespace=data.get("namespace") or DEFAULT_NAMESPACE,
+        namespace=namespace,
         role=model.Role(_value(data.get("role") or model.Role.USER)),
         agent=data.get("agent"),
         session=data.get("session"),
@@ -183,13 +180,13 @@ def to_capture(data: dict[str, Any]) -> model.CaptureInput:
     )
 
 
-def to_recall(data: dict[str, Any]) -> RecallRequest:
+def to_recall(data: dict[str, Any], namespace: str) -> RecallRequest:
     filters = data.get("filters") or {}
     channels = data.get("channels")
     chosen = {} if channels is None else {"channels": frozenset(ChannelValue(_value(c)) for c in channels)}
     return RecallRequest(
         query=data["query"],
-        namespace=data.get("namespace") or DEFAULT_NAMESPACE,
+        namespace=namespace,
         limit=data.get("limit", 10),
         filters=RecallFilters(
             kinds=_tuple(filters.get("kinds")),

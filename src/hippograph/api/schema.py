@@ -8,10 +8,9 @@ from typing import Any
 import graphene
 
 from hippograph.api import types
-from hippograph.api.errors import coded
+from hippograph.api.guard import actor, guard_schema, tenant, tenant_or_all
 from hippograph.api.inputs import (
-    DEFAULT_ACTOR,
-    DEFAULT_NAMESPACE,
+    NAMESPACE_HELP,
     CaptureInput,
     ForgetInput,
     ModifyInput,
@@ -26,11 +25,11 @@ from hippograph.api.inputs import (
 from hippograph.api.scalars import DateTime
 from hippograph.api.threads import call
 from hippograph.capture.service import capture
-from hippograph.capture.validate import validate_namespace
 from hippograph.consolidation.status import status
 from hippograph.consolidation.worker import consolidate
 from hippograph.curation import add_alias, merge_entities
 from hippograph.entities import get_entity, list_entities, neighborhood, timeline
+from hippograph.api.errors import coded
 from hippograph.errors import HippographError, bad_input
 from hippograph.history import read_history
 from hippograph.lifecycle.erase import erase
@@ -53,9 +52,8 @@ def _memory_change(description: str) -> graphene.Field:
     return graphene.Field(
         graphene.NonNull(types.Memory),
         id=graphene.ID(required=True),
-        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        namespace=graphene.String(description=NAMESPACE_HELP),
         reason=graphene.String(),
-        actor=graphene.String(default_value=DEFAULT_ACTOR),
         description=description,
     )
 
@@ -69,12 +67,12 @@ class Query(graphene.ObjectType):
     memory = graphene.Field(
         types.Memory,
         id=graphene.ID(required=True),
-        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        namespace=graphene.String(description=NAMESPACE_HELP),
         description="One memory by id; an error with code NOT_FOUND if it is not in the namespace.",
     )
     memories = graphene.Field(
         graphene.NonNull(types.MemoryConnection),
-        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        namespace=graphene.String(description=NAMESPACE_HELP),
         first=graphene.Int(default_value=20, description="1..100."),
         after=graphene.String(description="The endCursor of the previous page."),
         description="Episodes and facts, newest first.",
@@ -82,21 +80,22 @@ class Query(graphene.ObjectType):
 
     @staticmethod
     async def resolve_recall(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
-        return await call(recall, info.context["runtime"], to_recall(input))
+        return await call(recall, info.context["runtime"], to_recall(input, tenant(info, input.get("namespace"))))
 
     @staticmethod
-    async def resolve_memory(root: Any, info: graphene.ResolveInfo, id: str, namespace: str) -> Any:
-        return await call(get_memory, info.context["runtime"].store, namespace, id)
+    async def resolve_memory(root: Any, info: graphene.ResolveInfo, id: str, namespace: str | None = None) -> Any:
+        return await call(get_memory, info.context["runtime"].store, tenant(info, namespace), id)
 
     @staticmethod
     async def resolve_memories(
         root: Any,
         info: graphene.ResolveInfo,
-        namespace: str,
         first: int,
+        namespace: str | None = None,
         after: str | None = None,
     ) -> types.MemoryConnection:
         runtime = info.context["runtime"]
+        namespace = tenant(info, namespace)
         before = None
         if after is not None:
             before = types.decode_cursor(after, "memory")
@@ -109,12 +108,12 @@ class Query(graphene.ObjectType):
     entity = graphene.Field(
         graphene.NonNull(types.Entity),
         id=graphene.ID(required=True),
-        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        namespace=graphene.String(description=NAMESPACE_HELP),
         description="One entity by id; NOT_FOUND if it is not in the namespace.",
     )
     entities = graphene.Field(
         graphene.NonNull(types.EntityConnection),
-        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        namespace=graphene.String(description=NAMESPACE_HELP),
         search=graphene.String(description="Full-text match on the name; without it, most mentioned first."),
         type=graphene.String(description="Only entities of this type (person, place, organization, ...)."),
         first=graphene.Int(default_value=20, description="1..100."),
@@ -123,7 +122,7 @@ class Query(graphene.ObjectType):
     neighborhood = graphene.Field(
         graphene.NonNull(types.Neighborhood),
         entity_id=graphene.ID(required=True),
-        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        namespace=graphene.String(description=NAMESPACE_HELP),
         depth=graphene.Int(default_value=1, description="1..3 hops."),
         as_of=DateTime(description="Valid time: what held in the world then. Default: now."),
         known_at=DateTime(description="Transaction time: as Hippograph knew it then. Default: now."),
@@ -131,18 +130,18 @@ class Query(graphene.ObjectType):
     timeline = graphene.Field(
         graphene.NonNull(graphene.List(graphene.NonNull(types.TimelineEntry))),
         entity_id=graphene.ID(required=True),
-        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        namespace=graphene.String(description=NAMESPACE_HELP),
         description="The facts about an entity with validity intervals and version chains, oldest first.",
     )
     history = graphene.Field(
         graphene.NonNull(graphene.List(graphene.NonNull(types.HistoryEvent))),
         id=graphene.ID(required=True),
-        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        namespace=graphene.String(description=NAMESPACE_HELP),
         description="The audit trail of a memory or entity, oldest first.",
     )
     stats = graphene.Field(
         graphene.NonNull(types.Stats),
-        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        namespace=graphene.String(description=NAMESPACE_HELP),
         description="Census of a namespace: labels, kinds, statuses, lifecycle states.",
     )
     status = graphene.Field(
@@ -151,20 +150,21 @@ class Query(graphene.ObjectType):
     )
 
     @staticmethod
-    async def resolve_entity(root: Any, info: graphene.ResolveInfo, id: str, namespace: str) -> Any:
-        return await call(get_entity, info.context["runtime"].store, namespace, id)
+    async def resolve_entity(root: Any, info: graphene.ResolveInfo, id: str, namespace: str | None = None) -> Any:
+        return await call(get_entity, info.context["runtime"].store, tenant(info, namespace), id)
 
     @staticmethod
     async def resolve_entities(
         root: Any,
         info: graphene.ResolveInfo,
-        namespace: str,
         first: int,
+        namespace: str | None = None,
         search: str | None = None,
         type: str | None = None,
         after: str | None = None,
     ) -> types.EntityConnection:
         runtime = info.context["runtime"]
+        namespace = tenant(info, namespace)
         if not 0 < first <= runtime.settings.limits.max_page_size:
             raise bad_input(f"first must be between 1 and {runtime.settings.limits.max_page_size}", field="first")
         skip = 0
@@ -185,32 +185,34 @@ class Query(graphene.ObjectType):
         root: Any,
         info: graphene.ResolveInfo,
         entity_id: str,
-        namespace: str,
         depth: int,
+        namespace: str | None = None,
         as_of: Any = None,
         known_at: Any = None,
     ) -> Any:
         runtime = info.context["runtime"]
         now = runtime.clock()
         return await call(
-            neighborhood, runtime.store, namespace, entity_id, depth=depth, as_of=as_of or now, known_at=known_at or now
+            neighborhood, runtime.store, tenant(info, namespace), entity_id, depth=depth, as_of=as_of or now, known_at=known_at or now
         )
 
     @staticmethod
-    async def resolve_timeline(root: Any, info: graphene.ResolveInfo, entity_id: str, namespace: str) -> Any:
-        return await call(timeline, info.context["runtime"].store, namespace, entity_id)
+    async def resolve_timeline(
+        root: Any, info: graphene.ResolveInfo, entity_id: str, namespace: str | None = None
+    ) -> Any:
+        return await call(timeline, info.context["runtime"].store, tenant(info, namespace), entity_id)
 
     @staticmethod
-    async def resolve_history(root: Any, info: graphene.ResolveInfo, id: str, namespace: str) -> Any:
-        return await call(read_history, info.context["runtime"].store, namespace, id)
+    async def resolve_history(root: Any, info: graphene.ResolveInfo, id: str, namespace: str | None = None) -> Any:
+        return await call(read_history, info.context["runtime"].store, tenant(info, namespace), id)
 
     @staticmethod
-    async def resolve_stats(root: Any, info: graphene.ResolveInfo, namespace: str) -> Any:
-        return await call(stats, info.context["runtime"], namespace)
+    async def resolve_stats(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
+        return await call(stats, info.context["runtime"], tenant(info, namespace))
 
     @staticmethod
     async def resolve_status(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
-        return await call(status, info.context["runtime"], namespace)
+        return await call(status, info.context["runtime"], tenant_or_all(info, namespace))
 
 
 class Mutation(graphene.ObjectType):
@@ -227,7 +229,7 @@ class Mutation(graphene.ObjectType):
 
     consolidate = graphene.Field(
         graphene.NonNull(types.ConsolidationResult),
-        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        namespace=graphene.String(description=NAMESPACE_HELP),
         limit=graphene.Int(default_value=1000),
         description="Consolidate up to limit raw episodes now; returns when done.",
     )
@@ -236,8 +238,7 @@ class Mutation(graphene.ObjectType):
         graphene.NonNull(types.Entity),
         entity_id=graphene.ID(required=True),
         alias=graphene.String(required=True),
-        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
-        actor=graphene.String(default_value=DEFAULT_ACTOR),
+        namespace=graphene.String(description=NAMESPACE_HELP),
         description="Another name for an entity, in this namespace: consolidation resolves it to the entity.",
     )
     merge_entities = graphene.Field(
@@ -245,8 +246,7 @@ class Mutation(graphene.ObjectType):
         source_id=graphene.ID(required=True),
         target_id=graphene.ID(required=True),
         reason=graphene.String(required=True),
-        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
-        actor=graphene.String(default_value=DEFAULT_ACTOR),
+        namespace=graphene.String(description=NAMESPACE_HELP),
         description="Repair a split: fold source into target; the source stays as a tombstone, with History.",
     )
 
@@ -266,8 +266,7 @@ class Mutation(graphene.ObjectType):
         graphene.NonNull(types.EraseResult),
         id=graphene.ID(required=True),
         reason=graphene.String(required=True),
-        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
-        actor=graphene.String(default_value=DEFAULT_ACTOR),
+        namespace=graphene.String(description=NAMESPACE_HELP),
         description="Irreversibly erase a memory, what it alone supported, and the content of its History.",
     )
 
@@ -288,91 +287,103 @@ class Mutation(graphene.ObjectType):
 
     @staticmethod
     async def resolve_pin(
-        root: Any, info: graphene.ResolveInfo, id: str, namespace: str, actor: str, reason: str | None = None
+        root: Any, info: graphene.ResolveInfo, id: str, namespace: str | None = None, reason: str | None = None
     ) -> Any:
-        return await call(set_pinned, info.context["runtime"], namespace, id, True, actor, reason)
+        return await call(set_pinned, info.context["runtime"], tenant(info, namespace), id, True, actor(info), reason)
 
     @staticmethod
     async def resolve_unpin(
-        root: Any, info: graphene.ResolveInfo, id: str, namespace: str, actor: str, reason: str | None = None
+        root: Any, info: graphene.ResolveInfo, id: str, namespace: str | None = None, reason: str | None = None
     ) -> Any:
-        return await call(set_pinned, info.context["runtime"], namespace, id, False, actor, reason)
+        return await call(set_pinned, info.context["runtime"], tenant(info, namespace), id, False, actor(info), reason)
 
     @staticmethod
     async def resolve_sweep(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
-        if namespace is not None:
-            validate_namespace(namespace)
-        return await call(sweep, info.context["runtime"], namespace)
+        return await call(sweep, info.context["runtime"], tenant_or_all(info, namespace))
 
     @staticmethod
     async def resolve_forget(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
-        return await call(forget, info.context["runtime"], to_forget(input))
+        request = to_forget(input, tenant(info, input.get("namespace")), actor(info))
+        return await call(forget, info.context["runtime"], request)
 
     @staticmethod
     async def resolve_recover(
-        root: Any, info: graphene.ResolveInfo, id: str, namespace: str, actor: str, reason: str | None = None
+        root: Any, info: graphene.ResolveInfo, id: str, namespace: str | None = None, reason: str | None = None
     ) -> Any:
-        return await call(recover, info.context["runtime"], namespace, id, reason, actor)
+        return await call(recover, info.context["runtime"], tenant(info, namespace), id, reason, actor(info))
 
     @staticmethod
     async def resolve_erase(
-        root: Any, info: graphene.ResolveInfo, id: str, reason: str, namespace: str, actor: str
+        root: Any, info: graphene.ResolveInfo, id: str, reason: str, namespace: str | None = None
     ) -> Any:
-        return await call(erase, info.context["runtime"], namespace, id, reason, actor)
+        return await call(erase, info.context["runtime"], tenant(info, namespace), id, reason, actor(info))
 
     @staticmethod
     async def resolve_modify(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
-        return await call(modify, info.context["runtime"], to_modify(input))
+        request = to_modify(input, tenant(info, input.get("namespace")), actor(info))
+        return await call(modify, info.context["runtime"], request)
 
     @staticmethod
     async def resolve_remember(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
-        return await call(remember, info.context["runtime"], to_remember(input))
+        request = to_remember(input, tenant(info, input.get("namespace")), actor(info))
+        return await call(remember, info.context["runtime"], request)
 
     @staticmethod
     async def resolve_add_alias(
-        root: Any, info: graphene.ResolveInfo, entity_id: str, alias: str, namespace: str, actor: str
+        root: Any, info: graphene.ResolveInfo, entity_id: str, alias: str, namespace: str | None = None
     ) -> Any:
-        return await call(add_alias, info.context["runtime"], namespace, entity_id, alias, actor)
+        return await call(add_alias, info.context["runtime"], tenant(info, namespace), entity_id, alias, actor(info))
 
     @staticmethod
     async def resolve_merge_entities(
-        root: Any, info: graphene.ResolveInfo, source_id: str, target_id: str, reason: str, namespace: str, actor: str
+        root: Any,
+        info: graphene.ResolveInfo,
+        source_id: str,
+        target_id: str,
+        reason: str,
+        namespace: str | None = None,
     ) -> Any:
-        return await call(merge_entities, info.context["runtime"], namespace, source_id, target_id, reason, actor)
+        return await call(
+            merge_entities, info.context["runtime"], tenant(info, namespace), source_id, target_id, reason, actor(info)
+        )
 
     @staticmethod
-    async def resolve_consolidate(root: Any, info: graphene.ResolveInfo, namespace: str, limit: int) -> Any:
-        validate_namespace(namespace)
+    async def resolve_consolidate(
+        root: Any, info: graphene.ResolveInfo, limit: int, namespace: str | None = None
+    ) -> Any:
+        namespace = tenant(info, namespace)
         if not 0 < limit <= MAX_CONSOLIDATE:
             raise bad_input(f"limit must be between 1 and {MAX_CONSOLIDATE}", field="limit")
         return await call(consolidate, info.context["runtime"], namespace=namespace, limit=limit)
 
     @staticmethod
     async def resolve_capture(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> CaptureOutcome:
-        outcomes = await call(capture, info.context["runtime"], [to_capture(input)])
+        outcomes = await call(capture, info.context["runtime"], [to_capture(input, tenant(info, input.get("namespace")))])
         return outcomes[0]
 
     @staticmethod
     async def resolve_capture_batch(
         root: Any, info: graphene.ResolveInfo, inputs: list[dict[str, Any]]
     ) -> list[CaptureOutcome]:
-        return await call(capture, info.context["runtime"], [to_capture(item) for item in inputs])
+        # Every input's namespace is checked before any is written.
+        items = [to_capture(item, tenant(info, item.get("namespace"))) for item in inputs]
+        return await call(capture, info.context["runtime"], items)
 
 
 class Subscription(graphene.ObjectType):
     memory_events = graphene.Field(
         graphene.NonNull(types.MemoryEvent),
-        namespace=graphene.String(default_value=DEFAULT_NAMESPACE),
+        namespace=graphene.String(description=NAMESPACE_HELP),
         kinds=graphene.List(graphene.NonNull(types.MemoryEventKind), description="Only these; all when omitted."),
         description="Memories created, superseded, contradicted, forgotten, recovered or erased in a namespace.",
     )
 
     @staticmethod
     async def subscribe_memory_events(
-        root: Any, info: graphene.ResolveInfo, namespace: str, kinds: list[Any] | None = None
+        root: Any, info: graphene.ResolveInfo, namespace: str | None = None, kinds: list[Any] | None = None
     ) -> AsyncIterator[MemoryEvent]:
         try:
-            validate_namespace(namespace)
+            namespace = tenant(info, namespace)
         except HippographError as error:
             # Raised from the stream, graphql-server sends it as the first result, code included.
             raise coded(error) from error
@@ -397,6 +408,7 @@ def _connection(cls: Any, nodes: list[Any], cursors: list[str], has_next: bool, 
 
 # Episode and Fact are reached only through the Memory interface, so they are named here.
 schema = graphene.Schema(query=Query, mutation=Mutation, subscription=Subscription, types=[types.Episode, types.Fact])
+guard_schema(schema.graphql_schema, lambda context: context["runtime"].settings.limits)
 
 
 def schema_sdl() -> str:

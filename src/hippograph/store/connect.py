@@ -6,7 +6,7 @@ import neo4j
 
 from hippograph.config import Settings
 from hippograph.store.dialect import ARCADEDB, NEO4J
-from hippograph.store.embedded import EmbeddedArcadeDB
+from hippograph.store.embedded import EmbeddedArcadeDB, running_engine
 from hippograph.store.store import Store
 
 
@@ -16,6 +16,9 @@ def open_store(settings: Settings) -> Store:
         driver = _driver(settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password)
         return Store(driver, settings.neo4j_database, NEO4J)
 
+    attached = _attach(settings)
+    if attached is not None:
+        return attached
     engine = EmbeddedArcadeDB(settings.data_dir, settings.heap, settings.jvm_options.split())
     target = engine.start()
     try:
@@ -24,6 +27,19 @@ def open_store(settings: Settings) -> Store:
         engine.stop()
         raise
     return Store(driver, target.database, ARCADEDB, run_sql=engine.sql, on_close=engine.stop)
+
+
+def _attach(settings: Settings) -> Store | None:
+    """The store through the engine of the process that holds it (a running server), if any: its
+    schema is that process's to set up."""
+    target = running_engine(settings.data_dir.resolve())
+    if target is None:
+        return None
+    try:
+        driver = _driver(target.uri, target.user, target.password)
+    except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError, OSError):
+        return None  # it is stopping; opening the files ourselves tells the user why not
+    return Store(driver, target.database, ARCADEDB, attached=True)
 
 
 def _driver(uri: str, user: str, password: str) -> neo4j.Driver:

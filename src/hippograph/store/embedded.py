@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import secrets
 import socket
 from collections.abc import Sequence
@@ -14,6 +16,9 @@ log = logging.getLogger(__name__)
 
 _LOGGING_CONFIG = Path(__file__).with_name("arcadedb-logging.properties")
 DATABASE = "hippograph"
+# Where a process that holds the store says how to reach its engine: the engine locks its files,
+# so another process (a CLI command beside a server) connects over Bolt instead of opening them.
+_RUNNING = "bolt.json"
 
 
 @dataclass(frozen=True)
@@ -62,13 +67,19 @@ class EmbeddedArcadeDB:
         self._server.start()
         self._database = self._server.create_database(DATABASE)
         log.info("embedded ArcadeDB at %s, Bolt on 127.0.0.1:%d", self.data_dir, bolt_port)
-        return BoltTarget(f"bolt://127.0.0.1:{bolt_port}", "root", password, DATABASE)
+        target = BoltTarget(f"bolt://127.0.0.1:{bolt_port}", "root", password, DATABASE)
+        running = self.data_dir / _RUNNING
+        running.write_text(json.dumps({"pid": os.getpid(), "uri": target.uri}), encoding="utf-8")
+        running.chmod(0o600)
+        return target
 
     def sql(self, statement: str) -> None:
         self._database.command("sql", statement)
 
     def stop(self) -> None:
         if self._server is not None:
+            # This process holds the engine's lock, so any record there is its own or stale.
+            (self.data_dir / _RUNNING).unlink(missing_ok=True)
             self._server.stop()
             self._server = self._database = None
 
@@ -80,6 +91,25 @@ class EmbeddedArcadeDB:
             path.write_text(secrets.token_urlsafe(24), encoding="utf-8")
             path.chmod(0o600)
         return path.read_text(encoding="utf-8").strip()
+
+
+def running_engine(data_dir: Path) -> BoltTarget | None:
+    """The engine another live process runs on ``data_dir``, if one does."""
+    try:
+        record = json.loads((data_dir / _RUNNING).read_text(encoding="utf-8"))
+        password = (data_dir / "root-password").read_text(encoding="utf-8").strip()
+        pid, uri = int(record["pid"]), str(record["uri"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if pid == os.getpid():
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None  # it died without stopping: the engine's lock went with it
+    except PermissionError:
+        pass  # alive, under another user
+    return BoltTarget(uri, "root", password, DATABASE)
 
 
 def _free_loopback_port() -> int:

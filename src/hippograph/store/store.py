@@ -84,12 +84,15 @@ class Store:
         *,
         run_sql: Callable[[str], None] | None = None,
         on_close: Callable[[], None] | None = None,
+        attached: bool = False,
     ) -> None:
         self._driver = driver
         self._database = database
         self.dialect = dialect
         self._run_sql = run_sql
         self._on_close = on_close
+        # Reached through another process's embedded engine, which set the schema up.
+        self.attached = attached
 
     def index(self, logical: str) -> str:
         """The server's name for a search index, to pass as a query parameter."""
@@ -113,6 +116,8 @@ class Store:
 
     def setup_schema(self) -> None:
         """Create constraints and indexes; every statement is idempotent."""
+        if self.attached:
+            return
         for statement in self.dialect.schema_statements():
             if self.dialect.ddl_in_sql:
                 assert self._run_sql is not None, "this dialect's DDL needs the in-process engine"

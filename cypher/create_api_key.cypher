@@ -1,0 +1,4 @@
+// A new API key: its name, role, namespaces and the hash of its secret (never the secret).
+CREATE (k:ApiKey)
+SET k = $props
+RETURN k.id AS id

@@ -1,0 +1,109 @@
+"""What an operation will cost, measured from its parsed document before any of it runs.
+
+Aliases and fragments are counted where they are used, so a request cannot hide 300 recalls
+behind aliases or one fragment spread many times. A field costs 1, plus what it selects; a
+``recall`` costs its ``limit``, a ``captureBatch`` one per input, and a paginated list its ``first``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from graphql import (
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
+    InlineFragmentNode,
+    OperationDefinitionNode,
+    SelectionSetNode,
+    value_from_ast_untyped,
+)
+
+# Root fields whose cost is a field of their input argument, with its default.
+_SIZED_BY = {"recall": ("input", "limit", 10)}
+# Inputs counted one apiece.
+_COUNTED_INPUTS = {"captureBatch": "inputs", "capture": "input"}
+# A paginated list's page size, and its default.
+_PAGE_ARGUMENT = ("first", 20)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a budget looks at: the cost, how deeply fields nest, and the root fields."""
+
+    cost: int
+    depth: int
+    roots: tuple[str, ...]
+
+
+def measure(
+    operation: OperationDefinitionNode,
+    fragments: Mapping[str, FragmentDefinitionNode],
+    variables: Mapping[str, Any] | None,
+) -> Shape:
+    walker = _Walker(fragments, variables or {})
+    cost, depth = walker.selections(operation.selection_set, root=True, spreading=())
+    return Shape(cost, depth, tuple(walker.roots))
+
+
+class _Walker:
+    def __init__(self, fragments: Mapping[str, FragmentDefinitionNode], variables: Mapping[str, Any]) -> None:
+        self.fragments = fragments
+        self.variables = variables
+        self.roots: list[str] = []
+
+    def selections(self, selection_set: SelectionSetNode | None, *, root: bool, spreading: tuple[str, ...]) -> tuple[int, int]:
+        """Cost and depth of a selection set. ``spreading`` holds the fragments being expanded, so
+        a cycle (which validation refuses anyway) cannot recurse forever."""
+        if selection_set is None:
+            return 0, 0
+        cost = depth = 0
+        for selection in selection_set.selections:
+            if isinstance(selection, FieldNode):
+                if root:
+                    self.roots.append(selection.name.value)
+                field_cost, field_depth = self.field(selection, root=root, spreading=spreading)
+            elif isinstance(selection, InlineFragmentNode):
+                field_cost, field_depth = self.selections(selection.selection_set, root=root, spreading=spreading)
+            elif isinstance(selection, FragmentSpreadNode):
+                name = selection.name.value
+                fragment = self.fragments.get(name)
+                if fragment is None or name in spreading:
+                    continue
+                field_cost, field_depth = self.selections(fragment.selection_set, root=root, spreading=(*spreading, name))
+            else:
+                continue
+            cost += field_cost
+            depth = max(depth, field_depth)
+        return cost, depth
+
+    def field(self, node: FieldNode, *, root: bool, spreading: tuple[str, ...]) -> tuple[int, int]:
+        below, depth = self.selections(node.selection_set, root=False, spreading=spreading)
+        return self.weight(node, root=root) + below, depth + 1
+
+    def weight(self, node: FieldNode, *, root: bool) -> int:
+        name = node.name.value
+        if root and name in _SIZED_BY:
+            container, argument, default = _SIZED_BY[name]
+            given = self.argument(node, container)
+            return _number(given.get(argument) if isinstance(given, dict) else None, default)
+        if root and name in _COUNTED_INPUTS:
+            given = self.argument(node, _COUNTED_INPUTS[name])
+            return len(given) if isinstance(given, list) else 1
+        argument, default = _PAGE_ARGUMENT
+        if any(arg.name.value == argument for arg in node.arguments):
+            return _number(self.argument(node, argument), default)
+        return 1
+
+    def argument(self, node: FieldNode, name: str) -> Any:
+        for argument in node.arguments:
+            if argument.name.value == name:
+                return value_from_ast_untyped(argument.value, self.variables)
+        return None
+
+
+def _number(value: Any, default: int) -> int:
+    """A size argument as a cost; values the schema will refuse cost their default."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else default

@@ -1,0 +1,164 @@
+"""Authorization and budgets for every root field, over HTTP and WebSocket alike.
+
+Each root resolver is wrapped so that, before it runs, the whole operation is judged once: its
+cost and depth against the budgets, at most one write, and every root field against the
+principal's role. A refusal fails every root field of the operation, so nothing of it runs.
+Namespaces are checked by the resolvers through ``tenant``, before they call a service.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from graphql import GraphQLObjectType, GraphQLResolveInfo, GraphQLSchema, OperationType
+
+from hippograph.access import KeyRole, Principal
+from hippograph.api.budget import measure
+from hippograph.api.errors import coded
+from hippograph.capture.validate import validate_namespace
+from hippograph.config import Limits
+from hippograph.errors import ErrorCode, HippographError, bad_input
+
+audit = logging.getLogger("hippograph.audit")
+
+DEFAULT_NAMESPACE = "default"
+
+# The least role each mutation needs; a mutation not named here needs admin. Queries and
+# subscriptions need a reader.
+MUTATION_ROLES: dict[str, KeyRole] = {
+    **dict.fromkeys(
+        (
+            "capture",
+            "captureBatch",
+            "remember",
+            "modify",
+            "forget",
+            "recover",
+            "pin",
+            "unpin",
+            "addAlias",
+            "consolidate",
+        ),
+        KeyRole.WRITER,
+    ),
+    **dict.fromkeys(("erase", "mergeEntities", "sweep"), KeyRole.ADMIN),
+}
+
+
+def needed_role(operation: OperationType, field: str) -> KeyRole:
+    if operation is OperationType.MUTATION:
+        return MUTATION_ROLES.get(field, KeyRole.ADMIN)
+    return KeyRole.READER
+
+
+def guard_schema(schema: GraphQLSchema, limits: Callable[[Any], Limits]) -> None:
+    """Wrap the root fields of ``schema`` in place; ``limits`` reads the budgets off a context."""
+    for root in (schema.query_type, schema.mutation_type, schema.subscription_type):
+        if root is None:
+            continue
+        for field in _fields(root):
+            if field.subscribe is not None:
+                field.subscribe = _guarded(field.subscribe, limits)
+            elif field.resolve is not None:
+                field.resolve = _guarded(field.resolve, limits)
+
+
+def _fields(root: GraphQLObjectType) -> list[Any]:
+    return list(root.fields.values())
+
+
+def _guarded(resolve: Callable[..., Any], limits: Callable[[Any], Limits]) -> Callable[..., Any]:
+    @functools.wraps(resolve)
+    def guarded(root: Any, info: GraphQLResolveInfo, **arguments: Any) -> Any:
+        try:
+            admit(info, limits(info.context))
+        except HippographError as error:
+            # A subscription's errors are formatted by graphql-core itself: the code goes along.
+            raise coded(error) from error
+        return resolve(root, info, **arguments)
+
+    return guarded
+
+
+def admit(info: GraphQLResolveInfo, limits: Limits) -> None:
+    """Raise the operation's refusal, judged once per operation and kept in the context."""
+    verdicts: dict[int, tuple[Any, HippographError | None]] = info.context.setdefault("verdicts", {})
+    kept = verdicts.get(id(info.operation))
+    if kept is None or kept[0] is not info.operation:  # a WebSocket's context outlives operations
+        kept = (info.operation, _judge(info, limits))
+        verdicts[id(info.operation)] = kept
+    if kept[1] is not None:
+        raise kept[1]
+
+
+def _judge(info: GraphQLResolveInfo, limits: Limits) -> HippographError | None:
+    shape = measure(info.operation, info.fragments, info.variable_values)
+    if shape.depth > limits.max_query_depth:
+        return HippographError(
+            ErrorCode.LIMIT_EXCEEDED,
+            f"the operation nests {shape.depth} fields deep; the limit is {limits.max_query_depth}",
+            limit=limits.max_query_depth,
+        )
+    if shape.cost > limits.max_cost:
+        return HippographError(
+            ErrorCode.LIMIT_EXCEEDED,
+            f"the operation would cost {shape.cost}; the limit is {limits.max_cost} "
+            "(a recall costs its limit, a captured input 1, a list its page size, any other field 1)",
+            cost=shape.cost,
+            limit=limits.max_cost,
+        )
+    operation = info.operation.operation
+    roots = [name for name in shape.roots if not name.startswith("__")]
+    if operation is OperationType.MUTATION and len(roots) > 1:
+        return HippographError(
+            ErrorCode.LIMIT_EXCEEDED,
+            f"a request may hold one write, not {len(roots)}: send them one by one (captureBatch takes many captures)",
+            limit=1,
+        )
+    principal = principal_of(info)
+    for field in roots:
+        needed = needed_role(operation, field)
+        if not principal.role.allows(needed):
+            audit.warning("refused %s to key %s: it needs the %s role", field, principal.name, needed.value)
+            return HippographError(
+                ErrorCode.FORBIDDEN, f"{field} needs the {needed.value} role; this key is a {principal.role.value}"
+            )
+    return None
+
+
+def principal_of(info: GraphQLResolveInfo) -> Principal:
+    principal: Principal = info.context["principal"]
+    return principal
+
+
+def actor(info: GraphQLResolveInfo) -> str:
+    """Who History records for a change: the key's name, never a string the client sends."""
+    return principal_of(info).name
+
+
+def tenant(info: GraphQLResolveInfo, namespace: str | None) -> str:
+    """The namespace a field works in: the one given, or the key's only one, if the key may."""
+    principal = principal_of(info)
+    if namespace is None:
+        if principal.all_namespaces:
+            return DEFAULT_NAMESPACE
+        if len(principal.namespaces) == 1:
+            return next(iter(principal.namespaces))
+        raise bad_input("namespace is required: this key may use several", field="namespace")
+    validate_namespace(namespace)
+    if not principal.may_use(namespace):
+        field = info.field_name
+        audit.warning("refused %s in namespace %s to key %s", field, namespace, principal.name)
+        raise HippographError(ErrorCode.FORBIDDEN, f"this key may not use namespace {namespace!r}", field="namespace")
+    return namespace
+
+
+def tenant_or_all(info: GraphQLResolveInfo, namespace: str | None) -> str | None:
+    """Like ``tenant``, for fields where no namespace means every one: only a key that may use
+    every namespace gets that; a key with one gets its own."""
+    if namespace is None and principal_of(info).all_namespaces:
+        return None
+    return tenant(info, namespace)
