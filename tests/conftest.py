@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +124,15 @@ def hippograph_process(
     env = {**os.environ, "PYTHONPATH": str(REPO / "src"), **(env or {})}
     command = [sys.executable, "-m", "hippograph.cli", *args, "--data-dir", str(data_dir), "--heap", "512m"]
     return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=log.open("ab"))
+
+
+def eventually(check: Callable[[], bool], within_s: float = 5.0) -> float:
+    """Seconds until ``check`` held; fails after ``within_s``."""
+    start = time.monotonic()
+    while not check():
+        assert time.monotonic() - start < within_s, f"not within {within_s} s"
+        time.sleep(0.1)
+    return time.monotonic() - start
 
 
 def capture_turns(gql: GraphQLClient, namespace: str, turns: list[tuple[str, str, str]], session: str) -> list[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -12,7 +11,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from conftest import GraphQLClient, census
+from conftest import GraphQLClient, census, eventually
 from hippograph.access import KeyRole, create_key, list_keys, revoke_key
 from hippograph.resources import read_text
 from hippograph.runtime import Runtime
@@ -24,15 +23,6 @@ _addresses = iter(f"127.0.{i // 250}.{i % 250 + 2}" for i in range(1, 10_000))
 
 def client(base_url: str, secret: str | None = None) -> GraphQLClient:
     return GraphQLClient(base_url, secret, transport=httpx.HTTPTransport(local_address=next(_addresses)))
-
-
-def eventually(check: Callable[[], bool], within_s: float = 5.0) -> float:
-    """Seconds until ``check`` held; fails after ``within_s``."""
-    start = time.monotonic()
-    while not check():
-        assert time.monotonic() - start < within_s, f"not within {within_s} s"
-        time.sleep(0.1)
-    return time.monotonic() - start
 
 
 @dataclass(frozen=True)

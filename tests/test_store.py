@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -11,7 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import GraphQLClient, free_port, hippograph_process
+from conftest import REPO, GraphQLClient, eventually, free_port, hippograph_process
 
 from hippograph.capture.reembed import reembed_pending
 from hippograph.capture.service import capture
@@ -120,3 +122,52 @@ def test_data_survives_a_restart(tmp_path: Path, namespace: str) -> None:
         assert again["capture"] == {**created["capture"], "status": "DUPLICATE"}
     finally:
         _stop(process)
+
+
+def _cli(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """A `hippograph` command run to its end, as a user types it."""
+    command = [sys.executable, "-m", "hippograph.cli", "--log-level", "WARNING", *args, "--data-dir", str(data_dir)]
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.skipif(
+    bool(os.environ.get("NEO4J_URI")), reason="needs a store without keys; the Neo4j under test holds the suite's"
+)
+def test_a_keyless_server_is_local_only_and_takes_keys_made_beside_it(tmp_path: Path) -> None:
+    data_dir, log = tmp_path / "data", tmp_path / "serve.log"
+    exposed = _cli(data_dir, "serve", "--host", "0.0.0.0", "--port", str(free_port()))
+    assert exposed.returncode == 2
+    assert exposed.stderr.strip().splitlines()[-1].startswith("hippograph serve: refusing to bind 0.0.0.0 without an API key")
+    assert "Traceback" not in exposed.stderr
+
+    process, url = _serve(data_dir, log)
+    try:
+        local = GraphQLClient(url)
+        assert local.data("recall", input={"query": "anything"})["recall"]["hits"] == []
+        # A page in the user's browser, directly or through a rebound host name, gets nothing.
+        query = {"query": "{ __typename }"}
+        assert local.http.post("/graphql", json=query, headers={"Origin": "http://evil.example"}).status_code == 403
+        assert local.http.post("/graphql", json=query, headers={"Host": "evil.example"}).status_code == 400
+
+        # Keys made by the CLI beside the running server; from then on every request needs one.
+        made = [_cli(data_dir, "keys", "create", "--name", name, "--role", "admin", "--all-namespaces") for name in ("ops", "ci")]
+        assert [m.returncode for m in made] == [0, 0], [m.stderr for m in made]
+        ops, ci = (m.stdout.strip().splitlines()[-1] for m in made)
+        eventually(lambda: local.http.post("/graphql", json=query).status_code == 401)
+        keyed = GraphQLClient(url, ops)
+        created = keyed.data("capture", input={"content": "The boiler is serviced in March."})["capture"]
+        [event] = keyed.data("history", id=created["id"])["history"]
+        assert event["actor"] == "ops"
+
+        listing = _cli(data_dir, "keys", "list")
+        rows = [line.split("\t") for line in listing.stdout.strip().splitlines()]
+        assert [row[:3] for row in rows] == [["ci", "admin", "*"], ["ops", "admin", "*"]]
+        assert ops not in listing.stdout + listing.stderr and ci not in listing.stdout + listing.stderr
+
+        assert _cli(data_dir, "keys", "revoke", "ops").returncode == 0
+        eventually(lambda: keyed.http.post("/graphql", json=query).status_code == 401)
+        assert GraphQLClient(url, ci).http.post("/graphql", json=query).status_code == 200
+    finally:
+        _stop(process)
+    assert ops not in log.read_text() and ci not in log.read_text()

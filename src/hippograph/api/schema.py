@@ -358,7 +358,8 @@ class Mutation(graphene.ObjectType):
 
     @staticmethod
     async def resolve_capture(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> CaptureOutcome:
-        outcomes = await call(capture, info.context["runtime"], [to_capture(input, tenant(info, input.get("namespace")))])
+        item = to_capture(input, tenant(info, input.get("namespace")))
+        outcomes = await call(capture, info.context["runtime"], [item], actor(info))
         return outcomes[0]
 
     @staticmethod
@@ -367,7 +368,7 @@ class Mutation(graphene.ObjectType):
     ) -> list[CaptureOutcome]:
         # Every input's namespace is checked before any is written.
         items = [to_capture(item, tenant(info, item.get("namespace"))) for item in inputs]
-        return await call(capture, info.context["runtime"], items)
+        return await call(capture, info.context["runtime"], items, actor(info))
 
 
 class Subscription(graphene.ObjectType):

@@ -54,11 +54,12 @@ class _Prepared:
         return (self.item.namespace, self.content_hash)
 
 
-def capture(runtime: Runtime, items: Sequence[CaptureInput]) -> list[CaptureOutcome]:
+def capture(runtime: Runtime, items: Sequence[CaptureInput], actor: str | None = None) -> list[CaptureOutcome]:
     """Store each item as an episode, or recognise it as one already stored.
 
     All or nothing: any bad item rejects the whole call before anything is written, and the
-    writes of one call share one transaction.
+    writes of one call share one transaction. History and events name ``actor`` (the API key),
+    or each item's agent when no actor is given (an import run by the store's owner).
     """
     limit = runtime.settings.limits.max_batch
     if not items:
@@ -75,7 +76,7 @@ def capture(runtime: Runtime, items: Sequence[CaptureInput]) -> list[CaptureOutc
     vectors = dict(zip((key for key, _ in to_embed), embed_or_none(runtime, [c for _, c in to_embed])))
 
     def write(tx: Transaction) -> list[CaptureOutcome]:
-        return _write(tx, prepared, vectors, now)
+        return _write(tx, prepared, vectors, now, actor)
 
     try:
         outcomes = runtime.store.write(write)
@@ -84,7 +85,7 @@ def capture(runtime: Runtime, items: Sequence[CaptureInput]) -> list[CaptureOutc
         log.info("capture raced a concurrent duplicate; retrying")
         outcomes = runtime.store.write(write)
     runtime.events.publish(
-        MemoryEvent(EventKind.CREATED, p.item.namespace, outcome.id, now, p.agent)
+        MemoryEvent(EventKind.CREATED, p.item.namespace, outcome.id, now, actor or p.agent)
         for p, outcome in zip(prepared, outcomes)
         if outcome.status is CaptureStatus.CREATED
     )
@@ -153,9 +154,10 @@ def embed_or_none(runtime: Runtime, texts: list[str]) -> list[Vector | None]:
 class _Batch:
     """The writes one capture call makes, gathered so that each kind is one statement."""
 
-    def __init__(self, known: dict[tuple[str, str], dict[str, Any]], now: datetime) -> None:
+    def __init__(self, known: dict[tuple[str, str], dict[str, Any]], now: datetime, actor: str | None) -> None:
         self.known = known  # (namespace, content_hash) -> {"id", "observed_by"}, kept current
         self.now = now
+        self.actor = actor
         self.episodes: list[dict[str, Any]] = []
         self.observers: dict[str, list[str]] = {}
         self.sessions: dict[tuple[str, str], list[str]] = {}
@@ -181,11 +183,16 @@ class _Batch:
 
     def _event(self, p: _Prepared, target: str, event: str, redactions: tuple[Redaction, ...]) -> None:
         metadata = {"redactions": {r.kind: r.count for r in redactions}} if redactions else None
-        self.history.append(history_event(p.item.namespace, target, event, p.agent, self.now, metadata=metadata))
+        actor = self.actor or p.agent
+        self.history.append(history_event(p.item.namespace, target, event, actor, self.now, metadata=metadata))
 
 
 def _write(
-    tx: Transaction, prepared: list[_Prepared], vectors: dict[tuple[str, str], Vector | None], now: datetime
+    tx: Transaction,
+    prepared: list[_Prepared],
+    vectors: dict[tuple[str, str], Vector | None],
+    now: datetime,
+    actor: str | None,
 ) -> list[CaptureOutcome]:
     """Dedup against the store inside the transaction, then write every kind of change at once."""
     keys = list(dict.fromkeys(p.key for p in prepared))
@@ -193,7 +200,7 @@ def _write(
         (row["namespace"], row["content_hash"]): {"id": row["id"], "observed_by": list(row["observed_by"])}
         for row in tx.run("episodes_by_hash", keys=_key_params(keys))
     }
-    batch = _Batch(known, now)
+    batch = _Batch(known, now, actor)
     outcomes = [batch.add(p, vectors.get(p.key)) for p in prepared]
     if batch.episodes:
         tx.run("create_episodes", rows=batch.episodes)
