@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from hippograph.capture.scrub import Scrubbed, marker, scrub_credentials
@@ -108,6 +109,7 @@ def _scrub_under(name: str | None, value: str, tally: Counter[str] | None) -> st
     return scrub_field(value, tally)
 
 
+@lru_cache(maxsize=4096)  # metadata keys repeat from capture to capture; the rules are fixed
 def _credential_kind(name: str) -> str | None:
     """The kind of credential ``name`` names (``password``, ``api_key``, ``client_secret``...), as
     the credential rules judge it: whether they would redact a secret-looking value given it."""
