@@ -6,13 +6,17 @@ namespace runs: there, one tenant's alias would put its names into another tenan
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ulid import ULID
 
+from hippograph.capture.fields import scrub_field
 from hippograph.consolidation.keys import canonical_key
 from hippograph.entities import get_entity
 from hippograph.errors import ErrorCode, HippographError, bad_input
 from hippograph.extraction.vocabulary import relation_types
 from hippograph.history import history_event
+from hippograph.lifecycle.common import require_reason
 from hippograph.model import Entity
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
@@ -26,6 +30,7 @@ def add_alias(runtime: Runtime, namespace: str, entity_id: str, alias: str, acto
     key = canonical_key(alias)
     if not key or len(alias) > MAX_ALIAS_CHARS:
         raise bad_input(f"an alias must be 1-{MAX_ALIAS_CHARS} characters with a letter or digit", field="alias")
+    _refuse_credentials(alias)
     if entity.merged_into is not None:
         raise bad_input(f"entity {entity_id} was merged into {entity.merged_into}; alias that one", field="entityId")
     now = runtime.clock()
@@ -45,8 +50,7 @@ def merge_entities(
     become aliases, and the source remains as a tombstone (``merged_into``) with a History event."""
     if source_id == target_id:
         raise bad_input("an entity cannot be merged into itself", field="sourceId")
-    if not reason.strip():
-        raise bad_input("a merge needs a reason", field="reason")
+    why = require_reason(reason)
     source = get_entity(runtime.store, namespace, source_id)
     target = get_entity(runtime.store, namespace, target_id)
     for entity in (source, target):
@@ -65,9 +69,20 @@ def merge_entities(
             tx.run("merge_entity_relations_in", relation_type=relation, **ids)
         tx.run("retire_merged_entity", alias_id=str(ULID()), at=now, **ids)
         event = history_event(
-            namespace, source_id, "merged", actor, now, metadata={"into": target_id, "name": source.name}, reason=reason
+            namespace, source_id, "merged", actor, now, metadata={"into": target_id, "name": source.name}, reason=why
         )
         tx.run("record_history", rows=[event])
 
     runtime.store.write(work)
     return get_entity(runtime.store, namespace, target.id)
+
+
+def _refuse_credentials(alias: str) -> None:
+    """An alias holding a credential is refused, not stored scrubbed. Aliases are spotted in the
+    namespace's episodes, whose credentials are [REDACTED:kind] markers too: a scrubbed alias would
+    match those markers, and an alias that was all secret would make every later redaction of its
+    kind a mention of the entity. The message names the kinds found, never the text."""
+    tally: Counter[str] = Counter()
+    scrub_field(alias, tally)
+    if tally:
+        raise bad_input(f"an alias cannot contain a credential ({', '.join(sorted(tally))} found)", field="alias")

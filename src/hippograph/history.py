@@ -9,6 +9,7 @@ from typing import Any
 
 from ulid import ULID
 
+from hippograph.capture.fields import scrub_field
 from hippograph.capture.validate import validate_namespace
 from hippograph.store import Store
 
@@ -31,7 +32,8 @@ def history_event(
         "namespace": namespace,
         "target": target,
         "event": event,
-        "actor": actor,
+        # Mutations take the actor from their caller; whoever that is, History stores no credential.
+        "actor": scrub_field(actor),
         "at": at,
     }
     if metadata:

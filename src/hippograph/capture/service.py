@@ -13,6 +13,7 @@ from typing import Any
 
 from ulid import ULID
 
+from hippograph.capture.fields import as_redactions, scrub_field, scrub_json, scrub_tags, tally_of
 from hippograph.capture.normalize import content_hash, storage_form
 from hippograph.capture.sanitize import excise_injections
 from hippograph.capture.scrub import scrub_credentials
@@ -46,7 +47,10 @@ class _Prepared:
     content: str
     content_hash: str
     agent: str
-    redactions: tuple[Redaction, ...]
+    session: str | None
+    tags: list[str]
+    metadata: dict[str, Any] | None
+    redactions: tuple[Redaction, ...]  # from the content and every other field
     excised: tuple[str, ...]
 
     @property
@@ -99,12 +103,17 @@ def _prepare(runtime: Runtime, item: CaptureInput, now: datetime, index: int) ->
     except HippographError as error:
         error.details["index"] = index  # which item of a batch is at fault
         raise
+    tally = tally_of(cleaned.redactions)
+    session = scrub_field(item.session.strip(), tally) if item.session is not None else None
     return _Prepared(
         item=item,
         content=cleaned.text,
         content_hash=content_hash(cleaned.text),
-        agent=(item.agent or UNKNOWN_AGENT).strip(),
-        redactions=cleaned.redactions,
+        agent=scrub_field((item.agent or UNKNOWN_AGENT).strip(), tally),
+        session=session,
+        tags=scrub_tags(item.tags, tally),
+        metadata=scrub_json(item.metadata, tally) if item.metadata is not None else None,
+        redactions=as_redactions(tally),
         excised=cleaned.excised,
     )
 
@@ -119,7 +128,8 @@ class Cleaned:
 
 
 def clean_content(raw: str, field: str = "content") -> Cleaned:
-    """Sanitize, scrub and normalize text a client sent; every stored text goes through here."""
+    """Sanitize, scrub and normalize a text a client sent (content, a statement). The other client
+    strings (names, tags, metadata, reasons) are scrubbed only: see capture.fields."""
     sanitized = excise_injections(raw)
     scrubbed = scrub_credentials(sanitized.text)
     text = storage_form(scrubbed.text)
@@ -169,8 +179,8 @@ class _Batch:
             episode_id = str(ULID())
             self.episodes.append(_episode_properties(episode_id, p, vector, self.now))
             self.known[p.key] = {"id": episode_id, "observed_by": [p.agent]}
-            if p.item.session is not None:
-                self.sessions.setdefault((p.item.namespace, p.item.session.strip()), []).append(episode_id)
+            if p.session is not None:
+                self.sessions.setdefault((p.item.namespace, p.session), []).append(episode_id)
             self._event(p, episode_id, "created", p.redactions)
             return CaptureOutcome(episode_id, CaptureStatus.CREATED, p.redactions, p.excised)
         if p.agent in existing["observed_by"]:
@@ -244,17 +254,17 @@ def _episode_properties(episode_id: str, p: _Prepared, vector: Vector | None, no
         "captured_at": now,
         "importance": DEFAULT_IMPORTANCE if item.importance is None else item.importance,
         "pinned": False,
-        "tags": sorted({tag.strip() for tag in item.tags}),
+        "tags": p.tags,
         "observed_by": [p.agent],
         "access_count": 0,
         "state": "raw",
         "embedding_pending": vector is None,
         "redactions": [r.kind for r in p.redactions],
     }
-    if item.session is not None:
-        props["session"] = item.session.strip()
-    if item.metadata is not None:
-        props["metadata"] = json.dumps(item.metadata, sort_keys=True)
+    if p.session is not None:
+        props["session"] = p.session
+    if p.metadata is not None:
+        props["metadata"] = json.dumps(p.metadata, sort_keys=True)
     if vector is not None:
         props["embedding"] = vector
     return props

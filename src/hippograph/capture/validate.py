@@ -8,6 +8,7 @@ import math
 import re
 from datetime import UTC, datetime, timedelta
 
+from hippograph.capture.scrub import scrub_credentials
 from hippograph.config import Limits
 from hippograph.errors import ErrorCode, HippographError, bad_input
 from hippograph.model import CaptureInput, Role
@@ -26,12 +27,17 @@ def validate_namespace(namespace: str) -> None:
             "namespace must be 1-64 characters of letters, digits, '_', '.', ':' or '-'",
             field="namespace",
         )
+    # A namespace is on every node and cannot be stored scrubbed ("[" is not allowed in one, and
+    # it is the key a client reads back with), so one that holds a credential is refused.
+    if scrub_credentials(namespace).redactions:
+        raise bad_input("namespace must not contain a credential", field="namespace")
 
 
 def validate_capture(item: CaptureInput, limits: Limits, now: datetime) -> None:
     validate_namespace(item.namespace)
     if item.role is Role.SYSTEM:
-        audit.warning("rejected a system-role capture in namespace %s from agent %s", item.namespace, item.agent)
+        agent = scrub_credentials(item.agent).text if item.agent is not None else None
+        audit.warning("rejected a system-role capture in namespace %s from agent %s", item.namespace, agent)
         raise HippographError(
             ErrorCode.FORBIDDEN,
             "system-role content cannot be captured: a system prompt is configuration, not memory",

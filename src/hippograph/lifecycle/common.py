@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hippograph.capture.fields import scrub_field
 from hippograph.errors import ErrorCode, HippographError, bad_input
 from hippograph.memories import get_memory
 from hippograph.model import Episode, Fact
@@ -11,13 +12,14 @@ MAX_REASON_CHARS = 1000
 
 
 def require_reason(reason: str | None) -> str:
-    """A destructive or corrective change must say why; History keeps it."""
+    """A destructive or corrective change must say why; History keeps it (and memory events carry
+    it), so its credentials are redacted here, before either sees it."""
     text = " ".join((reason or "").split())
     if not text:
         raise bad_input("a reason is required", field="reason")
     if len(text) > MAX_REASON_CHARS:
         raise bad_input(f"the reason is longer than {MAX_REASON_CHARS} characters", field="reason")
-    return text
+    return scrub_field(text)
 
 
 def optional_reason(reason: str | None) -> str | None:

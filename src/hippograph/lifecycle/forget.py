@@ -13,11 +13,12 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
+from hippograph.capture.fields import scrub_field
 from hippograph.capture.validate import validate_namespace
 from hippograph.errors import ErrorCode, HippographError, bad_input
 from hippograph.history import history_event
 from hippograph.lifecycle import token
-from hippograph.lifecycle.common import require_reason
+from hippograph.lifecycle.common import optional_reason, require_reason
 from hippograph.lifecycle.events import EventKind, MemoryEvent
 from hippograph.lifecycle.remember import FACT_KINDS
 from hippograph.lifecycle.retention import EPISODE_KIND
@@ -139,6 +140,7 @@ def forget_in(
 def recover(runtime: Runtime, namespace: str, memory_id: str, reason: str | None, actor: str) -> Memory:
     """Bring a forgotten memory back while the retention window lasts (and the facts it took along)."""
     validate_namespace(namespace)
+    why = optional_reason(reason)
     now = runtime.clock()
     window = timedelta(days=runtime.settings.recover_window_days)
 
@@ -160,14 +162,14 @@ def recover(runtime: Runtime, namespace: str, memory_id: str, reason: str | None
         if facts:
             tx.run("recover_fact_relations", facts=facts)
         events = [
-            history_event(namespace, target, "recovered", actor, now, reason=reason) for target in (memory_id, *along)
+            history_event(namespace, target, "recovered", actor, now, reason=why) for target in (memory_id, *along)
         ]
         tx.run("record_history", rows=events)
         return (memory_id, *along)
 
     recovered = runtime.store.write(write)
     runtime.events.publish(
-        MemoryEvent(EventKind.RECOVERED, namespace, target, now, actor, reason=reason) for target in recovered
+        MemoryEvent(EventKind.RECOVERED, namespace, target, now, actor, reason=why) for target in recovered
     )
     return get_memory(runtime.store, namespace, memory_id)
 
@@ -210,9 +212,11 @@ def _search(runtime: Runtime, tx: Transaction, namespace: str, query: str, limit
 
 def _filter_params(filters: ForgetFilters) -> dict[str, Any]:
     params: dict[str, Any] = {name: getattr(filters, name) for name in ("since", "until")}
-    for name in ("kinds", "tags", "agents", "sessions"):
+    params["kinds"] = list(filters.kinds) if filters.kinds is not None else None
+    for name in ("tags", "agents", "sessions"):
         value = getattr(filters, name)
-        params[name] = list(value) if value is not None else None
+        # Stored as scrubbed, so the value a client captured with still selects what it captured.
+        params[name] = [scrub_field(item.strip()) for item in value] if value is not None else None
     return params
 
 

@@ -5,11 +5,13 @@ transaction time. Episodes are immutable records of what was said, so only facts
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 from ulid import ULID
 
+from hippograph.capture.fields import scrub_tags, tally_of
 from hippograph.capture.normalize import hash_basis
 from hippograph.capture.service import clean_content, embed_or_none
 from hippograph.capture.validate import validate_namespace
@@ -40,7 +42,8 @@ class ModifyInput:
 def modify(runtime: Runtime, change: ModifyInput) -> Fact:
     validate_namespace(change.namespace)
     reason = require_reason(change.reason)
-    updates = _updates(runtime, change)
+    tally: Counter[str] = Counter()  # what the statement and tags had redacted
+    updates = _updates(runtime, change, tally)
     old = get_fact(runtime.store, change.namespace, change.id)
     if "statement" in updates:
         updates["content_hash"] = statement_fact_hash(old.kind, hash_basis(updates["statement"]))
@@ -57,6 +60,7 @@ def modify(runtime: Runtime, change: ModifyInput) -> Fact:
         _check_current(change, current)
         props = {key: value for key, value in current.items() if key not in ("expired_at", "embedding")}
         props |= {key: value for key, value in updates.items() if value is not None}
+        props["redactions"] = _version_redactions(current, updates, tally)
         if "embedding" not in updates and current.get("embedding") is not None:
             props["embedding"] = current["embedding"]
         props |= {"id": new_id, "version": current["version"] + 1, "recorded_at": now, "status": "active"}
@@ -76,7 +80,8 @@ def modify(runtime: Runtime, change: ModifyInput) -> Fact:
                     reason=reason,
                     old_content=current["statement"],
                     new_content=props["statement"],
-                    metadata={"previous": change.id, "version": props["version"], "changed": changed},
+                    metadata={"previous": change.id, "version": props["version"], "changed": changed}
+                    | ({"redactions": dict(tally)} if tally else {}),
                 ),
                 history_event(
                     change.namespace, change.id, "superseded", change.actor, now, reason=reason, metadata={"by": new_id}
@@ -116,8 +121,17 @@ def _check_current(change: ModifyInput, current: dict[str, Any]) -> None:
         )
 
 
-def _updates(runtime: Runtime, change: ModifyInput) -> dict[str, Any]:
-    """The properties the new version changes, checked and cleaned like a capture."""
+def _version_redactions(current: dict[str, Any], updates: dict[str, Any], tally: Counter[str]) -> list[str]:
+    """The kinds redacted from the new version: the old version's unless its statement is replaced
+    (the property is an audit mark, so keeping a stale kind is better than dropping a real one),
+    and this change's."""
+    kept = [] if "statement" in updates else list(current.get("redactions") or ())
+    return list(dict.fromkeys([*kept, *tally]))
+
+
+def _updates(runtime: Runtime, change: ModifyInput, tally: Counter[str]) -> dict[str, Any]:
+    """The properties the new version changes, checked and cleaned like a capture; ``tally``
+    counts what was redacted from them."""
     updates: dict[str, Any] = {}
     limits = runtime.settings.limits
     if change.statement is not None:
@@ -126,8 +140,7 @@ def _updates(runtime: Runtime, change: ModifyInput) -> dict[str, Any]:
             raise bad_input(f"statement must be 1-{limits.max_content_bytes} bytes", field="statement")
         cleaned = clean_content(change.statement, field="statement")
         updates["statement"] = cleaned.text
-        if cleaned.redactions:
-            updates["redactions"] = [r.kind for r in cleaned.redactions]
+        tally.update(tally_of(cleaned.redactions))
     for name in ("importance", "confidence"):
         value = getattr(change, name)
         if value is not None:
@@ -139,7 +152,7 @@ def _updates(runtime: Runtime, change: ModifyInput) -> dict[str, Any]:
             not 0 < len(t.strip()) <= limits.max_tag_chars for t in change.tags
         ):
             raise bad_input(f"at most {limits.max_tags} tags of 1-{limits.max_tag_chars} characters", field="tags")
-        updates["tags"] = sorted({tag.strip() for tag in change.tags})
+        updates["tags"] = scrub_tags(change.tags, tally)
     if not updates:
         raise bad_input("nothing to change: give a statement, importance, confidence or tags", field="input")
     return updates

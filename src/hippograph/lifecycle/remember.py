@@ -14,6 +14,7 @@ from typing import Any
 
 from ulid import ULID
 
+from hippograph.capture.fields import as_redactions, scrub_field, scrub_tags, tally_of
 from hippograph.capture.normalize import hash_basis
 from hippograph.capture.service import Cleaned, clean_content, embed_or_none
 from hippograph.capture.validate import CLOCK_SKEW, EARLIEST, validate_capture
@@ -73,6 +74,12 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
     now = runtime.clock()
     fields = _validate(runtime, item, now)
     cleaned = _clean(runtime, item, now)
+    # Names are scrubbed before anything compares them: supersession by key or subject, the
+    # duplicate check. The same secret-bearing key then finds the fact it stored before.
+    tally = tally_of(cleaned.redactions)
+    fields = {name: scrub_field(value, tally) if value is not None else None for name, value in fields.items()}
+    tags = scrub_tags(item.tags, tally)
+    redactions = as_redactions(tally)
     rule = POLICIES[item.kind].supersedes_by
     warnings: list[str] = []
     if rule is Supersession.KEY and fields["key"] is None:
@@ -95,9 +102,9 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
         "valid_from": valid_from,
         "recorded_at": now,
         "pinned": item.pinned,
-        "tags": sorted({tag.strip() for tag in item.tags}),
+        "tags": tags,
         "access_count": 0,
-        "redactions": [r.kind for r in cleaned.redactions],
+        "redactions": [r.kind for r in redactions],
     }
     props |= {name: value for name, value in fields.items() if value is not None}
     if vector is not None:
@@ -123,7 +130,7 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
                 item.actor,
                 now,
                 new_content=cleaned.text,
-                metadata={"kind": item.kind, "supersedes": list(current)} if current else None,
+                metadata=_created_metadata(item.kind, current, redactions),
             )
         ]
         events += [
@@ -146,7 +153,14 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
         warnings.append("an identical current fact exists; nothing new was stored")
     fact = hydrate(runtime.store, item.namespace, [stored.id])[stored.id]
     assert isinstance(fact, Fact)
-    return RememberOutcome(fact, stored.status, stored.superseded, tuple(warnings), cleaned.redactions)
+    return RememberOutcome(fact, stored.status, stored.superseded, tuple(warnings), redactions)
+
+
+def _created_metadata(kind: str, superseded: list[str], redactions: tuple[Redaction, ...]) -> dict[str, Any] | None:
+    metadata: dict[str, Any] = {"kind": kind, "supersedes": superseded} if superseded else {}
+    if redactions:
+        metadata["redactions"] = {r.kind: r.count for r in redactions}
+    return metadata or None
 
 
 def _current(tx: Transaction, item: RememberInput, rule: Supersession, fields: dict[str, str | None]) -> list[str]:
