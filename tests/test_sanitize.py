@@ -211,8 +211,13 @@ def test_ordinary_sentences_over_several_lines_are_untouched(text: str) -> None:
 # A reader of its own, written apart from the code it checks: a model's reading of text, and our tags
 # and tag names in it. test_bundle.py uses these too.
 
-_LOOKALIKES = str.maketrans({**dict.fromkeys("＜﹤‹〈〈⟨❮", "<"), **dict.fromkeys("＞﹥›〉〉⟩❯", ">")}) | str.maketrans(
-    {**dict.fromkeys("／⁄∕", "/"), **dict.fromkeys("‐‑–—−－﹣", "-")}
+_LOOKALIKES = str.maketrans(
+    {
+        **dict.fromkeys("＜﹤‹〈〈⟨❮", "<"),
+        **dict.fromkeys("＞﹥›〉〉⟩❯", ">"),
+        **dict.fromkeys("／⁄∕", "/"),
+        **dict.fromkeys("‐‑–—−－﹣", "-"),
+    }
 )
 TAG = re.compile(r"<\s*(/?)\s*recalled\s*-\s*memory\s*-\s*context(?=[\s/>])[^<>]*>")
 NAME = re.compile(r"recalled\s*-\s*memory\s*-\s*context(?![\w-])")
