@@ -1,15 +1,34 @@
-"""The context bundle: recalled memories as bounded, cited, clearly untrusted text for a prompt."""
+"""The context bundle: recalled memories as bounded, cited, clearly untrusted text for a prompt.
+
+The bundle is trusted only for its header and its two tags; everything between them is data, one line
+per memory. So every field rendered there (id, kind, date, source, text) is made one line and rid of
+our tags in any spelling. Capture's sanitizer already cut tags from stored text; this holds as well for
+what was stored before it learned a spelling, and for fields it never sees, like the agent.
+"""
 
 from __future__ import annotations
 
+import html
+import re
+import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
 
 from hippograph.model import Episode, Fact, Memory
 from hippograph.recall.request import Degradation, RecallHit
+from hippograph.rules import load_rules
 
 SNIPPET_CHARS = 360
 OPEN_TAG = "<recalled-memory-context>"
 CLOSE_TAG = "</recalled-memory-context>"
+
+# Each round of reading decodes one layer of entities (&amp;lt;) or what folding made one (＆lt;). Text
+# that has not settled after this many is built to wear the reader down, and is not rendered.
+_READING_ROUNDS = 8
+_UNREADABLE = "(unreadable)"
+# Control characters (Unicode category Cc) and lone surrogates, which no reader shows as text.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def render_bundle(
@@ -36,10 +55,83 @@ def _line(memory: Memory) -> str:
         kind, when, source, text = memory.kind, memory.valid_from or memory.recorded_at, memory.origin, memory.statement
     else:
         raise TypeError(f"not a memory: {memory!r}")
-    return f"[{memory.id}] {kind} {when.date().isoformat()} {source}: {_snippet(text)}"
+    # Separators hold a space, bracket or colon, none of which a tag name spells, so no tag can form
+    # across two fields that carry none.
+    return f"[{_field(memory.id)}] {_field(kind)} {when.date().isoformat()} {_field(source)}: {_snippet(text)}"
 
 
 def _snippet(text: str) -> str:
-    # One line per memory, and never a closing tag smuggled in by content.
-    flat = " ".join(text.split()).replace(CLOSE_TAG, "")
-    return flat if len(flat) <= SNIPPET_CHARS else flat[: SNIPPET_CHARS - 1].rstrip() + "…"
+    # Cut before reading, as reading all of a long text would cost more than the recall it serves.
+    flat = _one_line(text)
+    if len(flat) > SNIPPET_CHARS:
+        flat = flat[: SNIPPET_CHARS - 1].rstrip() + "…"
+    snippet = _field(flat)
+    # A reading can be longer than what was written (NFKC spells some characters out); cut it again,
+    # with an ellipsis that reads as itself, and read what is left, as a cut can end a longer name just
+    # where ours ends ("...-context" of "...-contextual").
+    return snippet if len(snippet) <= SNIPPET_CHARS else _field(snippet[: SNIPPET_CHARS - 3] + "...")
+
+
+def _field(value: str) -> str:
+    """``value`` on one line with none of our tags in any spelling. Text whose reading carries no tag
+    name is rendered as written; text whose reading does is rendered as read, with every tag and bare
+    tag name removed until none is left: the way it is read is the way it would break out."""
+    ours = _rules().ours
+    flat = _one_line(value)
+    read = _reading(flat)
+    if read is None:
+        return _UNREADABLE
+    if ours.search(read) is None:
+        return flat
+    while ours.search(read):
+        # Removing one tag can join the halves of another (</recalled-memory-</...>context>).
+        read = _reading(ours.sub("", read))
+        if read is None:
+            return _UNREADABLE
+    return read
+
+
+def _one_line(text: str) -> str:
+    """Every run of whitespace, line breaks of any kind and control characters as one space."""
+    return " ".join(_CONTROL.sub(" ", text).split())
+
+
+def _reading(text: str) -> str | None:
+    """``text`` as a model takes it in: entities decoded, NFKC, invisible characters dropped, look-alike
+    punctuation as ASCII, case folded, on one line; None if that does not settle."""
+    rules = _rules()
+    for _ in range(_READING_ROUNDS):
+        read = unicodedata.normalize("NFKC", html.unescape(text))
+        if not read.isascii():  # no format character is ASCII
+            read = "".join(char for char in read if unicodedata.category(char) != "Cf")
+        read = _one_line(rules.invisible.sub("", read).translate(rules.lookalikes).casefold())
+        if read == text:
+            return read
+        text = read
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    ours: re.Pattern[str]
+    lookalikes: dict[int, str]
+    invisible: re.Pattern[str]
+
+
+@cache
+def _rules() -> _Rules:
+    data = load_rules("injection")
+    return _Rules(
+        ours=re.compile("|".join(_tag_pattern(name) for name in data["tags"])),
+        lookalikes={ord(char): ascii_char for ascii_char, chars in data["lookalikes"].items() for char in chars},
+        invisible=re.compile(data["invisible"]),
+    )
+
+
+def _tag_pattern(name: str) -> str:
+    """In a reading: a whole tag of ``name`` with any attributes, or else the bare name with any
+    bracket or slash beside it. A longer name that merely starts with it is not taken."""
+    spelled = r"\s*-\s*".join(re.escape(part) for part in name.casefold().split("-"))
+    whole = rf"<\s*/?\s*{spelled}(?=[\s/>])[^<>]*>"
+    bare = rf"(?:<\s*)?(?:/\s*)?{spelled}(?![\w-])(?:\s*/)?(?:\s*>)?"
+    return f"{whole}|{bare}"
