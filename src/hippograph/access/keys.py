@@ -196,14 +196,8 @@ def _digest(secret: str) -> str:
 
 
 def _principal(row: dict[str, Any]) -> Principal:
-    return Principal(
-        name=row["name"],
-        role=KeyRole(row["role"]),
-        namespaces=frozenset(row.get("namespaces") or ()),
-        all_namespaces=bool(row.get("all_namespaces")),
-        rate_per_s=row.get("rate_per_s"),
-        key_id=row["id"],
-    )
+    key = _api_key(row)
+    return Principal(key.name, key.role, frozenset(key.namespaces), key.all_namespaces, key.rate_per_s, row["id"])
 
 
 def _api_key(row: dict[str, Any]) -> ApiKey:
