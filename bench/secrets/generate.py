@@ -187,7 +187,7 @@ def jwt(rng: random.Random) -> str:
         return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
     header = {"alg": rng.choice(["HS256", "RS256", "ES256"]), "typ": "JWT"}
-    claims = {"sub": rand(rng, DIGITS, 10), "iat": rng.randint(1.6e9, 1.9e9), "scope": rng.choice(["read", "admin"])}
+    claims = {"sub": rand(rng, DIGITS, 10), "iat": rng.randint(1_600_000_000, 1_900_000_000), "scope": rng.choice(["read", "admin"])}
     signature = rand(rng, B64URL, rng.choice([43, 86, 342]))
     return f"{part(header)}.{part(claims)}.{signature}"
 
@@ -583,6 +583,9 @@ NEGATIVES: dict[str, Callable[[random.Random], str]] = {
         "he was the bearer of bad-news-and-worse-news", "the passcode is the same as before",
         "secret: nobody knows", "The api key is missing from the request", "my password is hunter two words",
         "Basic auth is disabled on this endpoint", "The access token was revoked at 10:42.",
+        "the password is the same as the wifi one", "my password is 8 characters", "use --password to pass it",
+        "The API key is 32 characters long", "the api key is stored in AWS Secrets Manager", "PIN entry failed 3 times",
+        "Set the password to something memorable", "the bearer bond matures in 2030",
     ]),
     "version": lambda r: r.choice(["v{}.{}.{}", "version {}.{}.{}-rc.1", "requests=={}.{}.{}", "node v{}.{}.{}", "release-{}.{}.{}"]).format(
         r.randint(0, 30), r.randint(0, 30), r.randint(0, 300)),
@@ -608,6 +611,17 @@ NEGATIVES: dict[str, Callable[[random.Random], str]] = {
         "glpat- tokens expire", "Stripe publishable key pk_live_" + rand(r, ALNUM, 24), "xoxb- is the bot prefix",
         "arn:aws:iam::" + rand(r, DIGITS, 12) + ":role/deploy", rand(r, DIGITS, 12) + "-" + rand(r, LOWER + DIGITS, 32) + ".apps.googleusercontent.com",
     ]),
+    "placeholder": lambda r: r.choice([
+        "api_key: YOUR_API_KEY", "token: <your-token-here>", "password: <redacted>", "Password: ********", "password: [hidden]",
+        "Authorization: Bearer ${TOKEN}", "Authorization: Bearer {token}", "password: ''", "secret: null", "api_key = None",
+        "OPENAI_API_KEY=YOUR_OPENAI_API_KEY_HERE", "password: xxxxxxxx", "curl -u $USER:$PASS https://x", "--password $DB_PASS",
+    ]),
+    # A name that sounds secret with a count, or a hash under a name that is not secret. (A 64-hex
+    # value named "token" is a secret, so that pairing is not a look-alike.)
+    "named_number_or_hash": lambda r: r.choice([
+        "input_tokens: {n}, output_tokens: {n}", "token_ttl={n}", "token: {n}", "secret_key_id = {n}",
+        "checksum={h}", "hash: {h}", "digest={h}", "ETag: W/\"{h}\"",
+    ]).format(n=r.randint(0, 4096), h=_hexes(r, r.choice([32, 40, 64]))),
     "email_path_date": lambda r: r.choice([
         "mail jane.doe@example.com", "~/.aws/credentials", "/home/user/.ssh/id_rsa", "2026-11-24T10:00:00Z", "C:\\Users\\me\\secrets.txt",
         "color: #" + _hexes(r, 6), "bcrypt: $2b$12$" + rand(r, ALNUM + "./", 53),
