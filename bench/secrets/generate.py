@@ -143,7 +143,8 @@ def password(rng: random.Random) -> str:
     kind = rng.randrange(4)
     if kind == 0:
         word = rng.choice(["hunter", "dragon", "sunset", "falcon", "maple", "orbit", "violet"])
-        return word + rand(rng, DIGITS, rng.randint(1, 4)) + rng.choice("-_.!#") + rng.choice(["Blue", "Red", "Sky", "X"])
+        digits = rand(rng, DIGITS, rng.randint(1, 4))
+        return word + digits + rng.choice("-_.!#") + rng.choice(["Blue", "Red", "Sky", "X"])
     if kind == 1:
         return rand(rng, ALNUM + PASSWORD_SYMBOLS, rng.randint(10, 24))
     if kind == 2:
@@ -187,7 +188,11 @@ def jwt(rng: random.Random) -> str:
         return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
     header = {"alg": rng.choice(["HS256", "RS256", "ES256"]), "typ": "JWT"}
-    claims = {"sub": rand(rng, DIGITS, 10), "iat": rng.randint(1_600_000_000, 1_900_000_000), "scope": rng.choice(["read", "admin"])}
+    claims = {
+        "sub": rand(rng, DIGITS, 10),
+        "iat": rng.randint(1_600_000_000, 1_900_000_000),
+        "scope": rng.choice(["read", "admin"]),
+    }
     signature = rand(rng, B64URL, rng.choice([43, 86, 342]))
     return f"{part(header)}.{part(claims)}.{signature}"
 
@@ -336,7 +341,8 @@ def discord_webhook(rng: random.Random) -> list[Part]:
 
 def netrc(rng: random.Random) -> list[Part]:
     sep = rng.choice([" ", "\n  "])
-    return [f"machine api.example.com{sep}login deploy@example.com{sep}password ", Secret(password(rng), "netrc_password"), "\n"]
+    before = f"machine api.example.com{sep}login deploy@example.com{sep}password "
+    return [before, Secret(password(rng), "netrc_password"), "\n"]
 
 
 def heroku_uuid(rng: random.Random) -> list[Part]:
@@ -368,7 +374,10 @@ SELF_IDENTIFYING: list[tuple[str, Callable[[random.Random], str]]] = [
     ("github_app_user_to_server", token("ghu_", (ALNUM, 36))),
     ("github_app_installation", token("ghs_", (ALNUM, 36))),
     ("github_refresh", token("ghr_", (ALNUM, 36, 76))),
-    ("gitlab_pat", choice_token(token("glpat-", (B64URL, 20)), token("glpat-", (B64URL, 27), ".01.", (LOWER + DIGITS, 9)))),
+    (
+        "gitlab_pat",
+        choice_token(token("glpat-", (B64URL, 20)), token("glpat-", (B64URL, 27), ".01.", (LOWER + DIGITS, 9))),
+    ),
     ("gitlab_deploy_token", token("gldt-", (B64URL, 20))),
     ("gitlab_runner_auth_token", token("glrt-", (B64URL, 20, 27))),
     ("gitlab_runner_registration", token("GR1348941", (B64URL, 20))),
@@ -382,7 +391,10 @@ SELF_IDENTIFYING: list[tuple[str, Callable[[random.Random], str]]] = [
     ("slack_user_token", token("xoxp-", (DIGITS, 11), "-", (DIGITS, 11), "-", (DIGITS, 13), "-", (HEX, 32))),
     ("slack_app_token", token("xapp-1-A", (UPPER + DIGITS, 10), "-", (DIGITS, 13), "-", (HEX, 64))),
     ("slack_config_token", token("xoxe.xoxp-1-", (ALNUM, 140, 160))),
-    ("stripe_secret_key", choice_token(token("sk_live_", (ALNUM, 24)), token("sk_test_", (ALNUM, 24)), token("sk_live_", (ALNUM, 99)))),
+    (
+        "stripe_secret_key",
+        choice_token(token("sk_live_", (ALNUM, 24)), token("sk_test_", (ALNUM, 24)), token("sk_live_", (ALNUM, 99))),
+    ),
     ("stripe_restricted_key", choice_token(token("rk_live_", (ALNUM, 24, 99)), token("rk_test_", (ALNUM, 24, 99)))),
     ("stripe_webhook_secret", token("whsec_", (ALNUM, 32))),
     ("openai_legacy_key", token("sk-", (ALNUM, 20), "T3BlbkFJ", (ALNUM, 20))),
@@ -503,7 +515,11 @@ CONTEXTUAL: dict[str, Maker] = {
     ),
     "basic_auth_header": in_context(
         "basic_auth_header", basic_credentials,
-        ["Authorization: Basic {}", "curl -H 'Authorization: Basic {}' https://example.com", '"authorization": "Basic {}"'],
+        [
+            "Authorization: Basic {}",
+            "curl -H 'Authorization: Basic {}' https://example.com",
+            '"authorization": "Basic {}"',
+        ],
     ),
     "curl_user_password": in_context(
         "curl_user_password", password,
@@ -511,7 +527,11 @@ CONTEXTUAL: dict[str, Maker] = {
     ),
     "mysql_cli_password": in_context(
         "mysql_cli_password", password,
-        ["mysql -u root -p{} app_db", "mysqldump -h db -uroot -p'{}' shop > shop.sql", "mysql -h 10.0.0.5 -P 3306 -u app -p{}"],
+        [
+            "mysql -u root -p{} app_db",
+            "mysqldump -h db -uroot -p'{}' shop > shop.sql",
+            "mysql -h 10.0.0.5 -P 3306 -u app -p{}",
+        ],
     ),
     "cli_password_flag": in_context(
         "cli_password_flag", password,
@@ -562,13 +582,18 @@ def _hexes(rng: random.Random, n: int) -> str:
 
 
 NEGATIVES: dict[str, Callable[[random.Random], str]] = {
-    "uuid": lambda r: r.choice(["request id {} failed", '{{"id": "{}"}}', "trace_id={}", "session {} closed"]).format(uuid4(r)),
-    "git_sha": lambda r: r.choice(["fixed in commit {}", "git checkout {}", "Merge {} into main"]).format(_hexes(r, 40)),
-    "git_short_sha": lambda r: r.choice(["HEAD is now at {} fix typo", "see {}", "reverts {}."]).format(_hexes(r, r.randint(7, 12))),
+    "uuid": lambda r: r.choice(["request id {} failed", '{{"id": "{}"}}', "trace_id={}",
+    "session {} closed"]).format(uuid4(r)),
+    "git_sha": lambda r: r.choice(["fixed in commit {}", "git checkout {}",
+    "Merge {} into main"]).format(_hexes(r, 40)),
+    "git_short_sha": lambda r: r.choice(["HEAD is now at {} fix typo", "see {}",
+    "reverts {}."]).format(_hexes(r, r.randint(7, 12))),
     "md5": lambda r: r.choice(["{}  release.tar.gz", "md5: {}", 'ETag: "{}"']).format(_hexes(r, 32)),
     "sha1": lambda r: f"sha1sum {_hexes(r, 40)} file.bin",
-    "sha256": lambda r: r.choice(["sha256:{}", "image@sha256:{}", "SHA256 (app.zip) = {}", "digest: sha256={}"]).format(_hexes(r, 64)),
-    "base64_blob": lambda r: "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB" + base64.b64encode(r.randbytes(r.randint(60, 400))).decode(),
+    "sha256": lambda r: r.choice(["sha256:{}", "image@sha256:{}", "SHA256 (app.zip) = {}",
+    "digest: sha256={}"]).format(_hexes(r, 64)),
+    "base64_blob": lambda r: "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB"
+    + base64.b64encode(r.randbytes(r.randint(60, 400))).decode(),
     "base64_blob_raw": lambda r: "payload: " + base64.b64encode(r.randbytes(r.randint(30, 300))).decode(),
     "public_key": lambda r: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + rand(r, B64, 43) + " jane@laptop",
     "certificate": lambda r: "-----BEGIN CERTIFICATE-----\n" + b64_lines(r, 5) + "\n-----END CERTIFICATE-----",
@@ -587,7 +612,8 @@ NEGATIVES: dict[str, Callable[[random.Random], str]] = {
         "The API key is 32 characters long", "the api key is stored in AWS Secrets Manager", "PIN entry failed 3 times",
         "Set the password to something memorable", "the bearer bond matures in 2030",
     ]),
-    "version": lambda r: r.choice(["v{}.{}.{}", "version {}.{}.{}-rc.1", "requests=={}.{}.{}", "node v{}.{}.{}", "release-{}.{}.{}"]).format(
+    "version": lambda r: r.choice(["v{}.{}.{}", "version {}.{}.{}-rc.1", "requests=={}.{}.{}", "node v{}.{}.{}",
+    "release-{}.{}.{}"]).format(
         r.randint(0, 30), r.randint(0, 30), r.randint(0, 300)),
     "url_no_credentials": lambda r: r.choice([
         "https://example.com/path?q=1&page=2", "ssh://git@github.com/org/repo.git", "git@github.com:org/repo.git",
@@ -595,26 +621,35 @@ NEGATIVES: dict[str, Callable[[random.Random], str]] = {
         "mongodb://mongo-0.mongo:27017,mongo-1.mongo:27017/?replicaSet=rs0", "amqp://rabbitmq:5672/vhost",
         "mailto:ops@example.com", "https://example.com:8443/a/b@c", "http://localhost:8080/?next=/login",
     ]),
-    "number": lambda r: r.choice(["call +1 415 555 {:04d}", "order {}", "port {}", "ts {}", "IP 10.0.{}.7"]).format(r.randint(0, 10**r.randint(2, 12))),
+    "number": lambda r: r.choice(["call +1 415 555 {:04d}", "order {}", "port {}", "ts {}",
+    "IP 10.0.{}.7"]).format(r.randint(0, 10**r.randint(2, 12))),
     "code_identifier": lambda r: r.choice([
         "max_tokens: 4096", "num_tokens = 8192", "token_count=12", "api_key = os.environ[\"OPENAI_API_KEY\"]",
-        "password = getpass.getpass()", "api_key = settings.OPENAI_API_KEY", "secretKeyRef:\n  name: db\n  key: password",
+        "password = getpass.getpass()", "api_key = settings.OPENAI_API_KEY",
+        "secretKeyRef:\n  name: db\n  key: password",
         "password_min_length: 12", "secret_name: db-credentials", "token = None", "password: ${DB_PASSWORD}",
         "if password == expected: return True", "self.api_key = api_key", "tokenizer: bert-base-uncased",
         "AUTH_TOKEN_HEADER = \"X-Auth-Token\"", "password = request.form['password']", "key: value",
-        "Authorization: Bearer <token>", "Authorization: Bearer $TOKEN", "password=$PGPASS", "docker run -u 1000:1000 -p 8080:80 app",
-        "git push -u origin main", "mysql -u root -p", "let token = await getToken();", "const secret = process.env.SECRET;",
+        "Authorization: Bearer <token>", "Authorization: Bearer $TOKEN", "password=$PGPASS",
+        "docker run -u 1000:1000 -p 8080:80 app",
+        "git push -u origin main", "mysql -u root -p", "let token = await getToken();",
+        "const secret = process.env.SECRET;",
     ]),
     "prefix_mention": lambda r: r.choice([
-        "we use sk-learn-compatible-estimators here", "classic tokens start with ghp_ and fine-grained ones with github_pat_",
+        "we use sk-learn-compatible-estimators here",
+        "classic tokens start with ghp_ and fine-grained ones with github_pat_",
         "AKIA means a long-term key, ASIA a temporary one", "a key-value store", "hf_hub_download(repo_id)",
         "glpat- tokens expire", "Stripe publishable key pk_live_" + rand(r, ALNUM, 24), "xoxb- is the bot prefix",
-        "arn:aws:iam::" + rand(r, DIGITS, 12) + ":role/deploy", rand(r, DIGITS, 12) + "-" + rand(r, LOWER + DIGITS, 32) + ".apps.googleusercontent.com",
+        "arn:aws:iam::" + rand(r, DIGITS, 12) + ":role/deploy",
+        rand(r, DIGITS, 12) + "-" + rand(r, LOWER + DIGITS, 32) + ".apps.googleusercontent.com",
     ]),
     "placeholder": lambda r: r.choice([
-        "api_key: YOUR_API_KEY", "token: <your-token-here>", "password: <redacted>", "Password: ********", "password: [hidden]",
-        "Authorization: Bearer ${TOKEN}", "Authorization: Bearer {token}", "password: ''", "secret: null", "api_key = None",
-        "OPENAI_API_KEY=YOUR_OPENAI_API_KEY_HERE", "password: xxxxxxxx", "curl -u $USER:$PASS https://x", "--password $DB_PASS",
+        "api_key: YOUR_API_KEY", "token: <your-token-here>", "password: <redacted>", "Password: ********",
+        "password: [hidden]",
+        "Authorization: Bearer ${TOKEN}", "Authorization: Bearer {token}", "password: ''", "secret: null",
+        "api_key = None",
+        "OPENAI_API_KEY=YOUR_OPENAI_API_KEY_HERE", "password: xxxxxxxx", "curl -u $USER:$PASS https://x",
+        "--password $DB_PASS",
     ]),
     # A name that sounds secret with a count, or a hash under a name that is not secret. (A 64-hex
     # value named "token" is a secret, so that pairing is not a look-alike.)
@@ -623,7 +658,8 @@ NEGATIVES: dict[str, Callable[[random.Random], str]] = {
         "checksum={h}", "hash: {h}", "digest={h}", "ETag: W/\"{h}\"",
     ]).format(n=r.randint(0, 4096), h=_hexes(r, r.choice([32, 40, 64]))),
     "email_path_date": lambda r: r.choice([
-        "mail jane.doe@example.com", "~/.aws/credentials", "/home/user/.ssh/id_rsa", "2026-11-24T10:00:00Z", "C:\\Users\\me\\secrets.txt",
+        "mail jane.doe@example.com", "~/.aws/credentials", "/home/user/.ssh/id_rsa", "2026-11-24T10:00:00Z",
+        "C:\\Users\\me\\secrets.txt",
         "color: #" + _hexes(r, 6), "bcrypt: $2b$12$" + rand(r, ALNUM + "./", 53),
     ]),
 }
@@ -638,7 +674,8 @@ def samples(seed: int = SEED, per_format: int = 12, per_negative: int = 20) -> I
             yield {"id": f"{name}-{index}", "format": name, "negative": False, "text": text, "secrets": spans}
     for name, make_negative in NEGATIVES.items():
         for index in range(per_negative):
-            yield {"id": f"neg:{name}-{index}", "format": f"neg:{name}", "negative": True, "text": make_negative(rng), "secrets": []}
+            text = make_negative(rng)
+            yield {"id": f"neg:{name}-{index}", "format": f"neg:{name}", "negative": True, "text": text, "secrets": []}
 
 
 def main() -> None:
