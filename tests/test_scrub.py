@@ -164,7 +164,11 @@ CONTEXT_CASES = [
     ("authorization_token", "Authorization: Token " + HEX * 2, "Authorization: Token [REDACTED:authorization_token]"),
     ("cli_password", "mysql -u root -p" + "S3cr3t!x app", "mysql -u root -p[REDACTED:cli_password] app"),
     ("cli_password", "curl -u admin:" + "pa55-word https://x", "curl -u admin:[REDACTED:cli_password] https://x"),
-    ("netrc_password", "machine h login u password " + "pa55wd", "machine h login u password [REDACTED:netrc_password]"),
+    (
+        "netrc_password",
+        "machine example.com login me password " + "pa55word",
+        "machine example.com login me password [REDACTED:netrc_password]",
+    ),
     ("password_assignment", "PGPASSWORD=" + "pa55word psql", "PGPASSWORD=[REDACTED:password_assignment] psql"),
     ("password_assignment", "password: hunter\nuser: x", "password: [REDACTED:password_assignment]\nuser: x"),
     ("prose_secret", "the password is hunter2-Blue!", "the password is [REDACTED:prose_secret]"),
