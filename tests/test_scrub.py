@@ -1,14 +1,25 @@
 """Credential scrubbing: known formats are redacted, their context and ordinary text are kept.
 
 Every secret here is fake and assembled from pieces at run time, so the repository itself gives
-secret scanners nothing to find.
+secret scanners nothing to find. The property tests draw secrets from the benchmark's generator
+(bench/secrets/generate.py), which builds random bodies of each published format.
 """
 
 from __future__ import annotations
 
-import pytest
+import importlib.util
+import random
+import re
+import string
+import sys
+from pathlib import Path
+from types import ModuleType
 
-from hippograph.capture.scrub import Scrubbed, marker, scrub_credentials
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hippograph.capture.scrub import Scrubbed, _rules, marker, scrub_credentials
 from hippograph.model import Redaction
 from hippograph.rules import load_rules
 
@@ -48,6 +59,22 @@ CASES = [
     ("npm_token", "np" + "m_" + ALNUM + "abcdefghijklmnop", "publish using {} on release"),
     ("pypi_token", "py" + "pi-" + "AgEIcHlwaS5vcmc" + _b64url(70), "upload via {} done"),
     ("sendgrid_key", "S" + "G." + _b64url(22) + "." + _b64url(43), "mail key {} set"),
+    ("gitlab_token", "gl" + "dt-" + ALNUM, "deploy token {} for the mirror"),
+    ("slack_token", "xo" + "xe.xoxp-1-" + ALNUM * 3, "config token {} expires"),
+    ("google_oauth_client_secret", "GOC" + "SPX-" + _b64url(28), "oauth client {} set"),
+    ("dockerhub_token", "dckr" + "_pat_" + _b64url(27), "docker login with {}"),
+    ("heroku_api_key", "HR" + "KU-AA" + _b64url(58), "heroku key {} here"),
+    ("digitalocean_token", "do" + "p_v1_" + HEX * 4, "doctl uses {} now"),
+    ("shopify_token", "shp" + "at_" + HEX * 2, "admin api {} works"),
+    ("square_token", "EA" + "AA" + _b64url(60), "square token {} in prod"),
+    ("mailgun_key", "ke" + "y-" + HEX * 2, "mailgun {} set"),
+    ("telegram_bot_token", "123456789" + ":A" + "A" + _b64url(33), "bot {} replies"),
+    ("discord_bot_token", "MTA" + _b64url(21) + "." + _b64url(6) + "." + _b64url(27), "discord bot {} online"),
+    ("vault_token", "hv" + "s." + _b64url(90), "vault gave {} today"),
+    ("hippograph_key", "hg" + "k_" + "abcdef234567" + "_" + _b64url(43), "agent key {} issued"),
+    ("twilio_sid", "S" + "K" + HEX * 2, "api key sid {} created"),
+    ("azure_client_secret", "abc" + "1Q~" + _b64url(34), "app secret {} expires"),
+    ("age_secret_key", "AGE-" + "SECRET-KEY-1" + ("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L" * 2)[:58], "identity {} here"),
 ]
 
 # (kind, text containing a secret, the same text as it must come out)
@@ -104,6 +131,49 @@ CONTEXT_CASES = [
         "post to https://hooks.slack.com/services/T0000/B0000/" + ALNUM,
         "post to https://hooks.slack.com/services/[REDACTED:slack_webhook]",
     ),
+    (
+        "aws_secret_key",
+        "aws configure set aws_secret_access_key " + "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY",
+        "aws configure set aws_secret_access_key [REDACTED:aws_secret_key]",
+    ),
+    (
+        "aws_secret_key",
+        '{"SecretAccessKey": "' + "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + 'EXAMPLEKEY"}',
+        '{"SecretAccessKey": "[REDACTED:aws_secret_key]"}',
+    ),
+    ("datadog_key", "DD_API_KEY=" + HEX * 2, "DD_API_KEY=[REDACTED:datadog_key]"),
+    (
+        "heroku_api_key",
+        "HEROKU_API_KEY=" + "123e4567-e89b-12d3-a456-426614174000",
+        "HEROKU_API_KEY=[REDACTED:heroku_api_key]",
+    ),
+    ("vault_token", "VAULT_TOKEN=s." + ALNUM + "abcd", "VAULT_TOKEN=[REDACTED:vault_token]"),
+    ("twilio_auth_token", "TWILIO_AUTH_TOKEN=" + HEX * 2, "TWILIO_AUTH_TOKEN=[REDACTED:twilio_auth_token]"),
+    (
+        "azure_key",
+        "AccountName=acct;AccountKey=" + ALNUM * 4 + "==;EndpointSuffix=core.windows.net",
+        "AccountName=acct;AccountKey=[REDACTED:azure_key];EndpointSuffix=core.windows.net",
+    ),
+    (
+        "url_signature",
+        "https://acct.blob.core.windows.net/c/f?sv=2022-11-02&se=2026-12-31&sig=" + ALNUM + "%2B" + ALNUM + "%3D&sp=r",
+        "https://acct.blob.core.windows.net/c/f?sv=2022-11-02&se=2026-12-31&sig=[REDACTED:url_signature]&sp=r",
+    ),
+    # In an Authorization header a bearer token needs no digit; in prose it does (INNOCENT below).
+    ("bearer_token", "Authorization: Bearer abcdefghijklmnopqrstuv", "Authorization: Bearer [REDACTED:bearer_token]"),
+    ("authorization_token", "Authorization: Token " + HEX * 2, "Authorization: Token [REDACTED:authorization_token]"),
+    ("cli_password", "mysql -u root -p" + "S3cr3t!x app", "mysql -u root -p[REDACTED:cli_password] app"),
+    ("cli_password", "curl -u admin:" + "pa55-word https://x", "curl -u admin:[REDACTED:cli_password] https://x"),
+    (
+        "netrc_password",
+        "machine example.com login me password " + "pa55word",
+        "machine example.com login me password [REDACTED:netrc_password]",
+    ),
+    ("password_assignment", "PGPASSWORD=" + "pa55word psql", "PGPASSWORD=[REDACTED:password_assignment] psql"),
+    ("password_assignment", "password: hunter\nuser: x", "password: [REDACTED:password_assignment]\nuser: x"),
+    ("prose_secret", "the password is hunter2-Blue!", "the password is [REDACTED:prose_secret]"),
+    ("prose_secret", "my pin is 4821.", "my pin is [REDACTED:prose_secret]."),
+    ("prose_secret", "the API key is " + ALNUM, "the API key is [REDACTED:prose_secret]"),
 ]
 
 INNOCENT = [
@@ -117,6 +187,21 @@ INNOCENT = [
     "he was the bearer of bad-news-and-worse-news",
     "clone git@github.com:org/repo.git or ssh://git@github.com/org/repo",
     "if password == expected: return True",
+    "the secret is patience",
+    "your password is case-sensitive and at least 12 characters long",
+    "Password: see the wiki entry for prod",
+    "def login(password: str) -> None:",
+    "password = getpass.getpass()",
+    "api_key = settings.OPENAI_API_KEY",
+    "password: ${DB_PASSWORD}",
+    "Authorization: Bearer <token>",
+    "docker run -u 1000:1000 -p 8080:80 app",
+    "mysql -u root -p",
+    "pull image@sha256:" + HEX * 4,
+    "icon data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk" + ALNUM,
+    "upgrade to v2.14.0-rc.1 today",
+    "postgres://db.internal:5432/app and https://user@host.example.com/",
+    "the bearer token " + "abc" + "def" + " is weak",  # prose: no digit, too short
 ]
 
 
@@ -175,4 +260,127 @@ def test_scrubbing_is_idempotent() -> None:
 
 def test_the_rules_file_has_distinct_kinds() -> None:
     kinds = [rule["kind"] for rule in load_rules("credentials")["rules"]]
-    assert len(kinds) == len(set(kinds)) >= 12
+    assert len(kinds) == len(set(kinds)) >= 40
+
+
+# --- properties over generated secrets -----------------------------------------------------------
+
+
+def _load_generator() -> ModuleType:
+    """bench/secrets/generate.py, which is a script beside the benchmark, not a package module."""
+    path = Path(__file__).resolve().parents[1] / "bench" / "secrets" / "generate.py"
+    spec = importlib.util.spec_from_file_location("bench_secrets_generate", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while building the class
+    spec.loader.exec_module(module)
+    return module
+
+
+GENERATOR = _load_generator()
+FORMAT_NAMES = sorted(GENERATOR.FORMATS)
+NEGATIVE_NAMES = sorted(GENERATOR.NEGATIVES)
+# Surrounding text: anything printable but newlines; separators keep it off the secret's edges,
+# where it would become part of the token (a scrubber cannot tell "xghp_..." from a longer word).
+FILLER = st.text(alphabet=string.ascii_letters + string.digits + " .,;:!?-_/()'\"#", max_size=40)
+SEPARATORS = st.sampled_from([" ", "\n", "\t", ", ", "; ", " | ", "\n\n"])
+MARKERS = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
+PROPERTY_SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def texts_with_secrets(draw: st.DrawFn, negatives: bool = False) -> tuple[str, list[str]]:
+    """Random text holding 1-3 generated samples, at any position and possibly next to each other,
+    and the secrets inside them. With ``negatives``, look-alikes are mixed in too."""
+    pieces: list[str] = []
+    secrets: list[str] = []
+    for _ in range(draw(st.integers(1, 3))):
+        rng = random.Random(draw(st.integers(0, 2**32)))
+        text, spans = GENERATOR.render(GENERATOR.FORMATS[draw(st.sampled_from(FORMAT_NAMES))](rng))
+        secrets += [text[span["start"] : span["end"]] for span in spans]
+        pieces.append(text)
+    for _ in range(draw(st.integers(0, 3))):
+        pieces.append(draw(FILLER))
+    if negatives:
+        for _ in range(draw(st.integers(0, 2))):
+            make_negative = GENERATOR.NEGATIVES[draw(st.sampled_from(NEGATIVE_NAMES))]
+            pieces.append(make_negative(random.Random(draw(st.integers()))))
+    order = draw(st.permutations(pieces))
+    joined = order[0]
+    for piece in order[1:]:
+        joined += draw(SEPARATORS) + piece
+    return joined, secrets
+
+
+def _surviving_windows(secret: str, scrubbed: str, width: int = 8) -> list[str]:
+    # A marker names its kind ("[REDACTED:rubygems_api_key]"), which may repeat a token's prefix.
+    visible = MARKERS.sub("\0", scrubbed)
+    return [secret[i : i + width] for i in range(len(secret) - width + 1) if secret[i : i + width] in visible]
+
+
+@PROPERTY_SETTINGS
+@given(texts_with_secrets())
+def test_no_eight_characters_of_a_generated_secret_survive(sample: tuple[str, list[str]]) -> None:
+    text, secrets = sample
+    scrubbed = scrub_credentials(text).text
+    for secret in secrets:
+        assert not _surviving_windows(secret, scrubbed), (secret, scrubbed)
+
+
+@PROPERTY_SETTINGS
+@given(texts_with_secrets(negatives=True))
+def test_scrubbing_scrubbed_text_changes_nothing(sample: tuple[str, list[str]]) -> None:
+    once = scrub_credentials(sample[0])
+    assert scrub_credentials(once.text) == Scrubbed(once.text, ())
+
+
+@PROPERTY_SETTINGS
+@given(st.sampled_from(NEGATIVE_NAMES), st.integers())
+def test_generated_look_alikes_are_untouched(name: str, seed: int) -> None:
+    text = GENERATOR.NEGATIVES[name](random.Random(seed))
+    assert scrub_credentials(text) == Scrubbed(text, ())
+
+
+# --- no quadratic scans ---------------------------------------------------------------------------
+
+SIXTY_FOUR_KIB = 64 * 1024
+_CHARACTER_CLASS = re.compile(r"\[(?:\\.|[^\]\\])+\]")
+
+
+def _alphabets(pattern: str) -> set[str]:
+    """The printable ASCII members of each character class written in ``pattern``."""
+    alphabets = set()
+    for written in _CHARACTER_CLASS.findall(pattern):
+        try:
+            compiled = re.compile(written)
+        except re.error:  # a "[" inside a class, cut short by this rough reading of the pattern
+            continue
+        members = "".join(char for char in string.printable if compiled.fullmatch(char))
+        if members:
+            alphabets.add(members)
+    return alphabets
+
+
+@pytest.mark.parametrize("rule", _rules(), ids=lambda rule: rule.kind)
+def test_a_64_kib_run_of_each_rule_alphabet_completes(rule: object) -> None:
+    # No timing is asserted (the machines are shared); a rule that rescanned the run from every
+    # position would take minutes here instead of milliseconds, and the suite would visibly stall.
+    for alphabet in _alphabets(rule.pattern.pattern):  # type: ignore[attr-defined]
+        for text in ((alphabet * (SIXTY_FOUR_KIB // len(alphabet) + 1))[:SIXTY_FOUR_KIB], alphabet[0] * SIXTY_FOUR_KIB):
+            assert isinstance(rule.pattern.sub("", text), str)  # type: ignore[attr-defined]
+
+
+# Context words repeated, or followed by a long run that never completes a secret.
+ADVERSARIAL_PREFIXES = [
+    "password=", "password: ", "the password is ", "my pin is ", "token=", "secret: ", "Authorization: Bearer ",
+    "bearer ", "mysql -u ", "redis-cli -a", "-----BEGIN ", "https://a:", "sig=", "heroku_api_key=", "vault login ",
+    "machine x login y ", "-u a:", "AccountKey=", "aws_secret_access_key ", "EAAA", "eyJ", "sk-", "@", ":", "=",
+]
+
+
+@pytest.mark.parametrize("prefix", ADVERSARIAL_PREFIXES)
+def test_64_kib_of_repeated_context_completes(prefix: str) -> None:
+    repeated = (prefix * (SIXTY_FOUR_KIB // len(prefix) + 1))[:SIXTY_FOUR_KIB]
+    for text in (repeated, prefix + "a." * (SIXTY_FOUR_KIB // 2)):
+        scrubbed = scrub_credentials(text)
+        assert scrub_credentials(scrubbed.text).text == scrubbed.text
