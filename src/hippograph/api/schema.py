@@ -169,10 +169,10 @@ class Query(graphene.ObjectType):
             raise bad_input(f"first must be between 1 and {runtime.settings.limits.max_page_size}", field="first")
         skip = 0
         if after is not None:
-            offset = types.decode_cursor(after, "offset")
-            if offset is None or not offset.isdigit():
+            offset = types.decode_offset(after)
+            if offset is None:
                 raise bad_input("after is not a cursor this API issued", field="after")
-            skip = int(offset) + 1
+            skip = offset + 1
         found = await call(
             list_entities, runtime.store, namespace, search=search, entity_type=type, skip=skip, first=first + 1
         )
