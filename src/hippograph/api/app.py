@@ -131,9 +131,9 @@ class HippographGraphQL(GraphQL):
 
     async def execute_operation(self, request_adapter: Any, request_data: Any, context: Any, root_value: Any,
                                 allowed_operation_types: Any) -> ExecutionResult:
+        document = request_data.document or self._document(requests.require_query(request_data.query))
         if problem := requests.check_variables(request_data.variables):
             return ExecutionResult(data=None, errors=[GraphQLError(problem, original_error=bad_input(problem))])
-        document = request_data.document or self._document(request_data.query)
         operation = get_operation_ast(document, request_data.operation_name)
         if operation is None:
             name = request_data.operation_name

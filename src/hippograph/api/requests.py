@@ -34,10 +34,8 @@ def check_payload(data: object) -> dict[str, Any]:
     """The request's fields, each of the type GraphQL over HTTP requires, and storable strings."""
     if not isinstance(data, dict):
         raise HTTPException(400, f"the request must be a JSON object, not {_json_type(data)}")
-    query = data.get("query")
-    if not isinstance(query, str) or not query.strip():
-        raise HTTPException(400, "the request needs a query: a non-empty string with a GraphQL document")
-    for name in ("operationName",):
+    # A missing query is refused at execution: GraphiQL is served to a GET without one.
+    for name in ("query", "operationName"):
         if data.get(name) is not None and not isinstance(data[name], str):
             raise HTTPException(400, f"{name} must be a string or null, not {_json_type(data[name])}")
     for name in ("variables", "extensions"):
@@ -47,6 +45,12 @@ def check_payload(data: object) -> dict[str, Any]:
         if isinstance(data.get(name), str) and (problem := unfit(data[name])):
             raise HTTPException(400, f"{name} {problem}")
     return data
+
+
+def require_query(query: str | None) -> str:
+    if query is None or not query.strip():
+        raise HTTPException(400, "the request needs a query: a non-empty string with a GraphQL document")
+    return query
 
 
 def check_variables(variables: dict[str, Any] | None) -> str | None:

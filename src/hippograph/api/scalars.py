@@ -34,7 +34,7 @@ class DateTime(graphene.Scalar):
             raise GraphQLError(f"DateTime {value!r} has no time zone; add Z or an offset such as +02:00")
         # Checked before converting: at either end of the calendar an offset pushes it out of range.
         if not _EARLIEST_YEAR <= parsed.year < MAXYEAR or parsed.astimezone(UTC).year < _EARLIEST_YEAR:
-            raise GraphQLError(f"DateTime {value!r} is out of range: the year must lie between 1900 and 9998, in UTC too")
+            raise GraphQLError(f"DateTime {value!r} is out of range: its year, in UTC too, must be 1900 to 9998")
         return parsed.astimezone(UTC)
 
     @classmethod
