@@ -16,6 +16,7 @@ from graphql_server.exceptions import GraphQLValidationError, InvalidOperationTy
 from graphql_server.http import GraphQLHTTPResponse, GraphQLRequestData
 from graphql_server.http.exceptions import HTTPException
 from graphql_server.runtime import validate_document
+from graphql_server.utils.logs import GraphQLServerLogger
 from prometheus_client import make_asgi_app
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -36,11 +37,12 @@ from graphql import execute as execute_document
 from hippograph import __version__
 from hippograph.api import request_id, requests
 from hippograph.api.defaults import fill_defaults_for_nulls
-from hippograph.api.errors import format_error, internal
+from hippograph.api.errors import format_error, internal, quiet_client_errors
 from hippograph.api.hostile import StorableStrings
 from hippograph.api.loaders import MemoryLoader
 from hippograph.api.schema import schema
 from hippograph.api.threads import call
+from hippograph.api.websocket import LegacyWSHandler, TransportWSHandler
 from hippograph.capture.reembed import reembed_pending
 from hippograph.consolidation.worker import drain
 from hippograph.errors import ErrorCode, bad_input
@@ -60,10 +62,14 @@ class HippographGraphQL(GraphQL):
     """graphql-server's ASGI view with our context, a depth limit and coded errors; a malformed request
     gets a 4xx with a GraphQL error body, and every response an X-Request-Id."""
 
+    graphql_transport_ws_handler_class = TransportWSHandler
+    graphql_ws_handler_class = LegacyWSHandler
+
     def __init__(self, runtime: Runtime) -> None:
         super().__init__(schema.graphql_schema, graphql_ide="graphiql")
         self.runtime = runtime
         fill_defaults_for_nulls(self.schema)
+        quiet_client_errors(GraphQLServerLogger.logger)
         # Rules given replace graphql-core's own: the standard ones must be listed too.
         self.rules = (
             *specified_rules,

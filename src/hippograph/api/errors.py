@@ -47,6 +47,28 @@ def internal(what: str, error: BaseException) -> tuple[ErrorCode, str, dict[str,
     return ErrorCode.INTERNAL, "internal error; it has been logged", details
 
 
+class ClientErrorsAtInfo(logging.Filter):
+    """graphql-server logs every error of an operation it runs (over WebSocket) at ERROR with a
+    traceback; a client's mistake deserves a line at INFO, and each record names its request."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.msg
+        original = getattr(error, "original_error", None)
+        record.msg = f"request {request_id.current()}: %r at %s"
+        record.args = (getattr(error, "message", error), getattr(error, "path", None))
+        if original is None or isinstance(original, (HippographError, GraphQLError)):
+            if not logging.getLogger(record.name).isEnabledFor(logging.INFO):
+                return False
+            record.levelno, record.levelname = logging.INFO, logging.getLevelName(logging.INFO)
+            record.exc_info = record.exc_text = None
+        return True
+
+
+def quiet_client_errors(logger: logging.Logger) -> None:
+    if not any(isinstance(f, ClientErrorsAtInfo) for f in logger.filters):
+        logger.addFilter(ClientErrorsAtInfo())
+
+
 def coded(error: HippographError) -> GraphQLError:
     """The error as graphql-core formats it itself (subscriptions over websockets), code included."""
     return GraphQLError(error.message, extensions={"code": error.code.value, **error.details}, original_error=error)
