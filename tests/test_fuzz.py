@@ -5,7 +5,8 @@ Every documented operation (graphql/operations/) is sent with variables generate
 variable types: mostly well-typed values full of trouble (lone surrogates, NUL, control characters,
 numbers at and past their limits, dates at the ends of the calendar, ids, cursors and tokens that
 are nearly right), sometimes values of the wrong type, nulls and deep nesting. Then malformed HTTP
-bodies. Hypothesis is derandomized, so every run sends the same requests.
+bodies. Hypothesis is derandomized, so every run of the same code sends the same requests (it
+also draws on constants it finds in the project's source, so a change there changes the requests).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from hypothesis import strategies as st
 
 from graphql import (
     GraphQLEnumType,
+    GraphQLError,
     GraphQLInputObjectType,
     GraphQLInputType,
     GraphQLList,
@@ -37,6 +39,8 @@ from graphql import (
     parse,
     type_from_ast,
 )
+from hippograph.api import request_id
+from hippograph.api.errors import format_error
 from hippograph.api.schema import schema
 from hippograph.api.types import encode_cursor
 from hippograph.capture.validate import NAMESPACE
@@ -534,3 +538,43 @@ def assert_unharmed(gql: GraphQLClient, world: World) -> None:
     for memory_id, content in world.keepers.items():
         memory = gql.data("memory", id=memory_id, namespace=world.namespace)["memory"]
         assert memory["content"] == content
+
+
+def test_known_hostile_inputs_get_clear_errors(gql: GraphQLClient, world: World) -> None:
+    """The inputs an earlier outside fuzz broke the server with, each with the answer it deserves."""
+    ns = world.namespace
+
+    def first_error(name: str, **variables: Any) -> dict[str, Any]:
+        response = gql.http.post(
+            "/graphql",
+            content=json.dumps({"query": OPERATIONS[name], "variables": variables}).encode("ascii"),
+            headers={"content-type": "application/json"},
+        )
+        assert response.status_code == 200 and response.headers["x-request-id"]
+        return response.json()["errors"][0]
+
+    error = first_error("memory", id="\ud800", namespace=ns)
+    assert error["extensions"] == {"code": "BAD_INPUT"} and error["message"].startswith("$id contains a lone surrogate")
+    error = first_error("capture", input={"namespace": ns, "content": "a\x00b", "tags": ["ok", "b\udfff"]})
+    assert error["extensions"]["code"] == "BAD_INPUT" and error["message"].startswith("$input.")
+    error = first_error("capture", input={"namespace": ns, "content": "x", "occurredAt": "0001-01-01T00:00:00+05:00"})
+    assert error["extensions"]["code"] == "BAD_INPUT" and "out of range" in error["message"]
+    token = "²." + "0" * 64
+    forget = {"namespace": ns, "mode": "EXECUTE", "ids": world.victims[:1], "reason": "fuzz", "token": token}
+    assert first_error("forget", input=forget)["extensions"]["code"] == "CONFIRMATION_REQUIRED"
+    # modify has no default for confidence: a null leaves it as it is.
+    error = first_error("modify", input={"namespace": ns, "id": "nope", "reason": "r", "confidence": None})
+    assert error["extensions"]["code"] == "BAD_INPUT" and "nothing to change" in error["message"]
+    remembered = gql.data("remember", input={"namespace": ns, "statement": "Ada likes figs", "confidence": None})
+    assert remembered["remember"]["status"] == "CREATED"
+    assert gql.data("memories", namespace=ns, first=None)["memories"]["edges"]
+
+
+def test_internal_errors_name_their_request() -> None:
+    current, token = request_id.begin()
+    try:
+        formatted = format_error(GraphQLError("boom", original_error=ZeroDivisionError("boom")))
+    finally:
+        request_id.end(token)
+    assert formatted["extensions"] == {"code": "INTERNAL", "requestId": current}
+    assert "boom" not in formatted["message"]
