@@ -6,35 +6,51 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
+from inspect import isawaitable
 from typing import Any
 
 from cachetools import LRUCache
 from graphql_server.asgi import GraphQL
-from graphql_server.exceptions import GraphQLValidationError
-from graphql_server.http import GraphQLHTTPResponse
-from graphql_server.runtime import execute, validate_document
+from graphql_server.exceptions import GraphQLValidationError, InvalidOperationTypeError
+from graphql_server.http import GraphQLHTTPResponse, GraphQLRequestData
+from graphql_server.http.exceptions import HTTPException
+from graphql_server.runtime import validate_document
 from graphql_server.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
-from graphql_server.subscriptions.protocols.graphql_transport_ws.handlers import BaseGraphQLTransportWSHandler
+from graphql_server.utils.logs import GraphQLServerLogger
 from prometheus_client import make_asgi_app
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.types import Receive, Scope, Send
 
-from graphql import DocumentNode, ExecutionResult, GraphQLError, parse, specified_rules
+from graphql import (
+    DocumentNode,
+    ExecutionResult,
+    GraphQLError,
+    OperationType,
+    get_operation_ast,
+    parse,
+    specified_rules,
+)
+from graphql import execute as execute_document
 from hippograph import __version__
 from hippograph.access import KeyRing
+from hippograph.api import request_id, requests
 from hippograph.api.auth import Authenticate, Gate, Refused, client_address, connection_authorization
 from hippograph.api.body import BodyLimit
-from hippograph.api.errors import format_error
+from hippograph.api.errors import format_error, internal, quiet_client_errors
+from hippograph.api.hostile import StorableStrings
 from hippograph.api.loaders import MemoryLoader
 from hippograph.api.origin import LOOPBACK_NAMES, BrowserGuard, is_loopback
 from hippograph.api.schema import schema
 from hippograph.api.threads import call
+from hippograph.api.websocket import TransportWSHandler, Unauthenticated
 from hippograph.capture.reembed import reembed_pending
 from hippograph.consolidation.worker import drain
+from hippograph.errors import ErrorCode, bad_input
 from hippograph.lifecycle.sweep import sweep
 from hippograph.runtime import Runtime
 
@@ -44,25 +60,11 @@ log = logging.getLogger(__name__)
 _BACKGROUND_BATCH = 256
 
 
-class _Unauthenticated(Exception):
-    """A WebSocket's connection_init carried no key the server accepts."""
-
-
-class _KeyedTransportWS(BaseGraphQLTransportWSHandler):  # type: ignore[type-arg]
-    """graphql-transport-ws, closing with 4401 when connection_init brings no valid key (the
-    protocol's own rejection closes with 4403, which means forbidden, not unauthenticated)."""
-
-    async def handle_connection_init(self, message: Any) -> None:
-        try:
-            await super().handle_connection_init(message)
-        except _Unauthenticated:
-            await self.websocket.close(code=4401, reason="Unauthorized")
-
-
 class HippographGraphQL(GraphQL):
-    """graphql-server's ASGI view with our context, keys, cached documents and coded errors."""
+    """graphql-server's ASGI view with our context, keys, cached documents and coded errors; a
+    malformed request gets a 4xx with a GraphQL error body, and every response an X-Request-Id."""
 
-    graphql_transport_ws_handler_class = _KeyedTransportWS
+    graphql_transport_ws_handler_class = TransportWSHandler
 
     def __init__(self, runtime: Runtime, gate: Gate) -> None:
         super().__init__(
@@ -71,6 +73,10 @@ class HippographGraphQL(GraphQL):
         self.runtime = runtime
         self.gate = gate
         limits = runtime.settings.limits
+        quiet_client_errors(GraphQLServerLogger.logger)
+        # Rules given replace graphql-core's own: the standard ones must be listed too. Depth and
+        # cost are judged on every root field (api/guard.py), over WebSocket as well.
+        self.rules = (*specified_rules, StorableStrings)
         # Agents send the same few operations again and again: each is parsed and validated once.
         # The cache is bounded by the length of the texts it keeps, so long ones cannot pile up.
         self._documents: LRUCache[str, tuple[int, DocumentNode]] = LRUCache(
@@ -88,7 +94,7 @@ class HippographGraphQL(GraphQL):
             document = parse(query)
         except GraphQLError as error:
             raise GraphQLValidationError([error]) from error
-        errors = validate_document(self.schema, document, specified_rules)
+        errors = validate_document(self.schema, document, self.rules)
         if errors:
             raise GraphQLValidationError(errors)
         if len(query) <= self._cacheable_chars:
@@ -112,22 +118,75 @@ class HippographGraphQL(GraphQL):
                 connection_authorization(context.get("connection_params")), client_address(websocket.scope)
             )
         except Refused as refused:
-            raise _Unauthenticated from refused
+            raise Unauthenticated from refused
         return await super().on_ws_connect(context)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        current, token = request_id.begin()
+        try:
+            response = await self._respond(Request(scope, receive))
+        finally:
+            request_id.end(token)
+        response.headers[request_id.HEADER] = current
+        await response(scope, receive, send)
+
+    async def _respond(self, request: Request) -> Response:
+        """graphql-server's answer, with its refusals as GraphQL error bodies; a failure of ours
+        becomes a logged 500 that names the request id."""
+        try:
+            return await self.run(request)
+        except HTTPException as error:
+            if error.status_code < 400:  # a CORS preflight
+                return PlainTextResponse(error.reason, status_code=error.status_code)
+            log.info("request %s: HTTP %d: %r", request_id.current(), error.status_code, error.reason)
+            return requests.error_response(error.status_code, error.reason)
+        except Exception as error:
+            _, message, details = internal("unhandled error", error)
+            return requests.error_response(500, message, details.get("requestId"), ErrorCode.INTERNAL)
+
+    def parse_json(self, data: str | bytes) -> Any:
+        return requests.parse_json(data)
+
+    async def get_graphql_request_data(
+        self, request: Any, context: Any, data: dict[str, Any], protocol: Any
+    ) -> GraphQLRequestData:
+        # Over a WebSocket, graphql-server checks each message itself and closes on a bad one.
+        if protocol != "subscription":
+            data = requests.check_payload(data)
+        return await super().get_graphql_request_data(request, context, data, protocol)
 
     async def execute_operation(self, request_adapter: Any, request_data: Any, context: Any, root_value: Any,
                                 allowed_operation_types: Any) -> ExecutionResult:
-        return await execute(
-            schema=self.schema,
-            query=request_data.document or (self._document(request_data.query) if request_data.query else None),
+        document = request_data.document or self._document(requests.require_query(request_data.query))
+        if problem := requests.check_variables(request_data.variables):
+            return ExecutionResult(data=None, errors=[GraphQLError(problem, original_error=bad_input(problem))])
+        operation = get_operation_ast(document, request_data.operation_name)
+        if operation is None:
+            name = request_data.operation_name
+            problem = (
+                f"the document has no operation named {name!r}"
+                if name is not None
+                else "the document has several operations: name the one to run in operationName"
+            )
+            return ExecutionResult(data=None, errors=[GraphQLError(problem)])
+        if operation.operation is OperationType.SUBSCRIPTION:
+            raise HTTPException(400, "subscriptions are served over WebSocket (graphql-transport-ws) at /graphql")
+        if operation.operation not in allowed_operation_types:
+            raise InvalidOperationTypeError(operation.operation, allowed_operation_types)
+        # graphql-core itself, not graphql-server's wrapper, which logs every error a client makes
+        # at ERROR with a traceback; format_error logs them as they deserve.
+        result = execute_document(
+            self.schema,
+            document,
             root_value=root_value,
-            variable_values=request_data.variables,
             context_value=context,
+            variable_values=request_data.variables,
             operation_name=request_data.operation_name,
-            allowed_operation_types=allowed_operation_types,
-            operation_extensions=request_data.extensions,
-            validate_document=False,
         )
+        return await result if isawaitable(result) else result
 
     async def process_result(
         self, request: Any, result: ExecutionResult, strict: bool = False

@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 from graphql import GraphQLError
+from hippograph.api import request_id
 from hippograph.errors import ErrorCode, HippographError
 
 log = logging.getLogger(__name__)
@@ -28,13 +29,46 @@ def _classify(error: GraphQLError) -> tuple[ErrorCode, str, dict[str, Any]]:
     while isinstance(original, GraphQLError) and original.original_error is not None:
         original = original.original_error  # a coded error, located again by graphql-core
     if isinstance(original, HippographError):
-        return original.code, original.message, original.details
-    if original is None or isinstance(original, GraphQLError):
+        code, message, details = original.code, original.message, original.details
+    elif original is None or isinstance(original, GraphQLError):
         # Raised by graphql-core or a scalar: a syntax error, an unknown field, a value that does
         # not fit its type (an unknown Role, a malformed DateTime) - the request is at fault.
-        return ErrorCode.BAD_INPUT, error.message, {}
-    log.error("internal error in %s", error.path, exc_info=original)
-    return ErrorCode.INTERNAL, "internal error; it has been logged", {}
+        code, message, details = ErrorCode.BAD_INPUT, error.message, {}
+    else:
+        return internal(f"internal error in {error.path}", original)
+    # The client's mistake, not ours: worth a line, not a traceback. %r keeps echoed input printable.
+    log.info("request %s: %s at %s: %r", request_id.current(), code.value, error.path, message)
+    return code, message, details
+
+
+def internal(what: str, error: BaseException) -> tuple[ErrorCode, str, dict[str, Any]]:
+    """Log a failure of ours with its traceback under the request's id, which the client gets too."""
+    current = request_id.current()
+    log.error("request %s: %s", current, what, exc_info=error)
+    details = {"requestId": current} if current else {}
+    return ErrorCode.INTERNAL, "internal error; it has been logged", details
+
+
+class ClientErrorsAtInfo(logging.Filter):
+    """graphql-server logs every error of an operation it runs (over WebSocket) at ERROR with a
+    traceback; a client's mistake deserves a line at INFO, and each record names its request."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.msg
+        original = getattr(error, "original_error", None)
+        record.msg = f"request {request_id.current()}: %r at %s"
+        record.args = (getattr(error, "message", error), getattr(error, "path", None))
+        if original is None or isinstance(original, (HippographError, GraphQLError)):
+            if not logging.getLogger(record.name).isEnabledFor(logging.INFO):
+                return False
+            record.levelno, record.levelname = logging.INFO, logging.getLevelName(logging.INFO)
+            record.exc_info = record.exc_text = None
+        return True
+
+
+def quiet_client_errors(logger: logging.Logger) -> None:
+    if not any(isinstance(f, ClientErrorsAtInfo) for f in logger.filters):
+        logger.addFilter(ClientErrorsAtInfo())
 
 
 def coded(error: HippographError) -> GraphQLError:

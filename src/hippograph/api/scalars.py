@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import MAXYEAR, UTC, datetime
 from typing import Any
 
 import graphene
 from graphene.types.generic import GenericScalar
 
 from graphql import GraphQLError, StringValueNode, ValueNode
+
+# Nothing Hippograph remembers happened before 1900 (capture refuses it too).
+_EARLIEST_YEAR = 1900
 
 
 class DateTime(graphene.Scalar):
@@ -29,6 +32,9 @@ class DateTime(graphene.Scalar):
             raise GraphQLError(f"DateTime {value!r} is not ISO-8601, e.g. 2023-05-08T13:56:00Z") from error
         if parsed.tzinfo is None:
             raise GraphQLError(f"DateTime {value!r} has no time zone; add Z or an offset such as +02:00")
+        # Checked before converting: at either end of the calendar an offset pushes it out of range.
+        if not _EARLIEST_YEAR <= parsed.year < MAXYEAR or parsed.astimezone(UTC).year < _EARLIEST_YEAR:
+            raise GraphQLError(f"DateTime {value!r} is out of range: its year, in UTC too, must be 1900 to 9998")
         return parsed.astimezone(UTC)
 
     @classmethod

@@ -29,6 +29,7 @@ from hippograph.consolidation.status import status
 from hippograph.consolidation.worker import consolidate
 from hippograph.curation import add_alias, merge_entities
 from hippograph.entities import get_entity, list_entities, neighborhood, timeline
+from hippograph.api.defaults import fill_defaults_for_nulls
 from hippograph.api.errors import coded
 from hippograph.errors import HippographError, bad_input
 from hippograph.history import read_history
@@ -169,10 +170,10 @@ class Query(graphene.ObjectType):
             raise bad_input(f"first must be between 1 and {runtime.settings.limits.max_page_size}", field="first")
         skip = 0
         if after is not None:
-            offset = types.decode_cursor(after, "offset")
-            if offset is None or not offset.isdigit():
+            offset = types.decode_offset(after)
+            if offset is None:
                 raise bad_input("after is not a cursor this API issued", field="after")
-            skip = int(offset) + 1
+            skip = offset + 1
         found = await call(
             list_entities, runtime.store, namespace, search=search, entity_type=type, skip=skip, first=first + 1
         )
@@ -409,7 +410,9 @@ def _connection(cls: Any, nodes: list[Any], cursors: list[str], has_next: bool, 
 
 # Episode and Fact are reached only through the Memory interface, so they are named here.
 schema = graphene.Schema(query=Query, mutation=Mutation, subscription=Subscription, types=[types.Episode, types.Fact])
+# Every root field: an explicit null means the argument's default, then roles and budgets.
 guard_schema(schema.graphql_schema, lambda context: context["runtime"].settings.limits)
+fill_defaults_for_nulls(schema.graphql_schema)
 
 
 def schema_sdl() -> str:

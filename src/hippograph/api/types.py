@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Awaitable
 from typing import Any
 
@@ -366,3 +367,14 @@ def decode_cursor(cursor: str, kind: str) -> str | None:
     except (ValueError, UnicodeDecodeError):
         return None
     return value if found == kind and value else None
+
+
+# Offsets this API issues are positions in a listing: a few digits, ASCII ones ("²" is a digit too).
+_OFFSET = re.compile(r"[0-9]{1,9}")
+
+
+def decode_offset(cursor: str) -> int | None:
+    """The position an "offset" cursor names; None for a forged one, which the store's SKIP could
+    not take (not a decimal, or past any listing)."""
+    value = decode_cursor(cursor, "offset")
+    return int(value) if value is not None and _OFFSET.fullmatch(value) else None
