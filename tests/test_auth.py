@@ -239,6 +239,11 @@ def test_deep_nesting_and_fragment_cycles_are_graphql_errors(gql: GraphQLClient)
     deep = "{ recall(input: {query: \"x\"}) " + "{ hits " * 20 + "{ score }" + " }" * 20 + " }"
     body = gql.http.post("/graphql", json={"query": deep})
     assert body.json()["errors"][0]["extensions"]["code"] in {"LIMIT_EXCEEDED", "BAD_INPUT"}
+    # Deeper than the parser could recurse: refused as a GraphQL error, not a 500.
+    abyss = "{ memories " + "{ edges " * 2000 + "}" * 2001
+    response = gql.http.post("/graphql", json={"query": abyss})
+    assert response.status_code < 500
+    assert response.json()["errors"][0]["extensions"]["code"] in {"LIMIT_EXCEEDED", "BAD_INPUT"}
     cycle = "query { memories { ...a } } fragment a on MemoryConnection { ...b } fragment b on MemoryConnection { ...a }"
     response = gql.http.post("/graphql", json={"query": cycle})
     assert response.status_code < 500

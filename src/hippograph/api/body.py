@@ -10,11 +10,10 @@ from hippograph.api.refusals import refuse
 from hippograph.errors import ErrorCode
 
 
-class _TooLarge(Exception):
-    pass
-
-
 class BodyLimit:
+    """Reads the body up to the limit before the app runs, then hands it over in one message:
+    GraphQL reads the whole body before anything else anyway."""
+
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app = app
         self.max_bytes = max_bytes
@@ -27,31 +26,29 @@ class BodyLimit:
         if len(scope.get("query_string", b"")) > self.max_bytes or (declared.isdigit() and int(declared) > self.max_bytes):
             await self._refuse(scope, receive, send)
             return
-        received = 0
-        started = False
-
-        async def counted() -> Message:
-            nonlocal received
+        body = bytearray()
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    raise _TooLarge
-            return message
-
-        async def watched(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, counted, watched)
-        except _TooLarge:
-            if started:
-                raise
-            await self._refuse(scope, receive, send)
+            if message["type"] != "http.request":
+                await self.app(scope, _replay(message, receive), send)  # the client went away
+                return
+            body += message.get("body", b"")
+            if len(body) > self.max_bytes:
+                await self._refuse(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        await self.app(scope, _replay({"type": "http.request", "body": bytes(body), "more_body": False}, receive), send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await refuse(
-            scope, receive, send, 413, ErrorCode.LIMIT_EXCEEDED, f"the request is over {self.max_bytes} bytes"
-        )
+        await refuse(scope, receive, send, 413, ErrorCode.LIMIT_EXCEEDED, f"the request is over {self.max_bytes} bytes")
+
+
+def _replay(first: Message, receive: Receive) -> Receive:
+    """A receive that answers ``first`` once, then whatever the client sends next (a disconnect)."""
+    pending: list[Message] = [first]
+
+    async def replayed() -> Message:
+        return pending.pop() if pending else await receive()
+
+    return replayed
