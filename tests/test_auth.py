@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 import httpx
 import pytest
+from conftest import GraphQLClient, census, eventually
 from websockets.sync.client import connect
 
-from conftest import GraphQLClient, census, eventually
 from hippograph.access import KeyRole, create_key, list_keys, revoke_key
 from hippograph.resources import read_text
 from hippograph.runtime import Runtime

@@ -346,11 +346,11 @@ PLAIN_METADATA = {"max_tokens": 4096, "tokens": ["a"], "ok": True, "password": P
             {"client_secret": {"prod": "[REDACTED:generic_api_key_assignment]", "ok": True}},
             {"generic_api_key_assignment": 1},
         ),
-        # A rule that needs the name beside the value sees it.
+        # A header the rules know by its name is redacted whole, scheme and all.
         (
             {"headers": {"Authorization": "Basic " + "dXNlcjpw" + "YXNzd29yZA=="}},
-            {"headers": {"Authorization": "Basic [REDACTED:basic_auth]"}},
-            {"basic_auth": 1},
+            {"headers": {"Authorization": "[REDACTED:authorization_token]"}},
+            {"authorization_token": 1},
         ),
         # Ordinary names and values pass untouched; a marker already there stays and is not counted.
         (PLAIN_METADATA, PLAIN_METADATA, {}),

@@ -177,18 +177,18 @@ class KeyRing:
 
     def _write_last_used(self) -> None:
         now = self._clock()
-        due = [
-            {"id": key_id, "at": at}
+        due = {
+            key_id: at
             for key_id, at in self._used.items()
             if key_id in self._by_id
             and (key_id not in self._touched or (now - self._touched[key_id]).total_seconds() >= self._TOUCH_EVERY_S)
-        ]
+        }
         if due:
-            self._store.write(lambda tx: tx.run("touch_api_keys", rows=due))
-            self._touched.update((row["id"], now) for row in due)
+            rows = [{"id": key_id, "at": at} for key_id, at in due.items()]
+            self._store.write(lambda tx: tx.run("touch_api_keys", rows=rows))
+            self._touched.update(dict.fromkeys(due, now))
         # A use not written yet waits for a later refresh; a revoked key's is dropped.
-        written = {row["id"] for row in due}
-        self._used = {key_id: at for key_id, at in self._used.items() if key_id in self._by_id and key_id not in written}
+        self._used = {key_id: at for key_id, at in self._used.items() if key_id in self._by_id and key_id not in due}
 
 
 def _digest(secret: str) -> str:

@@ -43,13 +43,13 @@ def measure(
     fragments: Mapping[str, FragmentDefinitionNode],
     variables: Mapping[str, Any] | None,
 ) -> Shape:
-    walker = _Walker(fragments, variables or {})
+    walker = _Walker(fragments, dict(variables or {}))
     cost, depth = walker.selections(operation.selection_set, root=True, spreading=())
     return Shape(cost, depth, tuple(walker.roots))
 
 
 class _Walker:
-    def __init__(self, fragments: Mapping[str, FragmentDefinitionNode], variables: Mapping[str, Any]) -> None:
+    def __init__(self, fragments: Mapping[str, FragmentDefinitionNode], variables: dict[str, Any]) -> None:
         self.fragments = fragments
         self.variables = variables
         self.roots: list[str] = []

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Any
 
 from graphql import GraphQLObjectType, GraphQLResolveInfo, GraphQLSchema, OperationType
-
 from hippograph.access import KeyRole, Principal
 from hippograph.api.budget import measure
 from hippograph.api.errors import coded
@@ -130,7 +129,9 @@ def _judge(info: GraphQLResolveInfo, limits: Limits) -> HippographError | None:
 
 
 def principal_of(info: GraphQLResolveInfo) -> Principal:
-    principal: Principal = info.context["principal"]
+    principal: Principal | None = info.context.get("principal")
+    if principal is None:  # only a request that skipped authentication could get here
+        raise HippographError(ErrorCode.UNAUTHENTICATED, "an API key is required")
     return principal
 
 

@@ -8,6 +8,8 @@ from typing import Any
 import graphene
 
 from hippograph.api import types
+from hippograph.api.defaults import fill_defaults_for_nulls
+from hippograph.api.errors import coded
 from hippograph.api.guard import actor, guard_schema, tenant, tenant_or_all
 from hippograph.api.inputs import (
     NAMESPACE_HELP,
@@ -29,8 +31,6 @@ from hippograph.consolidation.status import status
 from hippograph.consolidation.worker import consolidate
 from hippograph.curation import add_alias, merge_entities
 from hippograph.entities import get_entity, list_entities, neighborhood, timeline
-from hippograph.api.defaults import fill_defaults_for_nulls
-from hippograph.api.errors import coded
 from hippograph.errors import HippographError, bad_input
 from hippograph.history import read_history
 from hippograph.lifecycle.erase import erase
