@@ -69,11 +69,16 @@ def test_health_endpoints_stay_open_and_metrics_are_public_by_default(base_url: 
     assert metrics.status_code == 200 and "# HELP" in metrics.text
 
 
-def test_a_reader_reads_and_may_not_write(base_url: str, runtime: Runtime, keys: Keys, namespace: str) -> None:
+def test_a_reader_reads_and_may_not_write(
+    base_url: str, runtime: Runtime, keys: Keys, namespace: str, caplog: pytest.LogCaptureFixture
+) -> None:
     reader = client(base_url, keys.reader)
     assert reader.data("recall", input={"namespace": namespace, "query": "anything"})["recall"]["hits"] == []
-    assert reader.error_code("capture", input={"namespace": namespace, "content": "Nope."}) == "FORBIDDEN"
+    with caplog.at_level("WARNING", logger="hippograph.audit"):
+        assert reader.error_code("capture", input={"namespace": namespace, "content": "Nope."}) == "FORBIDDEN"
     assert census(runtime, namespace) == {}
+    [refusal] = [r.getMessage() for r in caplog.records if r.name == "hippograph.audit"]
+    assert refusal.startswith("refused capture to key reader-") and keys.reader not in refusal
 
 
 def test_a_writer_writes_and_may_not_erase(base_url: str, runtime: Runtime, keys: Keys, namespace: str) -> None:

@@ -77,10 +77,10 @@ def test_a_failing_channel_degrades_instead_of_failing(runtime: Runtime, gql: Gr
     assert "degraded: vector" in result.context
 
 
-def _serve(data_dir: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+def _serve(data_dir: Path, log: Path, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], str]:
     """A real `hippograph serve` process on its own data directory, once it reports ready."""
     port = free_port()
-    process = hippograph_process("serve", "--port", str(port), data_dir=data_dir, log=log)
+    process = hippograph_process("serve", "--port", str(port), data_dir=data_dir, log=log, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
@@ -141,7 +141,8 @@ def test_a_keyless_server_is_local_only_and_takes_keys_made_beside_it(tmp_path: 
     assert exposed.stderr.strip().splitlines()[-1].startswith("hippograph serve: refusing to bind 0.0.0.0 without an API key")
     assert "Traceback" not in exposed.stderr
 
-    process, url = _serve(data_dir, log)
+    app = "http://app.example"
+    process, url = _serve(data_dir, log, env={"HIPPOGRAPH_CORS_ORIGINS": app, "HIPPOGRAPH_METRICS_PUBLIC": "false"})
     try:
         local = GraphQLClient(url)
         assert local.data("recall", input={"query": "anything"})["recall"]["hits"] == []
@@ -149,6 +150,15 @@ def test_a_keyless_server_is_local_only_and_takes_keys_made_beside_it(tmp_path: 
         query = {"query": "{ __typename }"}
         assert local.http.post("/graphql", json=query, headers={"Origin": "http://evil.example"}).status_code == 403
         assert local.http.post("/graphql", json=query, headers={"Host": "evil.example"}).status_code == 400
+        # A frontend the operator listed may call it from the browser, preflight included.
+        preflight = local.http.options(
+            "/graphql",
+            headers={"Origin": app, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization"},
+        )
+        assert preflight.status_code == 200 and preflight.headers["access-control-allow-origin"] == app
+        allowed = local.http.post("/graphql", json=query, headers={"Origin": app})
+        assert allowed.status_code == 200 and allowed.headers["access-control-allow-origin"] == app
+        assert local.http.get("/metrics/").status_code == 200  # the local user needs no key
 
         # Keys made by the CLI beside the running server; from then on every request needs one.
         made = [_cli(data_dir, "keys", "create", "--name", name, "--role", "admin", "--all-namespaces") for name in ("ops", "ci")]
@@ -156,6 +166,8 @@ def test_a_keyless_server_is_local_only_and_takes_keys_made_beside_it(tmp_path: 
         ops, ci = (m.stdout.strip().splitlines()[-1] for m in made)
         eventually(lambda: local.http.post("/graphql", json=query).status_code == 401)
         keyed = GraphQLClient(url, ops)
+        assert local.http.get("/metrics/").status_code == 401  # keyed by HIPPOGRAPH_METRICS_PUBLIC=false
+        assert keyed.http.get("/metrics/").status_code == 200
         created = keyed.data("capture", input={"content": "The boiler is serviced in March."})["capture"]
         [event] = keyed.data("history", id=created["id"])["history"]
         assert event["actor"] == "ops"
