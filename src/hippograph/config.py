@@ -29,8 +29,9 @@ class Limits:
     # size, any other field 1), aliases and fragments included.
     max_body_bytes: int = 5 * 1024 * 1024
     max_cost: int = 1000
-    # Parsed operations kept, bounded by the total length of their text; a longer one is not kept.
-    document_cache_bytes: int = 4 * 1024 * 1024
+    # Parsed operations kept, bounded by the total length of their text (a parsed operation takes
+    # some ten times its text in memory); an operation longer than the second bound is not kept.
+    document_cache_bytes: int = 1024 * 1024
     max_cached_document_chars: int = 64 * 1024
 
 
