@@ -29,9 +29,9 @@ class Limits:
     # size, any other field 1), aliases and fragments included.
     max_body_bytes: int = 5 * 1024 * 1024
     max_cost: int = 1000
-    # Parsed operations kept, bounded by the total length of their text (a parsed operation takes
-    # some ten times its text in memory); an operation longer than the second bound is not kept.
-    document_cache_bytes: int = 1024 * 1024
+    # Memory for parsed operations kept, estimated from their text; an operation longer than the
+    # second bound is not kept at all.
+    document_cache_bytes: int = 32 * 1024 * 1024
     max_cached_document_chars: int = 64 * 1024
 
 
