@@ -58,8 +58,8 @@ log = logging.getLogger(__name__)
 
 # Episodes the background worker takes per wake-up, so one pass never holds the store for long.
 _BACKGROUND_BATCH = 256
-# What a parsed operation costs in memory per character of its text (graphql-core's nodes and
-# their locations; measured on the documented operations: 85-92).
+# What a parsed operation costs in memory per character of its text, rounded up from what
+# graphql-core's nodes and their locations take (docs/benchmarks.md).
 _PARSED_BYTES_PER_CHAR = 100
 
 
