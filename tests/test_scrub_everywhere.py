@@ -141,6 +141,11 @@ def test_a_captures_agent_session_tags_and_metadata_are_scrubbed(
     [hit] = [hit for hit in recall["hits"] if hit["memory"]["id"] == episode_id]
     assert (hit["memory"]["agent"], hit["memory"]["session"]) == (scrubbed_agent, scrubbed_session)
     assert "the pump in hall B rattles" in recall["context"]
+    # Filters by the names the client captured with select what was stored under their scrubbed form.
+    filters = {"agents": [agent], "sessions": [session], "tags": [PW]}
+    filtered = gql.data("recall", input={"namespace": namespace, "query": "pump rattles hall", "filters": filters})
+    assert [hit["memory"]["id"] for hit in filtered["recall"]["hits"]] == [episode_id]
+    assert_clean(filtered)
 
     row = stored_episode(runtime, namespace, episode_id)
     assert (row["agent"], row["session"], row["observed_by"], row["tags"]) == (

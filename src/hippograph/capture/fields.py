@@ -32,6 +32,12 @@ def scrub_field(value: str, tally: Counter[str] | None = None) -> str:
     return _counted(scrub_credentials(value), tally)
 
 
+def as_stored(values: Iterable[str] | None) -> list[str] | None:
+    """Names a client filters by (agents, sessions, tags), as capture stored them: trimmed and
+    scrubbed, so that the value a client captured with still selects what it captured."""
+    return None if values is None else [scrub_field(value.strip()) for value in values]
+
+
 def scrub_tags(tags: Iterable[str], tally: Counter[str] | None = None) -> list[str]:
     """Tags as stored: trimmed, scrubbed, each once, sorted (captures and facts alike)."""
     return sorted({scrub_field(tag.strip(), tally) for tag in tags})

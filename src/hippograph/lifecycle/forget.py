@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
-from hippograph.capture.fields import scrub_field
+from hippograph.capture.fields import as_stored
 from hippograph.capture.validate import validate_namespace
 from hippograph.errors import ErrorCode, HippographError, bad_input
 from hippograph.history import history_event
@@ -214,9 +214,7 @@ def _filter_params(filters: ForgetFilters) -> dict[str, Any]:
     params: dict[str, Any] = {name: getattr(filters, name) for name in ("since", "until")}
     params["kinds"] = list(filters.kinds) if filters.kinds is not None else None
     for name in ("tags", "agents", "sessions"):
-        value = getattr(filters, name)
-        # Stored as scrubbed, so the value a client captured with still selects what it captured.
-        params[name] = [scrub_field(item.strip()) for item in value] if value is not None else None
+        params[name] = as_stored(getattr(filters, name))
     return params
 
 

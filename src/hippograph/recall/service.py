@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 
+from hippograph.capture.fields import as_stored
 from hippograph.capture.validate import validate_namespace
 from hippograph.embedding import Vector
 from hippograph.errors import bad_input
@@ -237,6 +238,7 @@ def _authorized(tx: Transaction, request: RecallRequest, fused: Sequence[Fused],
     params: dict[str, Any] = {
         key: (list(value) if isinstance(value, tuple) else value) for key, value in asdict(request.filters).items()
     }
+    params |= {name: as_stored(getattr(request.filters, name)) for name in ("tags", "agents", "sessions")}
     params |= {
         "as_of": request.as_of,
         "known_at": request.known_at,
