@@ -145,30 +145,30 @@ def commit_episodes(
     if not owned:
         return [False] * len(works)
     entity_ids = _merge_entities(tx, owned)
-    mentions = [row for work, ids in zip(owned, entity_ids) for row in _mention_rows(work, ids)]
+    mentions = [row for work, ids in zip(owned, entity_ids, strict=True) for row in _mention_rows(work, ids)]
     if mentions:
         tx.run("merge_mentions", mentions=mentions)
     pairs = [
         {"a": a, "b": b, "first_time": claims[work.id]["first_time"]}
-        for work, ids in zip(owned, entity_ids)
+        for work, ids in zip(owned, entity_ids, strict=True)
         for a, b in _cooccurring(work, ids)
     ]
     if pairs:
         tx.run("merge_cooccurrences", pairs=pairs)
     identities = [
         [_identity(work, ids, candidate) for candidate in work.extraction.facts]
-        for work, ids in zip(owned, entity_ids)
+        for work, ids in zip(owned, entity_ids, strict=True)
     ]
     probes = {
         (work.namespace, identity.digest, work.id): _probe(work.namespace, identity.digest, work.id)
-        for work, episode_identities in zip(owned, identities)
+        for work, episode_identities in zip(owned, identities, strict=True)
         for identity in episode_identities
     }
     versions = _Versions(tx, list(probes.values()))
     out = [] if events is None else events
-    for work, ids, episode_identities in zip(owned, entity_ids, identities):
+    for work, ids, episode_identities in zip(owned, entity_ids, identities, strict=True):
         ctx = _Context(tx, work, ids, now, versions, out)
-        for candidate, identity, vector in zip(work.extraction.facts, episode_identities, work.statement_vectors):
+        for candidate, identity, vector in zip(work.extraction.facts, episode_identities, work.statement_vectors, strict=True):
             _commit_fact(ctx, candidate, identity, vector)
     tx.run("finish_episodes", ids=[work.id for work in owned], now=now)
     return [work.id in claims for work in works]

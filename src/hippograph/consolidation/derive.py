@@ -37,7 +37,7 @@ class Derived:
 
 def derive_texts(extractor: Extractor, embedder: Embedder, turns: Sequence[Turn]) -> list[Derived]:
     extractions = extractor.extract_many(turns)
-    return [Derived(e, v) for e, v in zip(extractions, _statement_vectors(embedder, extractions))]
+    return [Derived(e, v) for e, v in zip(extractions, _statement_vectors(embedder, extractions), strict=True)]
 
 
 def derive_now(extractor: Extractor, embedder: Embedder, turns: Sequence[Turn]) -> Future[list[Derived]]:
@@ -52,36 +52,47 @@ def derive_now(extractor: Extractor, embedder: Embedder, turns: Sequence[Turn]) 
 
 class DerivePool:
     """Worker processes that run ``derive_texts``; started on the first batch, and again after
-    one of them died (the executor is unusable then)."""
+    one of them died (the executor is unusable then). Drains run on several threads at once (the
+    background worker, a consolidate mutation), so the executor is made and replaced under a lock:
+    otherwise two could each make one and one would leak, processes and all."""
 
     def __init__(self, processes: int, embedding_batch_size: int, torch_threads: int) -> None:
         self.processes = processes
         self._initargs = (embedding_batch_size, torch_threads)
         self._executor: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
 
     def submit(self, turns: Sequence[Turn]) -> Future[list[Derived]]:
+        executor = self._pool()
         try:
-            return self._pool().submit(_derive_in_worker, list(turns))
+            return executor.submit(_derive_in_worker, list(turns))
         except BrokenProcessPool:
             log.warning("a consolidation worker process died; starting new ones")
-            self.close()
-            return self._pool().submit(_derive_in_worker, list(turns))
+            return self._pool(replacing=executor).submit(_derive_in_worker, list(turns))
 
     def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
 
-    def _pool(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            # Spawned, never forked: this process runs the JVM and torch's threads.
-            self._executor = ProcessPoolExecutor(
-                self.processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_load_models,
-                initargs=self._initargs,
-            )
-        return self._executor
+    def _pool(self, replacing: ProcessPoolExecutor | None = None) -> ProcessPoolExecutor:
+        """The executor; a new one if there is none or if ``replacing`` broke. Two threads that
+        both saw it break replace it once: the second finds the first one's replacement."""
+        with self._lock:
+            broken = replacing is not None and self._executor is replacing
+            if broken:
+                assert replacing is not None
+                replacing.shutdown(wait=False, cancel_futures=True)
+            if self._executor is None or broken:
+                # Spawned, never forked: this process runs the JVM and torch's threads.
+                self._executor = ProcessPoolExecutor(
+                    self.processes,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_load_models,
+                    initargs=self._initargs,
+                )
+            return self._executor
 
 
 def _statement_vectors(embedder: Embedder, extractions: list[Extraction]) -> list[tuple[Vector | None, ...]]:

@@ -151,7 +151,7 @@ def _by_embedding(runtime: Runtime, namespace: str, refs: list[NameRef]) -> dict
     vectors = runtime.embedder.embed([ref.name for ref in refs])
     probes = [
         {"key": ref.key, "type": ref.type, "embedding": vector}
-        for ref, vector in zip(refs, vectors)
+        for ref, vector in zip(refs, vectors, strict=True)
         if ref.type not in NO_EMBEDDING_MERGE
     ]
     nearest = _by_key(
@@ -168,7 +168,7 @@ def _by_embedding(runtime: Runtime, namespace: str, refs: list[NameRef]) -> dict
         else []
     )
     found: dict[NameRef, Resolution] = {}
-    for ref, vector in zip(refs, vectors):
+    for ref, vector in zip(refs, vectors, strict=True):
         hit = _first_compatible(ref, nearest.get(ref.key, []))
         found[ref] = Resolution.of(hit, "embedding") if hit else Resolution(None, "new", embedding=vector)
     return found

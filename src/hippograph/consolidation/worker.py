@@ -6,6 +6,7 @@ it goes to the dead letter (state failed). A crash leaves the lease to expire.""
 from __future__ import annotations
 
 import logging
+import os
 import socket
 from collections import deque
 from collections.abc import Callable
@@ -15,6 +16,8 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from tqdm import tqdm
+
+from ulid import ULID
 
 from hippograph.consolidation.aliases import namespace_aliases, with_alias_mentions
 from hippograph.consolidation.commit import EpisodeWork, commit_episodes
@@ -41,7 +44,10 @@ class ConsolidationReport:
 
 
 def worker_name() -> str:
-    return f"{socket.gethostname()}:{id(object())}"
+    """A lease owner's name, unique per call: a drain and a concurrent consolidate in one process
+    must not share leases. (An object's id would not do: the object dies at once and its address
+    is reused.)"""
+    return f"{socket.gethostname()}:{os.getpid()}:{ULID()}"
 
 
 def consolidate(
@@ -154,7 +160,7 @@ def _commit_group(
 def _commit_one_by_one(runtime: Runtime, batch: list[Row], works: list[EpisodeWork], worker: str) -> tuple[int, int]:
     """Isolate the episode that fails a group: it alone goes back to raw (or the dead letter)."""
     done = failed = 0
-    for episode, work in zip(batch, works):
+    for episode, work in zip(batch, works, strict=True):
         events: list[MemoryEvent] = []
         try:
             [committed] = runtime.store.write(
@@ -172,7 +178,7 @@ def _commit_one_by_one(runtime: Runtime, batch: list[Row], works: list[EpisodeWo
 
 
 def _warn_lost(batch: list[Row], committed: list[bool]) -> None:
-    for episode, ok in zip(batch, committed):
+    for episode, ok in zip(batch, committed, strict=True):
         if not ok:
             log.warning("lost the lease on episode %s; another worker has it", episode["id"])
 
@@ -182,12 +188,12 @@ def _derive(runtime: Runtime, batch: list[Row], derived: list[Derived]) -> list[
     aliases = {namespace: namespace_aliases(runtime, namespace) for namespace in {e["namespace"] for e in batch}}
     extractions = [
         with_alias_mentions(item.extraction, episode["content"], aliases[episode["namespace"]])
-        for episode, item in zip(batch, derived)
+        for episode, item in zip(batch, derived, strict=True)
     ]
     refs_by_episode = [tuple(name_ref(m) for m in extraction.mentions) for extraction in extractions]
     resolutions = {}
     for namespace in {episode["namespace"] for episode in batch}:
-        refs = [ref for episode, refs in zip(batch, refs_by_episode) if episode["namespace"] == namespace for ref in refs]
+        refs = [ref for episode, refs in zip(batch, refs_by_episode, strict=True) if episode["namespace"] == namespace for ref in refs]
         resolutions[namespace] = resolve_names(runtime, namespace, refs)
     return [
         EpisodeWork(
@@ -199,7 +205,7 @@ def _derive(runtime: Runtime, batch: list[Row], derived: list[Derived]) -> list[
             resolutions=resolutions[episode["namespace"]],
             statement_vectors=item.statement_vectors,
         )
-        for episode, extraction, refs, item in zip(batch, extractions, refs_by_episode, derived)
+        for episode, extraction, refs, item in zip(batch, extractions, refs_by_episode, derived, strict=True)
     ]
 
 
