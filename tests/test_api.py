@@ -26,10 +26,26 @@ def test_graphiql_is_served_to_browsers(base_url: str) -> None:
     assert page.status_code == 200 and "graphiql" in page.text.lower()
 
 
-def test_metrics_are_exposed(base_url: str) -> None:
-    metrics = httpx.get(f"{base_url}/metrics/", follow_redirects=True)
-    assert metrics.status_code == 200
-    assert "python_info" in metrics.text
+def _sample(text: str, name: str) -> float:
+    [value] = [float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(name + " ")]
+    return value
+
+
+def test_metrics_count_refusals_and_errors_by_code(base_url: str, gql: GraphQLClient) -> None:
+    refused = 'hippograph_requests_refused_total{code="UNAUTHENTICATED",status="401"}'
+    bad_input = 'hippograph_graphql_errors_total{code="BAD_INPUT"}'
+
+    def read() -> str:
+        metrics = httpx.get(f"{base_url}/metrics/")
+        assert metrics.status_code == 200
+        return metrics.text
+
+    before = read()
+    httpx.post(f"{base_url}/graphql", json={"query": "{ __typename }"})  # no key
+    gql.execute("query { recall(input: {query: }) }")
+    after = read()
+    assert _sample(after, refused) == (_sample(before, refused) if refused in before else 0) + 1
+    assert _sample(after, bad_input) == (_sample(before, bad_input) if bad_input in before else 0) + 1
 
 
 def test_syntax_errors_carry_a_code(gql: GraphQLClient) -> None:

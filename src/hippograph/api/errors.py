@@ -7,6 +7,7 @@ from typing import Any
 
 from graphql import GraphQLError
 from hippograph.api import request_id
+from hippograph.api.metrics import ERRORS
 from hippograph.errors import ErrorCode, HippographError
 
 log = logging.getLogger(__name__)
@@ -19,6 +20,7 @@ def format_error(error: GraphQLError) -> dict[str, Any]:
     if error.path:
         formatted["path"] = error.path
     code, message, details = _classify(error)
+    ERRORS.labels(code.value).inc()
     formatted["message"] = message
     formatted["extensions"] = {"code": code.value, **details}
     return formatted

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
+from hippograph.api.metrics import REFUSED
 from hippograph.errors import ErrorCode
 
 
@@ -27,6 +28,7 @@ async def refuse(
 ) -> None:
     """Refuse an HTTP request, or a WebSocket handshake: closed before it is accepted, the server
     answers the handshake with HTTP 403."""
+    REFUSED.labels(str(status), code.value).inc()
     if scope["type"] == "websocket":
         await send({"type": "websocket.close", "code": 4000 + status, "reason": message[:120]})
         return
