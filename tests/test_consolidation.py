@@ -69,6 +69,8 @@ def test_a_move_closes_the_old_home_in_valid_time(gql: GraphQLClient, namespace:
         hood = gql.data(
             "neighborhood", namespace=namespace, entityId=caroline, depth=1, asOf=as_of, knownAt=known_at
         )["neighborhood"]
+        ids = [node["id"] for node in hood["nodes"]]
+        assert ids[0] == caroline and len(ids) == len(set(ids))  # the start first, every node once
         names = {node["id"]: node["name"] for node in hood["nodes"]}
         return [
             {**edge, "place": names[edge["target"]]}

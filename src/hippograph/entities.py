@@ -80,7 +80,7 @@ def neighborhood(
         "neighborhood", namespace=namespace, id=entity_id, depth=depth, as_of=as_of, known_at=known_at, limit=MAX_EDGES
     )
     edges = [GraphEdge(**{f.name: row[f.name] for f in fields(GraphEdge)}) for row in rows]
-    ids = sorted({edge.source for edge in edges} | {edge.target for edge in edges} - {start.id})
+    ids = sorted(({edge.source for edge in edges} | {edge.target for edge in edges}) - {start.id})
     others = [_entity(row["entity"]) for row in store.read("entities_by_ids", namespace=namespace, ids=ids)]
     return Neighborhood([start, *others], edges)
 
