@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import httpx
 from conftest import REPO, GraphQLClient
+from graphql import parse, validate
 
-from hippograph.api.schema import schema_sdl
+from hippograph.api.schema import schema, schema_sdl
 
 
 def test_checked_in_schema_is_current() -> None:
@@ -62,3 +65,11 @@ def test_documents_are_validated_every_time_they_are_sent(gql: GraphQLClient) ->
         assert "noSuchField" in body["errors"][0]["message"]
     for _ in range(2):
         assert gql.data("status")["status"]["backend"]
+
+
+def test_every_graphql_block_of_the_readme_is_valid_as_pasted() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```graphql\n(.*?)```", readme, flags=re.S)
+    assert len(blocks) >= 5
+    for block in blocks:
+        assert validate(schema.graphql_schema, parse(block)) == [], block
