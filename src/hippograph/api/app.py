@@ -45,6 +45,7 @@ from hippograph.api.errors import format_error, internal, quiet_client_errors
 from hippograph.api.hostile import StorableStrings
 from hippograph.api.loaders import MemoryLoader
 from hippograph.api.origin import LOOPBACK_NAMES, BrowserGuard, is_loopback
+from hippograph.api.refusals import refusal
 from hippograph.api.schema import schema
 from hippograph.api.threads import call
 from hippograph.api.websocket import TransportWSHandler, Unauthenticated
@@ -145,10 +146,10 @@ class HippographGraphQL(GraphQL):
             if error.status_code < 400:  # a CORS preflight
                 return PlainTextResponse(error.reason, status_code=error.status_code)
             log.info("request %s: HTTP %d: %r", request_id.current(), error.status_code, error.reason)
-            return requests.error_response(error.status_code, error.reason)
-        except Exception as error:
+            return refusal(error.status_code, ErrorCode.BAD_INPUT, error.reason)
+        except Exception as error:  # noqa: BLE001 - the last resort: logged with its request id
             _, message, details = internal("unhandled error", error)
-            return requests.error_response(500, message, details.get("requestId"), ErrorCode.INTERNAL)
+            return refusal(500, ErrorCode.INTERNAL, message, request_id=details.get("requestId"))
 
     def parse_json(self, data: str | bytes) -> Any:
         return requests.parse_json(data)

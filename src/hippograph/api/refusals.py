@@ -12,8 +12,20 @@ from hippograph.api.metrics import REFUSED
 from hippograph.errors import ErrorCode
 
 
-def refusal(status: int, code: ErrorCode, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
-    body = {"errors": [{"message": message, "extensions": {"code": code.value}}]}
+def refusal(
+    status: int,
+    code: ErrorCode,
+    message: str,
+    headers: Mapping[str, str] | None = None,
+    request_id: str | None = None,
+) -> JSONResponse:
+    """The answer to a request GraphQL did not run; an INTERNAL one names the request id its log
+    line carries."""
+    REFUSED.labels(str(status), code.value).inc()
+    extensions: dict[str, str] = {"code": code.value}
+    if request_id is not None:
+        extensions["requestId"] = request_id
+    body = {"errors": [{"message": message, "extensions": extensions}]}
     return JSONResponse(body, status_code=status, headers=dict(headers or {}))
 
 
@@ -28,8 +40,8 @@ async def refuse(
 ) -> None:
     """Refuse an HTTP request, or a WebSocket handshake: closed before it is accepted, the server
     answers the handshake with HTTP 403."""
-    REFUSED.labels(str(status), code.value).inc()
     if scope["type"] == "websocket":
+        REFUSED.labels(str(status), code.value).inc()
         await send({"type": "websocket.close", "code": 4000 + status, "reason": message[:120]})
         return
     await refusal(status, code, message, headers)(scope, receive, send)

@@ -7,10 +7,8 @@ import json
 from typing import Any
 
 from graphql_server.http.exceptions import HTTPException
-from starlette.responses import JSONResponse
 
 from hippograph.api.hostile import unfit, unfit_value
-from hippograph.errors import ErrorCode
 
 
 def parse_json(data: str | bytes) -> Any:
@@ -61,14 +59,6 @@ def check_variables(variables: dict[str, Any] | None) -> str | None:
         if problem := unfit_value(value, f"${name}"):
             return problem
     return None
-
-
-def error_response(status_code: int, message: str, request_id: str | None = None,
-                   code: ErrorCode = ErrorCode.BAD_INPUT) -> JSONResponse:
-    extensions: dict[str, Any] = {"code": code.value}
-    if request_id and code is ErrorCode.INTERNAL:
-        extensions["requestId"] = request_id
-    return JSONResponse({"errors": [{"message": message, "extensions": extensions}]}, status_code=status_code)
 
 
 def _json_type(value: object) -> str:
