@@ -93,7 +93,9 @@ def capture(runtime: Runtime, items: Sequence[CaptureInput], actor: str | None =
     return outcomes
 
 
-def _write_deduplicating(runtime: Runtime, write: Callable[[Transaction], list[CaptureOutcome]]) -> list[CaptureOutcome]:
+def _write_deduplicating(
+    runtime: Runtime, write: Callable[[Transaction], list[CaptureOutcome]]
+) -> list[CaptureOutcome]:
     """A concurrent writer that created the same episode, session or namespace first makes our
     create collide with its key; the next pass looks them up and uses them. Each pass can meet a
     different one of those keys, hence a few passes; a collision every time is a real fault."""

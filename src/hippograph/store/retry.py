@@ -85,7 +85,13 @@ def with_retries(
                     attempts=number,
                 ) from error
             delay = policy.delay(number)
-            log.debug("%s attempt %d failed transiently (%s); retrying in %.0f ms", what, number, _describe(error), delay * 1000)
+            log.debug(
+                "%s attempt %d failed transiently (%s); retrying in %.0f ms",
+                what,
+                number,
+                _describe(error),
+                delay * 1000,
+            )
             time.sleep(delay)
     raise AssertionError("unreachable: a policy makes at least one attempt")
 
