@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import pairwise
@@ -37,6 +37,8 @@ from hippograph.store.search import NAMESPACE_FIELD, namespace_token
 log = logging.getLogger(__name__)
 
 MAX_OBSERVERS = 20
+# A capture's creates that carry a unique key: the episode, its session, its namespace's counter.
+_DEDUP_PASSES = 4
 
 
 @dataclass(frozen=True)
@@ -82,18 +84,29 @@ def capture(runtime: Runtime, items: Sequence[CaptureInput], actor: str | None =
     def write(tx: Transaction) -> list[CaptureOutcome]:
         return _write(tx, prepared, vectors, now, actor)
 
-    try:
-        outcomes = runtime.store.write(write)
-    except UniquenessConflict:
-        # A concurrent writer stored the same content first; on a second pass our lookup sees it.
-        log.info("capture raced a concurrent duplicate; retrying")
-        outcomes = runtime.store.write(write)
+    outcomes = _write_deduplicating(runtime, write)
     runtime.events.publish(
         MemoryEvent(EventKind.CREATED, p.item.namespace, outcome.id, now, actor or p.agent)
         for p, outcome in zip(prepared, outcomes)
         if outcome.status is CaptureStatus.CREATED
     )
     return outcomes
+
+
+def _write_deduplicating(
+    runtime: Runtime, write: Callable[[Transaction], list[CaptureOutcome]]
+) -> list[CaptureOutcome]:
+    """A concurrent writer that created the same episode, session or namespace first makes our
+    create collide with its key; the next pass looks them up and uses them. Each pass can meet a
+    different one of those keys, hence a few passes; a collision every time is a real fault."""
+    for attempt in range(1, _DEDUP_PASSES + 1):
+        try:
+            return runtime.store.write(write)
+        except UniquenessConflict:
+            if attempt == _DEDUP_PASSES:
+                raise
+            log.info("capture raced a concurrent writer of the same key; looking it up again")
+    raise AssertionError("unreachable")
 
 
 def _prepare(runtime: Runtime, item: CaptureInput, now: datetime, index: int) -> _Prepared:

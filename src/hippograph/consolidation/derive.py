@@ -112,14 +112,25 @@ def _statement_vectors(embedder: Embedder, extractions: list[Extraction]) -> lis
 
 # A worker process's models, loaded once by the pool's initializer.
 _models: tuple[Extractor, MiniLMEmbedder] | None = None
+# Added to a worker process's niceness: on a machine with few cores the workers' extraction would
+# otherwise take CPU time from requests as an equal. Consolidation is background work and may lag.
+WORKER_NICENESS = 10
 
 
 def _load_models(embedding_batch_size: int, torch_threads: int) -> None:
     global _models
     threading.Thread(target=_exit_with_parent, name="parent-watch", daemon=True).start()
+    _lower_priority()
     embedder = MiniLMEmbedder(embedding_batch_size, torch_threads, query_cache_size=1, onnx_queries=False)
     embedder.load()
     _models = (Extractor(), embedder)
+
+
+def _lower_priority() -> None:
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:  # not permitted here (a sandbox): the worker runs at normal priority
+        log.info("could not lower the consolidation worker's priority", exc_info=True)
 
 
 def _exit_with_parent() -> None:

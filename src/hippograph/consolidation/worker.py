@@ -117,7 +117,8 @@ def _lease(runtime: Runtime, namespace: str | None, count: int, worker: str) -> 
     now = runtime.clock()
     expires = now + timedelta(seconds=runtime.settings.consolidation_lease_s)
     return runtime.store.write(
-        lambda tx: tx.run("lease_episodes", namespace=namespace, now=now, expires=expires, worker=worker, limit=count)
+        lambda tx: tx.run("lease_episodes", namespace=namespace, now=now, expires=expires, worker=worker, limit=count),
+        background=True,
     )
 
 
@@ -141,7 +142,9 @@ def _process(runtime: Runtime, batch: list[Row], derived: Future[list[Derived]],
         # One transaction for the batch: a commit costs more than most of its statements. Each
         # episode stays all or nothing, and a crash loses the whole group to lease expiry.
         events: list[MemoryEvent] = []
-        committed = runtime.store.write(partial(_commit_group, works=works, worker=worker, now=now, events=events))
+        committed = runtime.store.write(
+            partial(_commit_group, works=works, worker=worker, now=now, events=events), background=True
+        )
     except Exception:
         log.warning("group commit of %d episodes failed; committing them one by one", len(works), exc_info=True)
         return _commit_one_by_one(runtime, batch, works, worker)
@@ -164,7 +167,8 @@ def _commit_one_by_one(runtime: Runtime, batch: list[Row], works: list[EpisodeWo
         events: list[MemoryEvent] = []
         try:
             [committed] = runtime.store.write(
-                partial(_commit_group, works=[work], worker=worker, now=runtime.clock(), events=events)
+                partial(_commit_group, works=[work], worker=worker, now=runtime.clock(), events=events),
+                background=True,
             )
         except Exception as error:
             log.exception("consolidating episode %s failed", episode["id"])

@@ -1,7 +1,8 @@
 """Everything that differs between Neo4j and ArcadeDB, and nothing else.
 
-The query text is identical on both servers; what differs is how the schema is created and how a
-search index is named when a query passes it to ``db.index.*.queryNodes`` as a parameter.
+The query text is identical on both servers; what differs is how the schema is created, how a
+search index is named when a query passes it to ``db.index.*.queryNodes`` as a parameter, and how
+concurrent writers are kept from colliding (store/retry.py says what each server sends).
 """
 
 from __future__ import annotations
@@ -30,6 +31,13 @@ class Dialect:
     label_bracket_index_names: bool
     # Neo4j runs its DDL as Cypher over Bolt; ArcadeDB needs SQL, run by the in-process engine.
     ddl_in_sql: bool
+    # ArcadeDB's concurrency control is optimistic at the page level: concurrent writers in one
+    # process collide even on different records, so they take turns (store/retry.py). Neo4j locks
+    # records and lets writers run side by side.
+    single_writer: bool
+    # Codes this server sends for a conflict that the driver does not classify as retryable. Both
+    # servers send Neo.TransientError.Transaction.DeadlockDetected, which it does; none so far.
+    transient_codes: frozenset[str] = frozenset()
 
     def index_name(self, logical: str) -> str:
         label, properties = SEARCH_INDEXES[logical]
@@ -39,8 +47,12 @@ class Dialect:
         return split_statements(read_text(self.schema_file))
 
 
-NEO4J = Dialect("neo4j", "cypher/schema/neo4j.cypher", label_bracket_index_names=False, ddl_in_sql=False)
-ARCADEDB = Dialect("arcadedb", "cypher/schema/arcadedb.sql", label_bracket_index_names=True, ddl_in_sql=True)
+NEO4J = Dialect(
+    "neo4j", "cypher/schema/neo4j.cypher", label_bracket_index_names=False, ddl_in_sql=False, single_writer=False
+)
+ARCADEDB = Dialect(
+    "arcadedb", "cypher/schema/arcadedb.sql", label_bracket_index_names=True, ddl_in_sql=True, single_writer=True
+)
 
 
 def split_statements(script: str) -> list[str]:

@@ -15,6 +15,7 @@ import neo4j.time
 from hippograph.errors import ErrorCode, HippographError
 from hippograph.resources import read_text
 from hippograph.store.dialect import Dialect
+from hippograph.store.retry import NoGate, WriterGate, with_retries
 from hippograph.store.search import namespace_token
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ def cypher(name: str, relation_type: str | None = None) -> str:
 class Transaction:
     """One open transaction; the service layer sees query names and rows, never Cypher."""
 
-    def __init__(self, tx: neo4j.ManagedTransaction) -> None:
+    def __init__(self, tx: neo4j.ManagedTransaction | neo4j.Transaction) -> None:
         self._tx = tx
 
     def run(self, name: str, *, relation_type: str | None = None, **params: Any) -> list[Row]:
@@ -93,6 +94,8 @@ class Store:
         self._on_close = on_close
         # Reached through another process's embedded engine, which set the schema up.
         self.attached = attached
+        # The writers of another process (an attached CLI) are not in this gate: retries cover them.
+        self._gate: WriterGate | NoGate = WriterGate() if dialect.single_writer else NoGate()
 
     def index(self, logical: str) -> str:
         """The server's name for a search index, to pass as a query parameter."""
@@ -106,13 +109,35 @@ class Store:
         return self.read_in(lambda tx: tx.run_listed(name, **params))
 
     def read_in(self, work: Callable[[Transaction], T]) -> T:
-        with _driver_errors(), self._session() as session:
-            return session.execute_read(lambda tx: work(Transaction(tx)))
+        with _driver_errors():
+            return with_retries(
+                lambda: self._attempt(work, neo4j.READ_ACCESS),
+                extra_codes=self.dialect.transient_codes,
+                what="read transaction",
+            )
 
-    def write(self, work: Callable[[Transaction], T]) -> T:
-        """Run ``work`` in one write transaction; the driver retries it on transient failures."""
-        with _driver_errors(), self._session() as session:
-            return session.execute_write(lambda tx: work(Transaction(tx)))
+    def write(self, work: Callable[[Transaction], T], *, background: bool = False) -> T:
+        """Run ``work`` in one write transaction, again from the start after a transient failure
+        (so ``work`` must be safe to rerun), STORE_UNAVAILABLE when they do not stop. Background
+        work (consolidation) lets requests' writes go first where writers take turns."""
+
+        def attempt() -> T:
+            with self._gate.turn(background):
+                return self._attempt(work, neo4j.WRITE_ACCESS)
+
+        with _driver_errors():
+            return with_retries(attempt, extra_codes=self.dialect.transient_codes, what="write transaction")
+
+    def _attempt(self, work: Callable[[Transaction], T], access_mode: str) -> T:
+        """One try, in an explicit transaction: the retries are ours, not the driver's."""
+        with self._driver.session(database=self._database, default_access_mode=access_mode) as session:
+            tx = session.begin_transaction()
+            try:
+                result = work(Transaction(tx))
+                tx.commit()
+                return result
+            finally:
+                _roll_back_unless_committed(tx)
 
     def setup_schema(self) -> None:
         """Create constraints and indexes; every statement is idempotent."""
@@ -157,6 +182,17 @@ class Store:
 
     def _session(self) -> neo4j.Session:
         return self._driver.session(database=self._database)
+
+
+def _roll_back_unless_committed(tx: neo4j.Transaction) -> None:
+    """A failed attempt's error is what counts; a rollback over a broken connection must not hide
+    it (the server drops the transaction with the connection anyway)."""
+    if tx.closed():
+        return
+    try:
+        tx.close()
+    except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError):
+        log.debug("rolling back a failed transaction failed too", exc_info=True)
 
 
 def _tokenize_namespaces(tx: Transaction) -> None:

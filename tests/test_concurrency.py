@@ -1,0 +1,148 @@
+"""Concurrent writers never see a transient conflict: they collide on the namespace's counter, its
+sessions and the episode pages, and the store resolves that among them (store/retry.py)."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from typing import Any
+
+import neo4j
+import pytest
+from conftest import GraphQLClient, census
+
+from hippograph.errors import ErrorCode, HippographError
+from hippograph.runtime import Runtime
+from hippograph.store.retry import RetryPolicy, WriterGate, is_transient, with_retries
+
+THREADS = 24
+ROUNDS = 6
+BATCH = 5
+SESSIONS = 3
+
+
+def _conflict() -> neo4j.exceptions.Neo4jError:
+    # What ArcadeDB's Bolt plugin sends for a concurrent change to the same page or record.
+    return neo4j.exceptions.Neo4jError._hydrate_neo4j(
+        code="Neo.TransientError.Transaction.DeadlockDetected",
+        message="Slot rebase not possible on page PageId(hippograph/22/3) slot 0 (concurrent change to the same record)",
+    )
+
+
+def test_many_clients_writing_one_new_namespace_all_succeed_and_every_id_is_readable(
+    base_url: str, admin_secret: str, gql: GraphQLClient, runtime: Runtime, namespace: str
+) -> None:
+    # Every thread starts at once on a namespace and sessions nobody has created yet: they all
+    # race to create the same counter and session nodes, then keep appending episodes.
+    start = threading.Barrier(THREADS)
+    acknowledged: list[str] = []
+    errors: Counter[str] = Counter()
+    lock = threading.Lock()
+
+    def client(number: int) -> None:
+        own = GraphQLClient(base_url, admin_secret)
+        start.wait()
+        for round_ in range(ROUNDS):
+            inputs = [_input(namespace, number, round_, k) for k in range(BATCH if round_ % 2 else 1)]
+            if round_ % 3 == 2:
+                body = own.operation("recall", input={"namespace": namespace, "query": "the garden", "limit": 5})
+                ids: list[str] = []
+            elif len(inputs) == 1:
+                body = own.operation("capture", input=inputs[0])
+                ids = [body["data"]["capture"]["id"]] if not body.get("errors") else []
+            else:
+                body = own.operation("captureBatch", inputs=inputs)
+                ids = [r["id"] for r in body["data"]["captureBatch"]] if not body.get("errors") else []
+            with lock:
+                errors.update(e.get("extensions", {}).get("code", "?") for e in body.get("errors", []))
+                acknowledged.extend(ids)
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert errors == Counter()
+    for episode_id in set(acknowledged):
+        memory = gql.data("memory", id=episode_id, namespace=namespace)["memory"]
+        assert memory is not None and memory["id"] == episode_id
+    # Each thread shares half its contents with its neighbour: those are one episode each.
+    distinct = len(set(acknowledged))
+    assert census(runtime, namespace)["Episode"] == distinct
+    [count] = runtime.store.read("namespace_episode_count", namespace=namespace)
+    assert count["episodes"] == distinct
+
+
+def _input(namespace: str, number: int, round_: int, k: int) -> dict[str, Any]:
+    # Odd k: the same text as the neighbouring thread's (a corroboration, or a race on its key).
+    owner = number - number % 2 if k % 2 else number
+    return {
+        "namespace": namespace,
+        "content": f"Client {owner} tended the garden in round {round_}, note {k}.",
+        "agent": f"agent-{number}",
+        "session": f"session-{number % SESSIONS}",
+    }
+
+
+def test_conflicts_arrive_as_transient_and_query_faults_do_not() -> None:
+    assert is_transient(_conflict())
+    timed_out = neo4j.exceptions.Neo4jError._hydrate_neo4j(
+        code="Neo.ClientError.Transaction.TransactionTimedOut", message="query timed out"
+    )
+    assert not is_transient(timed_out)
+    assert is_transient(timed_out, frozenset({"Neo.ClientError.Transaction.TransactionTimedOut"}))
+
+
+def test_a_conflict_is_retried_until_it_clears() -> None:
+    calls = iter([_conflict(), _conflict(), "done"])
+
+    def attempt() -> str:
+        outcome = next(calls)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    assert with_retries(attempt, policy=RetryPolicy(attempts=3, first_delay_s=0.001)) == "done"
+
+
+def test_conflicts_that_do_not_clear_end_as_store_unavailable() -> None:
+    def attempt() -> None:
+        raise _conflict()
+
+    with pytest.raises(HippographError) as raised:
+        with_retries(attempt, policy=RetryPolicy(attempts=3, first_delay_s=0.001))
+    assert raised.value.code is ErrorCode.STORE_UNAVAILABLE
+
+
+def test_requests_write_before_background_work_that_waits() -> None:
+    gate = WriterGate()
+    order: list[str] = []
+    background_waiting = threading.Event()
+
+    def take(name: str, background: bool, ready: threading.Event | None = None) -> None:
+        if ready is not None:
+            ready.set()
+        with gate.turn(background):
+            order.append(name)
+
+    threads: list[threading.Thread] = []
+    with gate.turn(background=False):
+        threads.append(threading.Thread(target=take, args=("consolidation", True, background_waiting)))
+        threads[-1].start()
+        background_waiting.wait()
+        threads.append(threading.Thread(target=take, args=("request", False)))
+        threads[-1].start()
+        _until_waiting(gate, foreground=1)
+    for thread in threads:
+        thread.join()
+    assert order == ["request", "consolidation"]
+
+
+def _until_waiting(gate: WriterGate, foreground: int) -> None:
+    for _ in range(5000):
+        with gate._condition:
+            if gate._foreground_waiting >= foreground:
+                return
+        threading.Event().wait(0.001)
+    raise AssertionError("the request never queued")
