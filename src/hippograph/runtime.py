@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import gc
 import logging
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Protocol, runtime_checkable
 
+from hippograph import onnx_cache
 from hippograph.config import Settings
 from hippograph.consolidation.derive import DerivePool
 from hippograph.embedding import Embedder, MiniLMEmbedder
-from hippograph.extraction.pipeline import Extractor
+from hippograph.extraction.lazy import LazyExtractor, TextExtractor
 from hippograph.lifecycle.events import EventBus
 from hippograph.store import Store, open_store
 
@@ -28,12 +31,21 @@ def _query_threads() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=4, thread_name_prefix="recall-query")
 
 
+@runtime_checkable
+class Warm(Protocol):
+    def warm_up(self) -> None:
+        """Load now what would otherwise load on first use."""
+        ...
+
+
 @dataclass
 class Runtime:
     settings: Settings
     store: Store
+    # Both load their models when first used (seconds each), not when the store opens: most
+    # commands never need them, and serve loads them in the background once it listens.
     embedder: Embedder
-    extractor: Extractor
+    extractor: TextExtractor
     clock: Callable[[], datetime] = field(default=utc_now)
     events: EventBus = field(default_factory=EventBus)
     # Processes that extract and embed for consolidation; None: it all runs in this one.
@@ -42,6 +54,16 @@ class Runtime:
     # outlive the recall: starting two threads per recall waited ~1.5 ms for the GIL to hand them
     # their first turn (docs/benchmarks.md).
     query_threads: ThreadPoolExecutor = field(default_factory=_query_threads)
+    # Set once warm_up has loaded every model: from then on no request waits for one.
+    models_loaded: threading.Event = field(default_factory=threading.Event)
+
+    def warm_up(self) -> None:
+        """Load the models now rather than in the first request that needs them: the extractor
+        and the query encoder (what recall needs) first, then the batch embedder."""
+        for part in (self.extractor, self.embedder):
+            if isinstance(part, Warm):
+                part.warm_up()
+        self.models_loaded.set()
 
     def close(self) -> None:
         self.query_threads.shutdown(cancel_futures=True)
@@ -51,17 +73,21 @@ class Runtime:
 
 
 def open_runtime(settings: Settings) -> Runtime:
-    """Connect (or start the embedded engine), set the schema up, load the models."""
+    """Connect (or start the embedded engine) and set the schema up; the models load on first use."""
     store = open_store(settings)
     try:
         store.setup_schema()
-        embedder = MiniLMEmbedder(settings.embedding_batch_size, settings.torch_threads, settings.query_cache_size)
-        embedder.load()
-        extractor = Extractor()
     except Exception:
         store.close()
         raise
-    _freeze_loaded_objects()
+    embedder = MiniLMEmbedder(
+        settings.embedding_batch_size,
+        settings.torch_threads,
+        settings.query_cache_size,
+        cache_dir=settings.model_cache_dir or onnx_cache.default_dir(),
+        on_load=_freeze_loaded_objects,
+    )
+    extractor = LazyExtractor(on_load=_freeze_loaded_objects)
     pool = None
     if settings.consolidation_processes > 0:
         pool = DerivePool(settings.consolidation_processes, settings.embedding_batch_size, settings.torch_threads)
@@ -69,7 +95,8 @@ def open_runtime(settings: Settings) -> Runtime:
 
 
 def _freeze_loaded_objects() -> None:
-    """Exempt everything loaded so far (models, libraries) from Python's cyclic collector.
+    """Exempt everything loaded so far (models, libraries) from Python's cyclic collector; run
+    after each model loads.
 
     The embedded engine's bridge (JPype) runs a full ``gc.collect()`` after every collection in the
     JVM, about once a second under load. Over the models' millions of objects each took ~200 ms and

@@ -217,7 +217,13 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
 
     async def readyz(request: Request) -> JSONResponse:
         ready = await call(runtime.store.ping)
-        body = {"status": "ready" if ready else "unavailable", "backend": runtime.store.dialect.name}
+        body = {
+            "status": "ready" if ready else "unavailable",
+            "backend": runtime.store.dialect.name,
+            # Ready does not wait for the models (serve loads them in the background; a request
+            # that needs one waits for it), but a benchmark may.
+            "models": "loaded" if runtime.models_loaded.is_set() else "loading",
+        }
         return JSONResponse(body, status_code=200 if ready else 503)
 
     @contextlib.asynccontextmanager

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from multiprocessing.connection import wait
 
 from hippograph.embedding import Embedder, MiniLMEmbedder, Vector
-from hippograph.extraction.model import Extraction
-from hippograph.extraction.pipeline import Extractor, Turn
+from hippograph.extraction.lazy import TextExtractor
+from hippograph.extraction.model import Extraction, Turn
 
 log = logging.getLogger(__name__)
 
@@ -35,12 +35,12 @@ class Derived:
     statement_vectors: tuple[Vector | None, ...]  # one per fact candidate; None: keyword-only
 
 
-def derive_texts(extractor: Extractor, embedder: Embedder, turns: Sequence[Turn]) -> list[Derived]:
+def derive_texts(extractor: TextExtractor, embedder: Embedder, turns: Sequence[Turn]) -> list[Derived]:
     extractions = extractor.extract_many(turns)
     return [Derived(e, v) for e, v in zip(extractions, _statement_vectors(embedder, extractions), strict=True)]
 
 
-def derive_now(extractor: Extractor, embedder: Embedder, turns: Sequence[Turn]) -> Future[list[Derived]]:
+def derive_now(extractor: TextExtractor, embedder: Embedder, turns: Sequence[Turn]) -> Future[list[Derived]]:
     """``derive_texts`` in this process, as an already settled future."""
     future: Future[list[Derived]] = Future()
     try:
@@ -111,7 +111,7 @@ def _statement_vectors(embedder: Embedder, extractions: list[Extraction]) -> lis
 
 
 # A worker process's models, loaded once by the pool's initializer.
-_models: tuple[Extractor, MiniLMEmbedder] | None = None
+_models: tuple[TextExtractor, MiniLMEmbedder] | None = None
 # Added to a worker process's niceness: on a machine with few cores the workers' extraction would
 # otherwise take CPU time from requests as an equal. Consolidation is background work and may lag.
 WORKER_NICENESS = 10
@@ -119,6 +119,8 @@ WORKER_NICENESS = 10
 
 def _load_models(embedding_batch_size: int, torch_threads: int) -> None:
     global _models
+    from hippograph.extraction.pipeline import Extractor  # spaCy: only the workers load it here
+
     threading.Thread(target=_exit_with_parent, name="parent-watch", daemon=True).start()
     _lower_priority()
     embedder = MiniLMEmbedder(embedding_batch_size, torch_threads, query_cache_size=1, onnx_queries=False)

@@ -23,8 +23,7 @@ from hippograph.consolidation.aliases import namespace_aliases, with_alias_menti
 from hippograph.consolidation.commit import EpisodeWork, commit_episodes
 from hippograph.consolidation.derive import Derived, derive_now
 from hippograph.consolidation.resolve import name_ref, resolve_names
-from hippograph.extraction.model import EntityType
-from hippograph.extraction.pipeline import Turn
+from hippograph.extraction.model import EntityType, Turn
 from hippograph.lifecycle.events import MemoryEvent
 from hippograph.model import UNKNOWN_AGENT, Role
 from hippograph.runtime import Runtime

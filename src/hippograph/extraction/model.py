@@ -95,3 +95,22 @@ class Extraction:
                 if a.sentence >= 0 and a.sentence == b.sentence and a.name != b.name:
                     pairs.append((i, j))
         return pairs
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A text to extract from, and who said it when it is a conversation turn."""
+
+    text: str
+    speaker: str | None = None
+    speaker_type: EntityType = EntityType.PERSON
+
+    def body(self) -> tuple[str, int]:
+        """The text without a leading "Speaker: " label, and where it starts: the label is
+        attribution, not content, and it misleads the parser ("Caroline" becomes the root)."""
+        if self.speaker:
+            label = f"{self.speaker}:"
+            if self.text.startswith(label):
+                body = self.text[len(label) :].lstrip()
+                return body, len(self.text) - len(body)
+        return self.text, 0

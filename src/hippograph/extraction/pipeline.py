@@ -3,35 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from spacy.language import Language
 
 from hippograph.extraction.facts import find_facts
 from hippograph.extraction.mentions import find_mentions, find_names
-from hippograph.extraction.model import EntityType, Extraction, Mention, Sentence
+from hippograph.extraction.model import Extraction, Mention, Sentence, Turn
 from hippograph.extraction.nlp import DICTIONARY, load_pipeline
 from hippograph.extraction.relations import find_relations
-
-
-@dataclass(frozen=True)
-class Turn:
-    """A text to extract from, and who said it when it is a conversation turn."""
-
-    text: str
-    speaker: str | None = None
-    speaker_type: EntityType = EntityType.PERSON
-
-    def body(self) -> tuple[str, int]:
-        """The text without a leading "Speaker: " label, and where it starts: the label is
-        attribution, not content, and it misleads the parser ("Caroline" becomes the root)."""
-        if self.speaker:
-            label = f"{self.speaker}:"
-            if self.text.startswith(label):
-                body = self.text[len(label) :].lstrip()
-                return body, len(self.text) - len(body)
-        return self.text, 0
 
 
 class Extractor:

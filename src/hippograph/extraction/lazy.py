@@ -1,0 +1,45 @@
+"""The extractor as a process holds it: spaCy and its pipeline load (seconds) on first use, once,
+whichever thread asks first. Most commands (status, sweep, keys) never extract anything."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from hippograph.extraction.model import Extraction, Mention, Turn
+
+if TYPE_CHECKING:
+    from hippograph.extraction.pipeline import Extractor
+
+
+class TextExtractor(Protocol):
+    def names(self, text: str) -> list[Mention]: ...
+
+    def extract_many(self, turns: Sequence[Turn], batch_size: int = 64) -> list[Extraction]: ...
+
+
+class LazyExtractor:
+    def __init__(self, on_load: Callable[[], None] = lambda: None) -> None:
+        self._on_load = on_load
+        self._extractor: Extractor | None = None
+        self._lock = threading.Lock()
+
+    def load(self) -> Extractor:
+        if self._extractor is None:
+            with self._lock:
+                if self._extractor is None:
+                    from hippograph.extraction.pipeline import Extractor
+
+                    self._extractor = Extractor()
+                    self._on_load()
+        return self._extractor
+
+    def warm_up(self) -> None:
+        self.load()
+
+    def names(self, text: str) -> list[Mention]:
+        return self.load().names(text)
+
+    def extract_many(self, turns: Sequence[Turn], batch_size: int = 64) -> list[Extraction]:
+        return self.load().extract_many(turns, batch_size)
