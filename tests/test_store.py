@@ -102,11 +102,12 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
     assert process.wait(timeout=60) in (0, -signal.SIGTERM)
 
 
-def test_data_survives_a_restart(tmp_path: Path, namespace: str) -> None:
+def test_data_survives_a_restart(tmp_path: Path, namespace: str, admin_secret: str) -> None:
+    # A fresh embedded store has no keys and ignores this one; a Neo4j under test holds the suite's.
     data_dir, log = tmp_path / "data", tmp_path / "serve.log"
     process, url = _serve(data_dir, log)
     try:
-        client = GraphQLClient(url)
+        client = GraphQLClient(url, admin_secret)
         created = client.data("capture", input={"namespace": namespace, "content": "Our SLA is 99.95% uptime."})
         memory_id = created["capture"]["id"]
     finally:
@@ -115,7 +116,7 @@ def test_data_survives_a_restart(tmp_path: Path, namespace: str) -> None:
 
     process, url = _serve(data_dir, log)
     try:
-        client = GraphQLClient(url)
+        client = GraphQLClient(url, admin_secret)
         assert client.data("memory", id=memory_id, namespace=namespace)["memory"]["content"] == "Our SLA is 99.95% uptime."
         hits = client.data("recall", input={"namespace": namespace, "query": "uptime SLA"})["recall"]["hits"]
         assert [h["memory"]["id"] for h in hits] == [memory_id]
