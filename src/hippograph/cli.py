@@ -226,20 +226,42 @@ def _import(settings: Settings, path: Path) -> int:
     from tqdm import tqdm
 
     from hippograph.capture.jsonl import read_captures
-    from hippograph.capture.service import capture
+    from hippograph.capture.service import capture, check_capture
+    from hippograph.errors import bad_input
     from hippograph.runtime import open_runtime
 
     runtime = open_runtime(settings)
     batch_size = settings.limits.max_batch
     try:
-        with path.open(encoding="utf-8") as stream:
-            items = list(read_captures(stream))
-        with tqdm(total=len(items), unit="episode") as bar:
-            for start in range(0, len(items), batch_size):
-                capture(runtime, items[start : start + batch_size])
-                bar.update(min(batch_size, len(items) - start))
+        # Every line is read and checked before any is written: a bad one leaves the store as it was.
+        try:
+            with path.open(encoding="utf-8") as stream:
+                lines = list(read_captures(stream))
+        except HippographError as error:
+            raise bad_input(f"{error.message}; nothing was imported") from error
+        now = runtime.clock()
+        for number, item in lines:
+            try:
+                check_capture(runtime, item, now)
+            except HippographError as error:
+                raise bad_input(f"line {number}: {error.message}; nothing was imported", line=number) from error
+        stored = 0
+        with tqdm(total=len(lines), unit="episode") as bar:
+            for start in range(0, len(lines), batch_size):
+                batch = [item for _, item in lines[start : start + batch_size]]
+                try:
+                    capture(runtime, batch)
+                except HippographError as error:
+                    raise HippographError(
+                        error.code,
+                        f"{error.message}; lines up to {lines[start - 1][0] if start else 0} are stored, and "
+                        "importing the file again skips them (a capture of stored content is a duplicate)",
+                    ) from error
+                stored += len(batch)
+                bar.update(len(batch))
     finally:
         runtime.close()
+    print(f"imported {stored} episodes from {path}")
     return 0
 
 

@@ -11,10 +11,11 @@ from hippograph.errors import bad_input
 from hippograph.model import CaptureInput, Role
 
 
-def read_captures(stream: IO[str]) -> Iterator[CaptureInput]:
+def read_captures(stream: IO[str]) -> Iterator[tuple[int, CaptureInput]]:
+    """Each non-blank line's number and capture; a line that is no capture fails naming its number."""
     for number, line in enumerate(stream, start=1):
         if line.strip():
-            yield _capture(number, line)
+            yield number, _capture(number, line)
 
 
 def _capture(number: int, line: str) -> CaptureInput:

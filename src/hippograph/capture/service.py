@@ -109,6 +109,11 @@ def _write_deduplicating(
     raise AssertionError("unreachable")
 
 
+def check_capture(runtime: Runtime, item: CaptureInput, now: datetime) -> None:
+    """Raise what capturing ``item`` would raise for its input, without writing anything."""
+    _prepare(runtime, item, now, 0)
+
+
 def _prepare(runtime: Runtime, item: CaptureInput, now: datetime, index: int) -> _Prepared:
     try:
         validate_capture(item, runtime.settings.limits, now)
