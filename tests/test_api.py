@@ -6,7 +6,7 @@ import re
 
 import httpx
 from conftest import REPO, GraphQLClient
-from graphql import parse, validate
+from graphql import get_introspection_query, parse, validate
 
 from hippograph.api.schema import schema, schema_sdl
 
@@ -73,3 +73,17 @@ def test_every_graphql_block_of_the_readme_is_valid_as_pasted() -> None:
     assert len(blocks) >= 5
     for block in blocks:
         assert validate(schema.graphql_schema, parse(block)) == [], block
+
+
+def test_graphiqls_introspection_query_runs_within_the_budgets(gql: GraphQLClient) -> None:
+    body = gql.execute(get_introspection_query(descriptions=True))
+    assert "errors" not in body, body.get("errors")
+    assert body["data"]["__schema"]["queryType"]["name"] == "Query"
+
+
+def test_introspection_that_nests_deeper_than_the_limit_is_refused(gql: GraphQLClient) -> None:
+    # Each level of fields { type { ... } } multiplies the answer by a type's field count.
+    query = "{ __schema { types " + "{ fields { type " * 6 + "{ name }" + " } }" * 6 + " } }"
+    body = gql.execute(query)
+    assert body["errors"][0]["extensions"]["code"] == "LIMIT_EXCEEDED"
+    assert "data" not in body or body["data"] is None

@@ -41,6 +41,7 @@ from hippograph.access import KeyRing
 from hippograph.api import request_id, requests
 from hippograph.api.auth import Authenticate, Gate, Refused, client_address, connection_authorization
 from hippograph.api.body import BodyLimit
+from hippograph.api.budget import depth_limit
 from hippograph.api.errors import format_error, internal, quiet_client_errors
 from hippograph.api.hostile import StorableStrings
 from hippograph.api.loaders import MemoryLoader
@@ -78,9 +79,9 @@ class HippographGraphQL(GraphQL):
         self.gate = gate
         limits = runtime.settings.limits
         quiet_client_errors(GraphQLServerLogger.logger)
-        # Rules given replace graphql-core's own: the standard ones must be listed too. Depth and
-        # cost are judged on every root field (api/guard.py), over WebSocket as well.
-        self.rules = (*specified_rules, StorableStrings)
+        # Rules given replace graphql-core's own: the standard ones must be listed too. Cost and
+        # depth are also judged on every root field (api/guard.py), over WebSocket as well.
+        self.rules = (*specified_rules, StorableStrings, depth_limit(limits.max_query_depth))
         # Agents send the same few operations again and again: each is parsed and validated once.
         # The cache is bounded by the memory its entries take, so long ones cannot pile up.
         self._documents: LRUCache[str, tuple[int, DocumentNode]] = LRUCache(

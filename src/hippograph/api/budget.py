@@ -12,14 +12,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphql import (
+    DocumentNode,
     FieldNode,
     FragmentDefinitionNode,
     FragmentSpreadNode,
     InlineFragmentNode,
+    GraphQLError,
     OperationDefinitionNode,
     SelectionSetNode,
+    ValidationRule,
     value_from_ast_untyped,
 )
+
+from hippograph.errors import ErrorCode, HippographError
 
 # Root fields whose cost is a field of their input argument, with its default.
 _SIZED_BY = {"recall": ("input", "limit", 10)}
@@ -27,6 +32,9 @@ _SIZED_BY = {"recall": ("input", "limit", 10)}
 _COUNTED_INPUTS = {"captureBatch": "inputs", "capture": "input"}
 # A paginated list's page size, and its default.
 _PAGE_ARGUMENT = ("first", 20)
+# Introspection spells a wrapped type as a chain of ofType (a non-null list of non-null ...), and
+# GraphiQL asks for seven links of it. The chain follows the schema, not the data: no depth.
+_NO_DEPTH = frozenset({"ofType"})
 
 
 @dataclass(frozen=True)
@@ -81,7 +89,7 @@ class _Walker:
 
     def field(self, node: FieldNode, *, root: bool, spreading: tuple[str, ...]) -> tuple[int, int]:
         below, depth = self.selections(node.selection_set, root=False, spreading=spreading)
-        return self.weight(node, root=root) + below, depth + 1
+        return self.weight(node, root=root) + below, depth + (node.name.value not in _NO_DEPTH)
 
     def weight(self, node: FieldNode, *, root: bool) -> int:
         name = node.name.value
@@ -107,3 +115,29 @@ class _Walker:
 def _number(value: Any, default: int) -> int:
     """A size argument as a cost; values the schema will refuse cost their default."""
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else default
+
+
+def too_deep(depth: int, max_depth: int) -> HippographError:
+    return HippographError(
+        ErrorCode.LIMIT_EXCEEDED, f"the operation nests {depth} fields deep; the limit is {max_depth}", limit=max_depth
+    )
+
+
+def depth_limit(max_depth: int) -> type[ValidationRule]:
+    """A validation rule refusing operations nested deeper than ``max_depth``. Root fields are
+    judged again when they run (api/guard.py, which sees variables); this rule also covers what no
+    root resolver sees: introspection (``__schema { types { fields { type { fields ...``), whose
+    answer grows with every level."""
+
+    class DepthLimit(ValidationRule):
+        def enter_document(self, node: DocumentNode, *_args: Any) -> None:
+            fragments = {d.name.value: d for d in node.definitions if isinstance(d, FragmentDefinitionNode)}
+            for operation in node.definitions:
+                if not isinstance(operation, OperationDefinitionNode):
+                    continue
+                depth = measure(operation, fragments, None).depth
+                if depth > max_depth:
+                    refusal = too_deep(depth, max_depth)
+                    self.report_error(GraphQLError(refusal.message, operation, original_error=refusal))
+
+    return DepthLimit

@@ -15,7 +15,7 @@ from typing import Any
 
 from graphql import GraphQLObjectType, GraphQLResolveInfo, GraphQLSchema, OperationType
 from hippograph.access import KeyRole, Principal
-from hippograph.api.budget import measure
+from hippograph.api.budget import measure, too_deep
 from hippograph.api.errors import coded
 from hippograph.capture.validate import validate_namespace
 from hippograph.config import Limits
@@ -96,11 +96,7 @@ def admit(info: GraphQLResolveInfo, limits: Limits) -> None:
 def _judge(info: GraphQLResolveInfo, limits: Limits) -> HippographError | None:
     shape = measure(info.operation, info.fragments, info.variable_values)
     if shape.depth > limits.max_query_depth:
-        return HippographError(
-            ErrorCode.LIMIT_EXCEEDED,
-            f"the operation nests {shape.depth} fields deep; the limit is {limits.max_query_depth}",
-            limit=limits.max_query_depth,
-        )
+        return too_deep(shape.depth, limits.max_query_depth)
     if shape.cost > limits.max_cost:
         return HippographError(
             ErrorCode.LIMIT_EXCEEDED,
