@@ -132,23 +132,16 @@ def _serve(settings: Settings) -> int:
     from hippograph.api.app import create_app
     from hippograph.api.origin import is_loopback
     from hippograph.runtime import open_runtime
-    from hippograph.store import open_store
 
-    if not is_loopback(settings.host):
-        # Checked before the models load: a server without keys must not face a network.
-        store = open_store(settings)
-        try:
-            keyless = not list_keys(store)
-        finally:
-            store.close()
-        if keyless:
-            print(
-                f"hippograph serve: refusing to bind {settings.host} without an API key; "
-                "create one with `hippograph keys create` or bind 127.0.0.1",
-                file=sys.stderr,
-            )
-            return 2
-    runtime = open_runtime(settings)
+    runtime = open_runtime(settings)  # the store only: the models load once it serves
+    if not is_loopback(settings.host) and not list_keys(runtime.store):
+        runtime.close()
+        print(
+            f"hippograph serve: refusing to bind {settings.host} without an API key; "
+            "create one with `hippograph keys create` or bind 127.0.0.1",
+            file=sys.stderr,
+        )
+        return 2
     app = create_app(runtime, close_runtime_on_shutdown=True)
     # The models load beside the server rather than before it (seconds): /readyz answers as soon
     # as the store does, and a request that needs a model first waits for it.

@@ -43,7 +43,7 @@ class Access:
     allowed_hosts: tuple[str, ...] = ()
     # Browser origins allowed to call the API (CORS); the server's own origin always is.
     cors_origins: tuple[str, ...] = ()
-    # /metrics answers without a key when true; otherwise it needs an admin key once keys exist.
+    # /metrics answers without a key when true; otherwise it needs a key once keys exist.
     metrics_public: bool = True
     # A key's requests per second, refilled continuously, with bursts of twice that.
     rate_per_s: float = 50.0
