@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from graphql import GraphQLObjectType, GraphQLResolveInfo, GraphQLSchema, OperationType
+from graphql import GraphQLResolveInfo, GraphQLSchema, OperationType
 from hippograph.access import KeyRole, Principal
 from hippograph.api.budget import measure, too_deep
 from hippograph.api.errors import coded
@@ -58,15 +58,11 @@ def guard_schema(schema: GraphQLSchema, limits: Callable[[Any], Limits]) -> None
     for root in (schema.query_type, schema.mutation_type, schema.subscription_type):
         if root is None:
             continue
-        for field in _fields(root):
+        for field in root.fields.values():
             if field.subscribe is not None:
                 field.subscribe = _guarded(field.subscribe, limits)
             elif field.resolve is not None:
                 field.resolve = _guarded(field.resolve, limits)
-
-
-def _fields(root: GraphQLObjectType) -> list[Any]:
-    return list(root.fields.values())
 
 
 def _guarded(resolve: Callable[..., Any], limits: Callable[[Any], Limits]) -> Callable[..., Any]:
