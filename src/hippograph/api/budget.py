@@ -16,14 +16,13 @@ from graphql import (
     FieldNode,
     FragmentDefinitionNode,
     FragmentSpreadNode,
-    InlineFragmentNode,
     GraphQLError,
+    InlineFragmentNode,
     OperationDefinitionNode,
     SelectionSetNode,
     ValidationRule,
     value_from_ast_untyped,
 )
-
 from hippograph.errors import ErrorCode, HippographError
 
 # Root fields whose cost is a field of their input argument, with its default.
