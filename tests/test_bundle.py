@@ -6,10 +6,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from conftest import GraphQLClient, capture_turns
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_sanitize import BRACKETS, ENTITIES, HOSTILE, LINE_BREAKS, NAME, TAG, ZERO_WIDTH, as_read
+from support.client import GraphQLClient
+from support.hostile import BRACKETS, ENTITIES, HOSTILE, LINE_BREAKS, NAME, TAG, ZERO_WIDTH, as_read
+from support.operations import capture_turns
 
 from hippograph.model import Episode, Fact, Memory
 from hippograph.recall.bundle import CLOSE_TAG, OPEN_TAG, SNIPPET_CHARS, render_bundle

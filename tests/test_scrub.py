@@ -7,17 +7,14 @@ secret scanners nothing to find. The property tests draw secrets from the benchm
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
 import string
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from support.hostile import GENERATOR, NEGATIVE_NAMES, PROPERTY_SETTINGS, surviving_windows, texts_with_secrets
 
 from hippograph.capture.scrub import Scrubbed, _rules, marker, scrub_credentials
 from hippograph.model import Redaction
@@ -266,65 +263,13 @@ def test_the_rules_file_has_distinct_kinds() -> None:
 # --- properties over generated secrets -----------------------------------------------------------
 
 
-def _load_generator() -> ModuleType:
-    """bench/secrets/generate.py, which is a script beside the benchmark, not a package module."""
-    path = Path(__file__).resolve().parents[1] / "bench" / "secrets" / "generate.py"
-    spec = importlib.util.spec_from_file_location("bench_secrets_generate", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while building the class
-    spec.loader.exec_module(module)
-    return module
-
-
-GENERATOR = _load_generator()
-FORMAT_NAMES = sorted(GENERATOR.FORMATS)
-NEGATIVE_NAMES = sorted(GENERATOR.NEGATIVES)
-# Surrounding text: anything printable but newlines; separators keep it off the secret's edges,
-# where it would become part of the token (a scrubber cannot tell "xghp_..." from a longer word).
-FILLER = st.text(alphabet=string.ascii_letters + string.digits + " .,;:!?-_/()'\"#", max_size=40)
-SEPARATORS = st.sampled_from([" ", "\n", "\t", ", ", "; ", " | ", "\n\n"])
-MARKERS = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
-PROPERTY_SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-@st.composite
-def texts_with_secrets(draw: st.DrawFn, negatives: bool = False) -> tuple[str, list[str]]:
-    """Random text holding 1-3 generated samples, at any position and possibly next to each other,
-    and the secrets inside them. With ``negatives``, look-alikes are mixed in too."""
-    pieces: list[str] = []
-    secrets: list[str] = []
-    for _ in range(draw(st.integers(1, 3))):
-        rng = random.Random(draw(st.integers(0, 2**32)))
-        text, spans = GENERATOR.render(GENERATOR.FORMATS[draw(st.sampled_from(FORMAT_NAMES))](rng))
-        secrets += [text[span["start"] : span["end"]] for span in spans]
-        pieces.append(text)
-    for _ in range(draw(st.integers(0, 3))):
-        pieces.append(draw(FILLER))
-    if negatives:
-        for _ in range(draw(st.integers(0, 2))):
-            make_negative = GENERATOR.NEGATIVES[draw(st.sampled_from(NEGATIVE_NAMES))]
-            pieces.append(make_negative(random.Random(draw(st.integers()))))
-    order = draw(st.permutations(pieces))
-    joined = order[0]
-    for piece in order[1:]:
-        joined += draw(SEPARATORS) + piece
-    return joined, secrets
-
-
-def _surviving_windows(secret: str, scrubbed: str, width: int = 8) -> list[str]:
-    # A marker names its kind ("[REDACTED:rubygems_api_key]"), which may repeat a token's prefix.
-    visible = MARKERS.sub("\0", scrubbed)
-    return [secret[i : i + width] for i in range(len(secret) - width + 1) if secret[i : i + width] in visible]
-
-
 @PROPERTY_SETTINGS
 @given(texts_with_secrets())
 def test_no_eight_characters_of_a_generated_secret_survive(sample: tuple[str, list[str]]) -> None:
     text, secrets = sample
     scrubbed = scrub_credentials(text).text
     for secret in secrets:
-        assert not _surviving_windows(secret, scrubbed), (secret, scrubbed)
+        assert not surviving_windows(secret, scrubbed), (secret, scrubbed)
 
 
 @PROPERTY_SETTINGS

@@ -1,0 +1,1 @@
+"""Helpers the test modules share; conftest.py holds only fixtures."""

@@ -1,0 +1,38 @@
+"""Hippograph in processes of its own, as a user runs it, and waiting on what they do."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def hippograph_process(
+    *args: str, data_dir: Path, log: Path, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """The `hippograph` command in its own process, on its own embedded data directory (or on
+    NEO4J_URI when set), as a user would run it; stderr goes to ``log``."""
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src"), **(env or {})}
+    command = [sys.executable, "-m", "hippograph.cli", *args, "--data-dir", str(data_dir), "--heap", "512m"]
+    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=log.open("ab"))
+
+
+def eventually(check: Callable[[], bool], within_s: float = 5.0) -> float:
+    """Seconds until ``check`` held; fails after ``within_s``."""
+    start = time.monotonic()
+    while not check():
+        assert time.monotonic() - start < within_s, f"not within {within_s} s"
+        time.sleep(0.1)
+    return time.monotonic() - start
