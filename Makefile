@@ -15,7 +15,7 @@ test: $(VENV)/.installed
 
 lint-cypher:
 	npm ci --prefix tools/cypher-lint --no-audit --no-fund
-	node tools/cypher-lint/lint.mjs cypher/
+	node tools/cypher-lint/lint.mjs cypher/ tests/cypher/
 
 schema: $(VENV)/.installed
 	$(BIN)/hippograph schema --write graphql/schema.graphql

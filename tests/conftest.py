@@ -3,32 +3,20 @@ set) behind a real uvicorn server, spoken to over HTTP. Each test works in its o
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
+from collections.abc import Iterator
 
-import httpx
 import pytest
 import uvicorn
+from support.client import GraphQLClient
+from support.processes import free_port
 
 from hippograph.access import KeyRole, NewKey, create_key
 from hippograph.api.app import create_app
 from hippograph.config import Settings
-from hippograph.resources import read_text
 from hippograph.runtime import Runtime, open_runtime
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture(scope="session")
@@ -76,31 +64,6 @@ def base_url(runtime: Runtime, admin_secret: str) -> Iterator[str]:
     thread.join(timeout=10)
 
 
-class GraphQLClient:
-    def __init__(self, base_url: str, secret: str | None = None, **http: Any) -> None:
-        headers = {"Authorization": f"Bearer {secret}"} if secret else {}
-        self.http = httpx.Client(base_url=base_url, timeout=60, headers=headers, **http)
-
-    def execute(self, query: str, **variables: Any) -> dict[str, Any]:
-        response = self.http.post("/graphql", json={"query": query, "variables": variables})
-        assert response.status_code == 200, response.text
-        return response.json()
-
-    def operation(self, name: str, **variables: Any) -> dict[str, Any]:
-        """Run one of the documented operations in graphql/operations/."""
-        return self.execute(read_text(f"graphql/operations/{name}.graphql"), **variables)
-
-    def data(self, name: str, **variables: Any) -> dict[str, Any]:
-        body = self.operation(name, **variables)
-        assert "errors" not in body, body["errors"]
-        return body["data"]
-
-    def error_code(self, name: str, **variables: Any) -> str:
-        body = self.operation(name, **variables)
-        assert body.get("errors"), f"expected an error, got {body}"
-        return body["errors"][0]["extensions"]["code"]
-
-
 @pytest.fixture(scope="session")
 def gql(base_url: str, admin_secret: str) -> GraphQLClient:
     return GraphQLClient(base_url, admin_secret)
@@ -109,40 +72,3 @@ def gql(base_url: str, admin_secret: str) -> GraphQLClient:
 @pytest.fixture
 def namespace() -> str:
     return f"t-{uuid.uuid4().hex[:16]}"
-
-
-def census(runtime: Runtime, namespace: str) -> dict[str, int]:
-    return {row["label"]: row["count"] for row in runtime.store.read("census_namespace", namespace=namespace)}
-
-
-REPO = Path(__file__).resolve().parents[1]
-
-
-def hippograph_process(
-    *args: str, data_dir: Path, log: Path, env: dict[str, str] | None = None
-) -> subprocess.Popen[bytes]:
-    """The `hippograph` command in its own process, on its own embedded data directory (or on
-    NEO4J_URI when set), as a user would run it; stderr goes to ``log``."""
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src"), **(env or {})}
-    command = [sys.executable, "-m", "hippograph.cli", *args, "--data-dir", str(data_dir), "--heap", "512m"]
-    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=log.open("ab"))
-
-
-def eventually(check: Callable[[], bool], within_s: float = 5.0) -> float:
-    """Seconds until ``check`` held; fails after ``within_s``."""
-    start = time.monotonic()
-    while not check():
-        assert time.monotonic() - start < within_s, f"not within {within_s} s"
-        time.sleep(0.1)
-    return time.monotonic() - start
-
-
-def capture_turns(gql: GraphQLClient, namespace: str, turns: list[tuple[str, str, str]], session: str) -> list[str]:
-    """Capture (agent, content, occurredAt) turns of one session in one batch; their new ids."""
-    inputs = [
-        {"namespace": namespace, "content": text, "agent": agent, "session": session, "occurredAt": at}
-        for agent, text, at in turns
-    ]
-    results = gql.data("captureBatch", inputs=inputs)["captureBatch"]
-    assert [r["status"] for r in results] == ["CREATED"] * len(turns)
-    return [r["id"] for r in results]

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 
 import httpx
-from conftest import REPO, GraphQLClient
-from graphql import get_introspection_query, parse, validate
+from support.client import GraphQLClient
+from support.processes import REPO
 
+from graphql import get_introspection_query, parse, validate
 from hippograph.api.schema import schema, schema_sdl
 
 

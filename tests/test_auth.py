@@ -9,7 +9,9 @@ from dataclasses import dataclass
 
 import httpx
 import pytest
-from conftest import GraphQLClient, census, eventually
+from support.census import census
+from support.client import GraphQLClient
+from support.processes import eventually
 from websockets.sync.client import connect
 
 from hippograph.access import KeyRole, create_key, list_keys, revoke_key

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from conftest import GraphQLClient, capture_turns, census
+from support.census import census
+from support.client import GraphQLClient
+from support.operations import capture_turns
 
 from hippograph.runtime import Runtime
 
@@ -57,14 +59,18 @@ def test_filters_by_agent_session_time_and_tags(gql: GraphQLClient, namespace: s
     )["capture"]["id"]
 
     def hit_ids(**filters: object) -> list[str]:
-        body = gql.data("recall", input={"namespace": namespace, "query": "Caroline Boston", "filters": filters})
+        body = gql.data("recall", input={"namespace": namespace, "query": "Caroline Melanie", "filters": filters})
         return [h["memory"]["id"] for h in body["recall"]["hits"]]
 
-    assert set(hit_ids(agents=["Melanie"])) <= {ids[1], ids[3]}
-    assert tagged not in hit_ids(sessions=["session_1"])
+    # Every memory names Caroline or Melanie, so the keyword channel finds them all: each filter must
+    # return exactly the memories it lets through. The tagged capture has no agent or session, and
+    # occurred when it was captured.
+    assert set(hit_ids()) == {*ids, tagged}
+    assert set(hit_ids(agents=["Melanie"])) == {ids[1], ids[3]}
+    assert set(hit_ids(sessions=["session_1"])) == set(ids)
     assert hit_ids(tags=["pets"]) == [tagged]
-    assert ids[3] not in hit_ids(until="2023-06-01T00:00:00Z")
-    assert set(hit_ids(since="2023-06-01T00:00:00Z")) <= {ids[3], tagged}
+    assert set(hit_ids(until="2023-06-01T00:00:00Z")) == {ids[0], ids[1], ids[2]}
+    assert set(hit_ids(since="2023-06-01T00:00:00Z")) == {ids[3], tagged}
 
 
 def test_recall_counts_access_for_returned_hits_only(gql: GraphQLClient, namespace: str) -> None:

@@ -4,7 +4,8 @@ injection excision, and bad input rejected with a code and nothing written."""
 from __future__ import annotations
 
 import pytest
-from conftest import GraphQLClient, census
+from support.census import census
+from support.client import GraphQLClient
 
 from hippograph.runtime import Runtime
 

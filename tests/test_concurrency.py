@@ -9,7 +9,8 @@ from typing import Any
 
 import neo4j
 import pytest
-from conftest import GraphQLClient, census
+from support.census import census
+from support.client import GraphQLClient
 
 from hippograph.errors import ErrorCode, HippographError
 from hippograph.runtime import Runtime

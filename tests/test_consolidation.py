@@ -6,7 +6,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
 
-from conftest import GraphQLClient, capture_turns, census
+from support.census import census, relationship_census
+from support.client import GraphQLClient
+from support.operations import capture_turns, consolidate_over_api, entity_id
 
 from hippograph.consolidation import worker
 from hippograph.consolidation.commit import commit_episodes
@@ -28,17 +30,6 @@ STORY = [
 
 def capture_story(gql: GraphQLClient, namespace: str) -> list[str]:
     return capture_turns(gql, namespace, STORY, session="s1")
-
-
-def consolidate_over_api(gql: GraphQLClient, namespace: str) -> dict:
-    return gql.data("consolidate", namespace=namespace, limit=100)["consolidate"]
-
-
-def entity_id(gql: GraphQLClient, namespace: str, name: str, entity_type: str | None) -> str:
-    edges = gql.data("entities", namespace=namespace, search=name, type=entity_type, first=5)["entities"]["edges"]
-    matches = [edge["node"] for edge in edges if edge["node"]["name"] == name]
-    assert matches, f"no {entity_type} named {name}: {edges}"
-    return matches[0]["id"]
 
 
 def test_consolidation_derives_entities_facts_and_edges(gql: GraphQLClient, namespace: str) -> None:
@@ -103,10 +94,6 @@ def test_consolidating_again_changes_no_count(gql: GraphQLClient, namespace: str
     assert consolidate(runtime, namespace=namespace).processed == len(STORY)
     assert census(runtime, namespace) == nodes
     assert relationship_census(runtime, namespace) == edges
-
-
-def relationship_census(runtime: Runtime, namespace: str) -> dict[str, int]:
-    return {row["type"]: row["count"] for row in runtime.store.read("census_relationships", namespace=namespace)}
 
 
 def test_resolution_merges_right_and_refuses_wrong(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:

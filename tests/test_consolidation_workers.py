@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from hippograph.consolidation.derive import DerivePool, Derived
+from hippograph.consolidation.derive import Derived, DerivePool
 from hippograph.consolidation.worker import _derive, worker_name
 from hippograph.extraction.model import Extraction
 from hippograph.runtime import Runtime

@@ -9,7 +9,7 @@ import signal
 import time
 from pathlib import Path
 
-from conftest import hippograph_process
+from support.processes import hippograph_process
 
 PEOPLE = ["Amara Okafor", "Bruno Silva", "Chen Wei", "Dana Lee", "Elif Demir", "Farah Khan"]
 PLACES = ["Lisbon", "Nairobi", "Osaka", "Toronto", "Valparaiso"]

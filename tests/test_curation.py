@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from conftest import GraphQLClient, census
-from test_consolidation import consolidate_over_api, entity_id, relationship_census
+from support.census import census, relationship_census
+from support.client import GraphQLClient
+from support.operations import consolidate_over_api, entity_id
 
 from hippograph.runtime import Runtime
 

@@ -3,8 +3,10 @@ rather than counted at every recall: it must always equal the episodes the names
 
 from __future__ import annotations
 
-from conftest import GraphQLClient, capture_turns, census
-from test_erase import erase
+from support.census import census
+from support.client import GraphQLClient
+from support.operations import capture_turns, erase
+from support.statements import run_test_statement
 
 from hippograph.runtime import Runtime
 
@@ -51,9 +53,7 @@ def test_a_store_from_before_the_counts_gets_them_at_start_up(
     capture_turns(gql, namespace, [("Cy", "The ferry left at noon.", AT), ("Cy", "It was late.", AT)], "s1")
     # As a store written by an earlier version has it: no count, and no record that the
     # migration ran.
-    with runtime.store._driver.session(database=runtime.store._database) as session:
-        session.run("MATCH (n:Namespace {name: $name}) DELETE n", name=namespace).consume()
-        session.run("MATCH (m:Migration {id: 'namespace_episode_counts'}) DELETE m").consume()
+    run_test_statement(runtime.settings, "forget_episode_counts", namespace=namespace)
     assert counted(runtime, namespace) == 0
 
     runtime.store.setup_schema()

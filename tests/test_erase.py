@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from conftest import GraphQLClient, capture_turns, census
-from test_consolidation import consolidate_over_api, entity_id, relationship_census
-from test_modify import facts_of
-from test_remember import history, remember
+from support.census import census, relationship_census
+from support.client import GraphQLClient
+from support.operations import (
+    TURNS,
+    assert_tombstones_only,
+    capture_turns,
+    consolidate_over_api,
+    entity_id,
+    erase,
+    facts_of,
+    history,
+    remember,
+)
 
 from hippograph.runtime import Runtime
-
-TURNS = [
-    ("Caroline", "Caroline: I live in Denver with my two cats.", "2022-03-01T10:00:00Z"),
-    ("Melanie", "Melanie: I work at Google as a nurse consultant.", "2022-03-01T10:05:00Z"),
-    ("Melanie", "Melanie: Caroline and I ran the Boston Marathon together.", "2023-06-02T09:00:00Z"),
-]
-CONTENT_FIELDS = ("oldContent", "newContent", "reason", "metadata")
 
 
 def orphans(runtime: Runtime, namespace: str) -> dict[str, int]:
@@ -25,17 +25,6 @@ def orphans(runtime: Runtime, namespace: str) -> dict[str, int]:
 
 def session_chain(runtime: Runtime, namespace: str, session: str) -> list[str]:
     return [row["id"] for row in runtime.store.read("session_chain", namespace=namespace, session=session)]
-
-
-def erase(gql: GraphQLClient, namespace: str, memory_id: str, reason: str = "user request") -> dict[str, Any]:
-    return gql.data("erase", namespace=namespace, id=memory_id, reason=reason)["erase"]
-
-
-def assert_tombstones_only(gql: GraphQLClient, namespace: str, target: str) -> None:
-    events = history(gql, namespace, target)
-    assert events and events[-1]["event"] == "erased"
-    for event in events[:-1]:
-        assert all(event[name] is None for name in CONTENT_FIELDS), event
 
 
 def test_erasing_an_episode_cascades_and_leaves_no_orphan(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:

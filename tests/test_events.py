@@ -8,9 +8,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from conftest import GraphQLClient
-from test_consolidation import consolidate_over_api
-from test_remember import remember
+from support.client import GraphQLClient
+from support.operations import consolidate_over_api, remember
 from websockets.sync.client import ClientConnection, connect
 
 from hippograph.resources import read_text

@@ -297,8 +297,9 @@ def test_a_fact_carries_its_relation(extractor: Extractor) -> None:
     extraction = extract(extractor, "I don't live in Denver anymore.")
     fact = only_fact(extraction)
     assert (fact.predicate, fact.negated, fact.kind) == ("LIVES_IN", True, "fact")
-    assert extraction.mentions[fact.subject or 0].role == "speaker"
-    assert extraction.mentions[fact.object or 0].name == "Denver"
+    assert fact.subject is not None and fact.object is not None
+    assert extraction.mentions[fact.subject].role == "speaker"
+    assert extraction.mentions[fact.object].name == "Denver"
 
 
 def test_one_fact_per_sentence_worth_keeping(extractor: Extractor) -> None:

@@ -6,26 +6,24 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from conftest import GraphQLClient, capture_turns
-from test_consolidation import consolidate_over_api, entity_id
-from test_erase import TURNS
-from test_modify import facts_of
-from test_remember import history, remember
+from support.client import GraphQLClient
+from support.operations import (
+    TURNS,
+    capture_turns,
+    consolidate_over_api,
+    entity_id,
+    facts_of,
+    forget,
+    history,
+    listed,
+    remember,
+)
 
 from hippograph.runtime import Runtime
 
 
-def forget(gql: GraphQLClient, namespace: str, **fields: Any) -> dict[str, Any]:
-    return gql.data("forget", input={"namespace": namespace, **fields})["forget"]
-
-
 def forget_error(gql: GraphQLClient, namespace: str, **fields: Any) -> str:
     return gql.error_code("forget", input={"namespace": namespace, **fields})
-
-
-def listed(gql: GraphQLClient, namespace: str) -> set[str]:
-    edges = gql.data("memories", namespace=namespace, first=100)["memories"]["edges"]
-    return {edge["node"]["id"] for edge in edges}
 
 
 def capture_many(gql: GraphQLClient, namespace: str, count: int, first: int = 0) -> list[str]:

@@ -22,9 +22,10 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import REPO, GraphQLClient
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from support.client import GraphQLClient
+from support.processes import REPO
 
 from graphql import (
     GraphQLEnumType,
@@ -188,7 +189,7 @@ def namespaces(world: World) -> st.SearchStrategy[str]:
     # Writes stay in the test's namespace: anything else is a name the API must refuse.
     invalid = st.one_of(
         st.sampled_from(["", " ", "-lead", "a" * 65, "has space", "ns/../x", "ns\x00", "ns\ud800", "ü"]),
-        nasty_text().filter(lambda text: not NAMESPACE.match(text)),
+        nasty_text().filter(lambda text: not NAMESPACE.fullmatch(text)),
     )
     return st.one_of(st.just(world.namespace), st.just(world.namespace), invalid)
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import hippograph_process
+from support.processes import hippograph_process
 
 
 def _import(tmp_path: Path, lines: list[str]) -> tuple[int, str]:

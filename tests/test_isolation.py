@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from conftest import GraphQLClient, census, eventually
-from test_consolidation import consolidate_over_api, relationship_census
+from support.census import census, relationship_census
+from support.client import GraphQLClient
+from support.operations import consolidate_over_api
+from support.processes import eventually
 
 from hippograph.access import KeyRole, create_key
 from hippograph.runtime import Runtime

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import GraphQLClient, capture_turns
-from test_recall_graph import recall_over_api
+from support.client import GraphQLClient
+from support.operations import capture_turns, recall_over_api
+from support.statements import run_test_statement
 
 from hippograph.recall.keyword import fulltext_query
 from hippograph.runtime import Runtime
@@ -38,9 +39,7 @@ def test_memories_from_before_namespace_tokens_get_one_at_start_up(
     [old] = capture_turns(gql, namespace, [("Cy", "The lighthouse keeper retired.", AT)], "s1")
     # As a store written by an earlier version has it: no token, so the keyword channel misses it,
     # and no record that the migration ran.
-    with runtime.store._driver.session(database=runtime.store._database) as session:
-        session.run("MATCH (m:Episode {id: $id}) REMOVE m.namespace_token", id=old).consume()
-        session.run("MATCH (m:Migration {id: 'namespace_tokens'}) DELETE m").consume()
+    run_test_statement(runtime.settings, "forget_namespace_token", id=old)
     assert keyword_hits(gql, namespace, "lighthouse keeper") == []
 
     runtime.store.setup_schema()

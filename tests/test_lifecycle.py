@@ -8,10 +8,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from conftest import GraphQLClient, hippograph_process
-from test_erase import TURNS, assert_tombstones_only
-from test_forget import forget, listed
-from test_remember import fact, history, remember
+from support.client import GraphQLClient
+from support.operations import TURNS, assert_tombstones_only, fact, forget, history, listed, remember
+from support.processes import hippograph_process
 
 from hippograph.runtime import Runtime
 

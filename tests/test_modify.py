@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import GraphQLClient
-from test_consolidation import consolidate_over_api
-from test_remember import fact, history, remember
+from support.client import GraphQLClient
+from support.operations import consolidate_over_api, fact, facts_of, history, remember
 
 
 def modify(gql: GraphQLClient, namespace: str, fact_id: str, **fields: Any) -> dict[str, Any]:
@@ -15,11 +14,6 @@ def modify(gql: GraphQLClient, namespace: str, fact_id: str, **fields: Any) -> d
 
 def modify_error(gql: GraphQLClient, namespace: str, fact_id: str, **fields: Any) -> str:
     return gql.error_code("modify", input={"namespace": namespace, "id": fact_id, **fields})
-
-
-def facts_of(gql: GraphQLClient, namespace: str) -> list[dict[str, Any]]:
-    edges = gql.data("memories", namespace=namespace, first=50)["memories"]["edges"]
-    return [edge["node"] for edge in edges if edge["node"]["__typename"] == "Fact"]
 
 
 def test_modify_writes_a_new_version_and_closes_the_old_ones_transaction_time(

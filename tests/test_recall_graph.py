@@ -7,8 +7,8 @@ from dataclasses import replace
 from datetime import timedelta
 
 import pytest
-from conftest import GraphQLClient, capture_turns
-from test_consolidation import consolidate_over_api
+from support.client import GraphQLClient
+from support.operations import capture_turns, consolidate_over_api, recall_over_api
 
 from hippograph.model import Fact
 from hippograph.recall.fusion import Fused
@@ -29,10 +29,6 @@ MOVES = [
     ("Dana", "Dana: I live in Lisbon.", "2023-01-10T09:00:00Z"),
     ("Dana", "Dana: I moved to Porto and I live in Porto now.", "2024-02-01T09:00:00Z"),
 ]
-
-
-def recall_over_api(gql: GraphQLClient, namespace: str, query: str, **options: object) -> dict:
-    return gql.data("recall", input={"namespace": namespace, "query": query, **options})["recall"]
 
 
 def test_activation_reaches_memories_the_query_does_not_name(gql: GraphQLClient, namespace: str) -> None:

@@ -5,23 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import GraphQLClient
+from support.client import GraphQLClient
+from support.operations import fact, history, remember
 
 from hippograph.lifecycle.retention import POLICIES, Supersession
 
 KINDS = [kind for kind in POLICIES if kind != "episode"]
-
-
-def remember(gql: GraphQLClient, namespace: str, statement: str, **fields: Any) -> dict[str, Any]:
-    return gql.data("remember", input={"namespace": namespace, "statement": statement, **fields})["remember"]
-
-
-def fact(gql: GraphQLClient, namespace: str, fact_id: str) -> dict[str, Any]:
-    return gql.data("fact", namespace=namespace, id=fact_id)["memory"]
-
-
-def history(gql: GraphQLClient, namespace: str, target: str) -> list[dict[str, Any]]:
-    return gql.data("history", namespace=namespace, id=target)["history"]
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -13,8 +13,8 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from conftest import GraphQLClient
-from test_consolidation import consolidate_over_api, entity_id
+from support.client import GraphQLClient
+from support.operations import consolidate_over_api, entity_id
 
 from hippograph.capture.fields import scrub_json
 from hippograph.lifecycle.pin import set_pinned

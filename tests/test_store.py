@@ -14,7 +14,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import REPO, GraphQLClient, eventually, free_port, hippograph_process
+from support.client import GraphQLClient
+from support.processes import REPO, eventually, free_port, hippograph_process
 
 from hippograph.capture.reembed import reembed_pending
 from hippograph.capture.service import capture
