@@ -26,8 +26,8 @@ from hippograph.store import Store, UniquenessConflict
 log = logging.getLogger(__name__)
 
 SECRET_PREFIX = "hgk_"
-_SECRET = re.compile(r"^hgk_([a-z0-9]{12})_[A-Za-z0-9_-]{43}$")
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$")
+_SECRET = re.compile(r"hgk_([a-z0-9]{12})_[A-Za-z0-9_-]{43}")
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}")
 
 
 class KeyRole(StrEnum):
@@ -91,7 +91,7 @@ def create_key(
     now: datetime | None = None,
 ) -> NewKey:
     """Store a new key and return its secret, which exists nowhere else afterwards."""
-    if not _NAME.match(name):
+    if not _NAME.fullmatch(name):
         raise bad_input("a key name is 1-64 letters, digits, '_', '.', '@' or '-'", field="name")
     chosen = tuple(sorted(set(namespaces)))
     for namespace in chosen:
@@ -164,7 +164,7 @@ class KeyRing:
 
     def authenticate(self, secret: str) -> Principal | None:
         """The key's principal, or None; the secret's hash is compared in constant time."""
-        match = _SECRET.match(secret)
+        match = _SECRET.fullmatch(secret)
         found = self._by_id.get(match.group(1)) if match else None
         # Hash and compare even when nothing matched, so that timing tells nothing either way.
         expected = found[0] if found else _digest("")

@@ -15,14 +15,14 @@ from hippograph.model import CaptureInput, Role
 
 audit = logging.getLogger("hippograph.audit")
 
-NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$")
+NAMESPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}")
 EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
 # A client clock may run a little ahead; anything further in the future is a bug or a forgery.
 CLOCK_SKEW = timedelta(days=1)
 
 
 def validate_namespace(namespace: str) -> None:
-    if not NAMESPACE.match(namespace):
+    if not NAMESPACE.fullmatch(namespace):
         raise bad_input(
             "namespace must be 1-64 characters of letters, digits, '_', '.', ':' or '-'",
             field="namespace",

@@ -43,6 +43,10 @@ POLICIES: dict[str, KindPolicy] = {
 # Lifecycle thresholds on retention.
 ACTIVE_FROM = 0.3
 STALE_FROM = 0.1
+# Retention never reaches 0: recall multiplies it into a score, and a zero (exp underflows after a
+# few centuries at the shortest stability) would tie every old memory whatever its relevance. Below
+# the floor, age no longer separates memories and relevance still does.
+RETENTION_FLOOR = 1e-12
 
 
 class LifecycleState(StrEnum):
@@ -67,7 +71,8 @@ def retention(
     stability_scale: float = 1.0,
 ) -> float:
     """R = exp(−t / S), S = S_base(kind) × (1 + 0.5·ln(1 + access_count)), t in days since the
-    last access (or creation). Pinned memories and kinds without a stability never decay.
+    last access (or creation), and never below RETENTION_FLOOR. Pinned memories and kinds without
+    a stability never decay.
     ``stability_scale`` stretches S for recall modes that look far back."""
     base = policy(kind).stability_days
     if pinned or base is None:
@@ -75,7 +80,7 @@ def retention(
     stability = base * stability_scale * (1 + 0.5 * math.log1p(max(access_count, 0)))
     since = last_accessed_at if last_accessed_at is not None and last_accessed_at > created_at else created_at
     days = max((now - since).total_seconds() / 86_400, 0.0)
-    return math.exp(-days / stability)
+    return max(math.exp(-days / stability), RETENTION_FLOOR)
 
 
 def lifecycle_state(value: float) -> LifecycleState:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import re
 import secrets
 from collections.abc import Iterable
@@ -49,5 +50,6 @@ def verify(key: bytes, namespace: str, ids: Iterable[str], token: str, now: date
 
 
 def _digest(key: bytes, namespace: str, ids: Iterable[str], expiry: int) -> str:
-    message = "\n".join([namespace, str(expiry), *sorted(ids)])
+    # JSON, not a joined string: no choice of ids can spell another set's message.
+    message = json.dumps([namespace, expiry, sorted(ids)])
     return hmac.new(key, message.encode("utf-8"), hashlib.sha256).hexdigest()

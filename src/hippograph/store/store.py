@@ -27,7 +27,7 @@ Row = dict[str, Any]
 # One-time data migrations, by the id they are recorded under.
 _NAMESPACE_TOKENS = "namespace_tokens"
 _EPISODE_COUNTS = "namespace_episode_counts"
-_RELATION_TYPE = re.compile(r"^[A-Z][A-Z_]{0,63}$")
+_RELATION_TYPE = re.compile(r"[A-Z][A-Z_]{0,63}")
 
 
 class UniquenessConflict(Exception):
@@ -52,7 +52,7 @@ def cypher(name: str, relation_type: str | None = None) -> str:
     text = read_text(f"cypher/{name}.cypher")
     if relation_type is None:
         return text
-    if not _RELATION_TYPE.match(relation_type) or "RELATION_TYPE" not in text:
+    if not _RELATION_TYPE.fullmatch(relation_type) or "RELATION_TYPE" not in text:
         raise ValueError(f"cannot put relation type {relation_type!r} into query {name!r}")
     return text.replace("RELATION_TYPE", relation_type)
 
