@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator, Callable
 from inspect import isawaitable
@@ -36,7 +37,7 @@ from graphql import (
     specified_rules,
 )
 from graphql import execute as execute_document
-from hippograph import __version__
+from hippograph import __version__, metrics
 from hippograph.access import KeyRing
 from hippograph.api import request_id, requests
 from hippograph.api.auth import Authenticate, Gate, Refused, client_address, connection_authorization
@@ -51,6 +52,7 @@ from hippograph.api.schema import schema
 from hippograph.api.threads import call
 from hippograph.api.websocket import TransportWSHandler, Unauthenticated
 from hippograph.capture.reembed import reembed_pending
+from hippograph.consolidation.status import backlog
 from hippograph.consolidation.worker import drain
 from hippograph.errors import ErrorCode, bad_input
 from hippograph.lifecycle.sweep import sweep
@@ -212,6 +214,9 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
     gate = Gate(ring, access, keyless_allowed=loopback)
     graphql_app = HippographGraphQL(runtime, gate)
     allowed_hosts = access.allowed_hosts or ((*LOOPBACK_NAMES, settings.host) if loopback else ("*",))
+    served_metrics = metrics.registry(
+        [metrics.BacklogCollector(functools.partial(backlog, runtime), settings.metrics_backlog_cache_s)]
+    )
 
     async def healthz(request: Request) -> JSONResponse:
         return JSONResponse({"status": "ok", "version": __version__})
@@ -261,7 +266,7 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
             WebSocketRoute("/graphql", graphql_app),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
-            Mount("/metrics", make_asgi_app()),
+            Mount("/metrics", make_asgi_app(served_metrics)),
         ],
         # The outermost first: browser checks, CORS, then the body budget and the key.
         middleware=[
