@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 from collections.abc import AsyncIterator, Callable
 from inspect import isawaitable
@@ -18,7 +17,6 @@ from graphql_server.http.exceptions import HTTPException
 from graphql_server.runtime import validate_document
 from graphql_server.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from graphql_server.utils.logs import GraphQLServerLogger
-from prometheus_client import make_asgi_app
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
@@ -37,7 +35,7 @@ from graphql import (
     specified_rules,
 )
 from graphql import execute as execute_document
-from hippograph import __version__, metrics
+from hippograph import __version__
 from hippograph.access import KeyRing
 from hippograph.api import request_id, requests
 from hippograph.api.auth import Authenticate, Gate, Refused, client_address, connection_authorization
@@ -49,10 +47,10 @@ from hippograph.api.loaders import MemoryLoader
 from hippograph.api.origin import LOOPBACK_NAMES, BrowserGuard, is_loopback
 from hippograph.api.refusals import refusal
 from hippograph.api.schema import schema
+from hippograph.api.scrape import metrics_app
 from hippograph.api.threads import call
 from hippograph.api.websocket import TransportWSHandler, Unauthenticated
 from hippograph.capture.reembed import reembed_pending
-from hippograph.consolidation.status import backlog
 from hippograph.consolidation.worker import drain
 from hippograph.errors import ErrorCode, bad_input
 from hippograph.lifecycle.sweep import sweep
@@ -214,9 +212,6 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
     gate = Gate(ring, access, keyless_allowed=loopback)
     graphql_app = HippographGraphQL(runtime, gate)
     allowed_hosts = access.allowed_hosts or ((*LOOPBACK_NAMES, settings.host) if loopback else ("*",))
-    served_metrics = metrics.registry(
-        [metrics.BacklogCollector(functools.partial(backlog, runtime), settings.metrics_backlog_cache_s)]
-    )
 
     async def healthz(request: Request) -> JSONResponse:
         return JSONResponse({"status": "ok", "version": __version__})
@@ -266,7 +261,7 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
             WebSocketRoute("/graphql", graphql_app),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
-            Mount("/metrics", make_asgi_app(served_metrics)),
+            Mount("/metrics", metrics_app(runtime)),
         ],
         # The outermost first: browser checks, CORS, then the body budget and the key.
         middleware=[
