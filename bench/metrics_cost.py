@@ -32,10 +32,12 @@ sys.path.insert(0, str(REPO / "src"))
 
 from hippograph.api.app import create_app
 from hippograph.config import Settings
+from hippograph.consolidation.status import backlog
 from hippograph.runtime import open_runtime
 
 OPERATIONS = REPO / "graphql" / "operations"
 BATCH = 64
+CENSUS_READS = 20
 
 
 @contextlib.contextmanager
@@ -121,6 +123,9 @@ def main() -> None:
                     inputs = [{"content": t.text, "agent": t.speaker} for t in corpus[start : start + BATCH]]
                     post(batch_doc, inputs=inputs)
                 print(f"{len(corpus)} episodes stored; load {load_average()}", file=sys.stderr)
+                # What one reading of the backlog gauges costs at this size (a scrape pays it at
+                # most once per HIPPOGRAPH_METRICS_BACKLOG_CACHE_S).
+                census_ms = [timed_ms(partial(backlog, runtime)) for _ in range(CENSUS_READS)]
 
                 arms: dict[str, dict[str, list[float]]] = {"on": {"capture": [], "recall": []}, "off": {"capture": [], "recall": []}}
                 fresh = iter(turns[args.episodes :])
@@ -152,6 +157,7 @@ def main() -> None:
         "episodes": args.episodes,
         "rounds": len(questions),
         "update_cost_us": round(update_cost_us(), 2),
+        "backlog_reading_ms": summary(census_ms, 95),
         "updates_per_request": updates,
         **{
             operation: {arm: summary(arms[arm][operation], 95) for arm in ("on", "off")}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import re
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -14,7 +13,7 @@ import neo4j
 import neo4j.time
 
 from hippograph.errors import ErrorCode, HippographError
-from hippograph.metrics import STATEMENT_ERRORS, STATEMENT_SECONDS
+from hippograph.metrics import STATEMENT_ERRORS, STATEMENT_SECONDS, timed
 from hippograph.resources import read_text
 from hippograph.store.dialect import Dialect
 from hippograph.store.retry import NoGate, WriterGate, is_transient, with_retries
@@ -51,14 +50,12 @@ def _driver_errors() -> Iterator[None]:
 @contextmanager
 def _measured(name: str) -> Iterator[None]:
     """A statement's time and failure, by its query's name: the files of cypher/ bound the labels."""
-    start = time.perf_counter()
     try:
-        yield
+        with timed(STATEMENT_SECONDS, name):
+            yield
     except Exception as error:
         STATEMENT_ERRORS.labels(name, _error_kind(error)).inc()
         raise
-    finally:
-        STATEMENT_SECONDS.labels(name).observe(time.perf_counter() - start)
 
 
 def _error_kind(error: Exception) -> str:
