@@ -22,7 +22,8 @@ Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 
 def scrape(base_url: str) -> tuple[str, Samples]:
-    response = httpx.get(f"{base_url}/metrics/")
+    # A scrape reads the backlog from the store: on a loaded machine that outlasts httpx's default 5 s.
+    response = httpx.get(f"{base_url}/metrics/", timeout=60)
     assert response.status_code == 200
     samples: Samples = {}
     for family in text_string_to_metric_families(response.text):
