@@ -145,3 +145,10 @@ def test_operations_refused_by_the_guard_are_counted_under_their_code(base_url: 
     # Counted by the schema's field name, not the aliases the client chose.
     assert delta(before, after, "hippograph_operations_total", operation="sweep", code="LIMIT_EXCEEDED") == 1
     assert value(after, "hippograph_operations_total", operation="a", code="LIMIT_EXCEEDED") == 0
+
+
+def test_a_scrape_speaks_openmetrics_when_asked(base_url: str) -> None:
+    response = httpx.get(f"{base_url}/metrics/", headers={"Accept": "application/openmetrics-text"}, timeout=60)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("application/openmetrics-text")
+    assert response.text.endswith("# EOF\n") and "hippograph_consolidation_lag_seconds" in response.text

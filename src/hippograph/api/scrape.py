@@ -26,8 +26,6 @@ def metrics_app(runtime: Runtime) -> ASGIApp:
 
     async def scrape(request: Request) -> Response:
         encode, content_type = choose_encoder(request.headers.get("accept", ""))
-        names = request.query_params.getlist("name[]")  # as prometheus_client's own app filters
-        source = served.restricted_registry(names) if names else served
-        return Response(await call(encode, source), media_type=content_type)
+        return Response(await call(encode, served), media_type=content_type)
 
     return request_response(scrape)
