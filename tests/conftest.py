@@ -22,8 +22,13 @@ from hippograph.runtime import Runtime, open_runtime
 @pytest.fixture(scope="session")
 def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
     # The background consolidator and sweeper stay off: tests run them when they choose to.
+    # /metrics reads the backlog afresh on every scrape, so a test sees what it just did.
     settings = Settings.from_env().with_overrides(
-        data_dir=tmp_path_factory.mktemp("store"), heap="768m", consolidation_interval_s=0.0, sweep_interval_s=0.0
+        data_dir=tmp_path_factory.mktemp("store"),
+        heap="768m",
+        consolidation_interval_s=0.0,
+        sweep_interval_s=0.0,
+        metrics_backlog_cache_s=0.0,
     )
     runtime = open_runtime(settings)
     yield runtime

@@ -52,6 +52,15 @@ def test_metrics_count_refusals_and_errors_by_code(base_url: str, gql: GraphQLCl
     assert _sample(after, bad_input) == (_sample(before, bad_input) if bad_input in before else 0) + 1
 
 
+def test_a_subscription_over_post_is_bad_input_pointing_to_websocket(gql: GraphQLClient) -> None:
+    subscription = (REPO / "graphql" / "operations" / "memoryEvents.graphql").read_text(encoding="utf-8")
+    response = gql.http.post("/graphql", json={"query": subscription, "variables": {"namespace": "default"}})
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error["extensions"]["code"] == "BAD_INPUT"
+    assert "WebSocket" in error["message"] and "graphql-transport-ws" in error["message"]
+
+
 def test_syntax_errors_carry_a_code(gql: GraphQLClient) -> None:
     body = gql.execute("query { recall(input: {query: }) }")
     assert body["errors"][0]["extensions"]["code"] == "BAD_INPUT"

@@ -122,6 +122,9 @@ class Settings:
     activation_depth: int = 2
     activation_threshold: float = 0.1
     query_cache_size: int = 1024
+    # How long /metrics keeps its reading of consolidation's backlog: counting episodes by state
+    # reads every episode, so scrapes closer together than this share one reading.
+    metrics_backlog_cache_s: float = 10.0
     # Where the query encoder's ONNX export is kept between processes (onnx_cache.py); unset: the
     # user's cache directory.
     model_cache_dir: Path | None = None

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from hippograph import onnx_cache, onnx_query
+from hippograph.metrics import EMBEDDED_TEXTS, EMBEDDING_SECONDS, timed
 from hippograph.onnx_query import QueryEncoder
 
 log = logging.getLogger(__name__)
@@ -95,9 +96,11 @@ class MiniLMEmbedder:
             return []
         self.load()
         assert self._model is not None
-        vectors = self._model.encode(
-            list(texts), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
-        )
+        with timed(EMBEDDING_SECONDS, "batch"):
+            vectors = self._model.encode(
+                list(texts), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
+            )
+        EMBEDDED_TEXTS.labels("batch").inc(len(texts))
         return [vector.tolist() for vector in vectors]
 
     def embed_query(self, text: str) -> Vector:
@@ -106,9 +109,11 @@ class MiniLMEmbedder:
     def _embed_one(self, text: str) -> tuple[float, ...]:
         # Immutable, so that no caller can change what the cache hands to the next one.
         encoder = self._query_encoder()
-        if encoder is not None:
+        if encoder is None:
+            return tuple(self.embed([text])[0])  # torch's: measured as a batch of one
+        EMBEDDED_TEXTS.labels("query").inc()
+        with timed(EMBEDDING_SECONDS, "query"):
             return tuple(encoder.encode(text))
-        return tuple(self.embed([text])[0])
 
     def _query_encoder(self) -> QueryEncoder | None:
         if self._queries_settled:

@@ -17,7 +17,6 @@ from graphql_server.http.exceptions import HTTPException
 from graphql_server.runtime import validate_document
 from graphql_server.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from graphql_server.utils.logs import GraphQLServerLogger
-from prometheus_client import make_asgi_app
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
@@ -48,6 +47,7 @@ from hippograph.api.loaders import MemoryLoader
 from hippograph.api.origin import LOOPBACK_NAMES, BrowserGuard, is_loopback
 from hippograph.api.refusals import refusal
 from hippograph.api.schema import schema
+from hippograph.api.scrape import metrics_app
 from hippograph.api.threads import call
 from hippograph.api.websocket import TransportWSHandler, Unauthenticated
 from hippograph.capture.reembed import reembed_pending
@@ -261,7 +261,7 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
             WebSocketRoute("/graphql", graphql_app),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
-            Mount("/metrics", make_asgi_app()),
+            Mount("/metrics", metrics_app(runtime)),
         ],
         # The outermost first: browser checks, CORS, then the body budget and the key.
         middleware=[

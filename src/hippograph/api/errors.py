@@ -7,8 +7,8 @@ from typing import Any
 
 from graphql import GraphQLError
 from hippograph.api import request_id
-from hippograph.api.metrics import ERRORS
 from hippograph.errors import ErrorCode, HippographError
+from hippograph.metrics import ERRORS
 
 log = logging.getLogger(__name__)
 
@@ -26,18 +26,33 @@ def format_error(error: GraphQLError) -> dict[str, Any]:
     return formatted
 
 
-def _classify(error: GraphQLError) -> tuple[ErrorCode, str, dict[str, Any]]:
+def _original(error: GraphQLError) -> BaseException | None:
     original = error.original_error
     while isinstance(original, GraphQLError) and original.original_error is not None:
         original = original.original_error  # a coded error, located again by graphql-core
+    return original
+
+
+def code_of(error: BaseException) -> ErrorCode:
+    """The code a client gets for ``error`` (as format_error reports it), without logging it."""
+    original = _original(error) if isinstance(error, GraphQLError) else error
     if isinstance(original, HippographError):
-        code, message, details = original.code, original.message, original.details
-    elif original is None or isinstance(original, GraphQLError):
+        return original.code
+    if original is None or isinstance(original, GraphQLError):
+        return ErrorCode.BAD_INPUT  # graphql-core's or a scalar's: the request is at fault
+    return ErrorCode.INTERNAL
+
+
+def _classify(error: GraphQLError) -> tuple[ErrorCode, str, dict[str, Any]]:
+    original, code = _original(error), code_of(error)
+    if isinstance(original, HippographError):
+        message, details = original.message, original.details
+    elif original is not None and code is ErrorCode.INTERNAL:
+        return internal(f"internal error in {error.path}", original)
+    else:
         # Raised by graphql-core or a scalar: a syntax error, an unknown field, a value that does
         # not fit its type (an unknown Role, a malformed DateTime) - the request is at fault.
-        code, message, details = ErrorCode.BAD_INPUT, error.message, {}
-    else:
-        return internal(f"internal error in {error.path}", original)
+        message, details = error.message, {}
     # The client's mistake, not ours: worth a line, not a traceback. %r keeps echoed input printable.
     log.info("request %s: %s at %s: %r", request_id.current(), code.value, error.path, message)
     return code, message, details

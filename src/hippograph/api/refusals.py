@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
-from hippograph.api.metrics import REFUSED
 from hippograph.errors import ErrorCode
+from hippograph.metrics import REFUSED
 
 
 def refusal(

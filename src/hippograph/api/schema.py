@@ -24,6 +24,7 @@ from hippograph.api.inputs import (
     to_recall,
     to_remember,
 )
+from hippograph.api.instrument import instrument_schema
 from hippograph.api.scalars import DateTime
 from hippograph.api.threads import call
 from hippograph.capture.service import capture
@@ -413,6 +414,7 @@ schema = graphene.Schema(query=Query, mutation=Mutation, subscription=Subscripti
 # Every root field: an explicit null means the argument's default, then roles and budgets.
 guard_schema(schema.graphql_schema, lambda context: context["runtime"].settings.limits)
 fill_defaults_for_nulls(schema.graphql_schema)
+instrument_schema(schema.graphql_schema)  # outermost: a refusal is counted under its code
 
 
 def schema_sdl() -> str:

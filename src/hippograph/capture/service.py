@@ -13,6 +13,7 @@ from typing import Any
 
 from ulid import ULID
 
+from hippograph import metrics
 from hippograph.capture.fields import as_redactions, scrub_field, scrub_json, scrub_tags, tally_of
 from hippograph.capture.normalize import content_hash, storage_form
 from hippograph.capture.sanitize import excise_injections
@@ -85,6 +86,7 @@ def capture(runtime: Runtime, items: Sequence[CaptureInput], actor: str | None =
         return _write(tx, prepared, vectors, now, actor)
 
     outcomes = _write_deduplicating(runtime, write)
+    metrics.captured(outcomes)
     runtime.events.publish(
         MemoryEvent(EventKind.CREATED, p.item.namespace, outcome.id, now, actor or p.agent)
         for p, outcome in zip(prepared, outcomes)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hippograph import __version__
+from hippograph.metrics import Backlog
 from hippograph.runtime import Runtime
 
 DEAD_LETTERS_SHOWN = 50
@@ -31,10 +32,7 @@ class Status:
 
 
 def status(runtime: Runtime, namespace: str | None) -> Status:
-    rows = runtime.store.read("consolidation_census", namespace=namespace)
-    counts = {row["state"]: row["count"] for row in rows}
-    waiting = [row["oldest"] for row in rows if row["state"] in ("raw", "leased") and row["oldest"] is not None]
-    lag = (runtime.clock() - min(waiting)).total_seconds() if waiting else 0.0
+    counts, lag = _census(runtime, namespace)
     dead = runtime.store.read("dead_letters", namespace=namespace, limit=DEAD_LETTERS_SHOWN)
     return Status(
         backend=runtime.store.dialect.name,
@@ -43,6 +41,21 @@ def status(runtime: Runtime, namespace: str | None) -> Status:
         leased=counts.get("leased", 0),
         consolidated=counts.get("consolidated", 0),
         failed=counts.get("failed", 0),
-        lag_seconds=max(0.0, lag),
+        lag_seconds=lag,
         dead_letters=[DeadLetter(**row) for row in dead],
     )
+
+
+def backlog(runtime: Runtime) -> Backlog:
+    """Every namespace's backlog, for /metrics."""
+    counts, lag = _census(runtime, None)
+    return Backlog(counts.get("raw", 0), counts.get("leased", 0), counts.get("failed", 0), lag)
+
+
+def _census(runtime: Runtime, namespace: str | None) -> tuple[dict[str, int], float]:
+    """Episodes by state, and the age in seconds of the oldest one waiting."""
+    rows = runtime.store.read("consolidation_census", namespace=namespace)
+    counts = {row["state"]: row["count"] for row in rows}
+    waiting = [row["oldest"] for row in rows if row["state"] in ("raw", "leased") and row["oldest"] is not None]
+    lag = (runtime.clock() - min(waiting)).total_seconds() if waiting else 0.0
+    return counts, max(0.0, lag)

@@ -19,6 +19,7 @@ from tqdm import tqdm
 
 from ulid import ULID
 
+from hippograph import metrics
 from hippograph.consolidation.aliases import namespace_aliases, with_alias_mentions
 from hippograph.consolidation.commit import EpisodeWork, commit_episodes
 from hippograph.consolidation.derive import Derived, derive_now
@@ -95,6 +96,7 @@ def drain(
         batch, derived = pending.popleft()
         done, errors = _process(runtime, batch, derived, worker)
         processed, failed = processed + done, failed + errors
+        metrics.consolidated(done, errors)
         if on_batch is not None:
             on_batch(done + errors)
 
@@ -234,4 +236,5 @@ def _release(runtime: Runtime, episode: Row, worker: str, error: Exception) -> N
         )
     )
     if rows and rows[0]["state"] == "failed":
+        metrics.DEAD_LETTERED.inc()
         log.error("episode %s moved to the dead letter after %d attempts", episode["id"], episode["attempts"])

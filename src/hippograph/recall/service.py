@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 
+from hippograph import metrics
 from hippograph.capture.fields import as_stored
 from hippograph.capture.validate import validate_namespace
 from hippograph.embedding import Vector
@@ -98,6 +99,7 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
             _touch(runtime, request.namespace, [hit.memory.id for hit in hits])
     with watch.stage("render"):
         context = render_bundle(hits, core, [c.value for c in rankings], degraded)
+    metrics.recall_stages(watch.timings)
     return RecallResult(hits, context, watch.timings, degraded)
 
 

@@ -31,6 +31,7 @@ from typing import TypeVar
 import neo4j
 
 from hippograph.errors import ErrorCode, HippographError
+from hippograph.metrics import STORE_RETRIES
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +85,7 @@ def with_retries(
                     "the graph store is too busy right now; retry shortly",
                     attempts=number,
                 ) from error
+            STORE_RETRIES.inc()
             delay = policy.delay(number)
             log.debug(
                 "%s attempt %d failed transiently (%s); retrying in %.0f ms",

@@ -13,9 +13,10 @@ import neo4j
 import neo4j.time
 
 from hippograph.errors import ErrorCode, HippographError
+from hippograph.metrics import STATEMENT_ERRORS, STATEMENT_SECONDS, timed
 from hippograph.resources import read_text
 from hippograph.store.dialect import Dialect
-from hippograph.store.retry import NoGate, WriterGate, with_retries
+from hippograph.store.retry import NoGate, WriterGate, is_transient, with_retries
 from hippograph.store.search import namespace_token
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,29 @@ def _driver_errors() -> Iterator[None]:
         raise HippographError(ErrorCode.STORE_UNAVAILABLE, "the graph store is unavailable; retry shortly") from error
 
 
+@contextmanager
+def _measured(name: str) -> Iterator[None]:
+    """A statement's time and failure, by its query's name: the files of cypher/ bound the labels."""
+    try:
+        with timed(STATEMENT_SECONDS, name):
+            yield
+    except Exception as error:
+        STATEMENT_ERRORS.labels(name, _error_kind(error)).inc()
+        raise
+
+
+def _error_kind(error: Exception) -> str:
+    if isinstance(error, neo4j.exceptions.ConstraintError):
+        return "conflict"
+    if isinstance(error, (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpired)):
+        return "unavailable"
+    if is_transient(error):
+        return "transient"
+    if isinstance(error, neo4j.exceptions.ClientError):
+        return "client"
+    return "other"
+
+
 def cypher(name: str, relation_type: str | None = None) -> str:
     """The text of ``cypher/<name>.cypher``. Cypher takes no relationship type as a parameter, so
     a query over one type of the closed vocabulary names it RELATION_TYPE and gets it here."""
@@ -64,8 +88,9 @@ class Transaction:
         self._tx = tx
 
     def run(self, name: str, *, relation_type: str | None = None, **params: Any) -> list[Row]:
-        result = self._tx.run(cypher(name, relation_type), params)
-        return [{key: _native(value) for key, value in record.items()} for record in result]
+        with _measured(name):
+            result = self._tx.run(cypher(name, relation_type), params)
+            return [{key: _native(value) for key, value in record.items()} for record in result]
 
     def run_listed(self, name: str, **params: Any) -> list[Row]:
         """The rows of a statement that returns them all as one list, ``RETURN collect(...) AS

@@ -1,0 +1,147 @@
+"""The docs stand alone and match the code: links stay in the repository and resolve, every
+setting is documented with its default, every metric is documented."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import MISSING, fields
+from pathlib import Path
+
+from conftest import REPO
+from prometheus_client.metrics import MetricWrapperBase
+
+from graphql import parse, validate
+from hippograph import metrics
+from hippograph.api.schema import schema
+from hippograph.config import Access, Limits, Settings
+
+DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+# Hosts a doc may name in a bare URL: the server on the reader's own machine, and placeholders.
+LOCAL_HOSTS = re.compile(r"^https?://(127\.0\.0\.1|localhost|([a-z0-9-]+\.)*example\.com)([:/]|$)")
+
+
+def _prose(text: str) -> str:
+    """The text GitHub renders as prose: fenced blocks and inline code removed."""
+    return re.sub(r"`[^`]*`", "", _without_fences(text))
+
+
+def _anchors(path: Path) -> set[str]:
+    """GitHub's anchors for the headings of a Markdown file."""
+    headings = re.findall(r"^#+ (.+)$", _without_fences(path.read_text(encoding="utf-8")), flags=re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-") for heading in headings}
+
+
+def _without_fences(text: str) -> str:
+    return re.sub(r"^```.*?^```", "", text, flags=re.DOTALL | re.MULTILINE)
+
+
+def test_docs_link_only_inside_the_repository_and_every_link_resolves() -> None:
+    assert len(DOCS) >= 8
+    problems = []
+    for doc in DOCS:
+        prose = _prose(doc.read_text(encoding="utf-8"))
+        for target in re.findall(r"\]\(([^)\s]+)\)", prose) + re.findall(r"<([a-z]+://[^>]+)>", prose):
+            path, _, anchor = target.partition("#")
+            if re.match(r"^[a-z]+:", path) or path.startswith(("/", "../")) or "/../" in path:
+                problems.append(f"{doc.name}: {target} points outside the repository")
+                continue
+            resolved = (doc.parent / path).resolve() if path else doc
+            if not resolved.exists() or REPO not in resolved.parents:
+                problems.append(f"{doc.name}: {target} does not resolve")
+            elif anchor and resolved.suffix == ".md" and anchor not in _anchors(resolved):
+                problems.append(f"{doc.name}: {target} names no heading of {resolved.name}")
+        for url in re.findall(r"https?://[^\s)>\]]+", re.sub(r"\]\([^)]*\)", "]", prose)):
+            if not LOCAL_HOSTS.match(url):
+                problems.append(f"{doc.name}: {url} points outside the repository")
+    assert not problems, "\n".join(problems)
+
+
+def _rendered(value: object) -> str:
+    """A default as docs/configuration.md writes it."""
+    if value is None:
+        return "unset"
+    if value in ("", ()):
+        return "empty"
+    if isinstance(value, bool):
+        return f"`{str(value).lower()}`"
+    if isinstance(value, float) and value.is_integer():
+        return f"`{int(value)}`"
+    return f"`{value}`"
+
+
+def _documented_settings() -> dict[str, str]:
+    text = (REPO / "docs" / "configuration.md").read_text(encoding="utf-8")
+    return dict(re.findall(r"^\| `((?:HIPPOGRAPH|NEO4J)_[A-Z0-9_]+)` \| ([^|]+?) \|", text, flags=re.MULTILINE))
+
+
+def test_every_setting_is_documented_with_its_default() -> None:
+    expected = {}
+    for cls in (Settings, Limits, Access):
+        for field in fields(cls):
+            if field.name in ("limits", "access"):
+                continue
+            variable = field.name.upper() if field.name.startswith("neo4j_") else f"HIPPOGRAPH_{field.name.upper()}"
+            assert field.default is not MISSING
+            expected[variable] = _rendered(field.default)
+    assert _documented_settings() == expected
+
+
+def test_every_metric_is_documented() -> None:
+    text = (REPO / "docs" / "metrics.md").read_text(encoding="utf-8")
+    declared = {
+        value._name + ("_total" if value._type == "counter" else "")
+        for value in vars(metrics).values()
+        if isinstance(value, MetricWrapperBase)
+    }
+    # The gauges read from the store when scraped, by their names (the reading itself is fixed).
+    backlog = metrics.BacklogCollector(lambda: metrics.Backlog(0, 0, 0, 0.0), max_age_s=0)
+    gauges = {family.name for family in backlog.collect()}
+    assert len(declared) >= 12 and len(gauges) == 3
+    documented = set(re.findall(r"^\| `(hippograph_[a-z_]+)`", text, flags=re.MULTILINE))
+    assert documented == declared | gauges
+
+
+def _blocks(doc: Path, language: str) -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```", doc.read_text(encoding="utf-8"), flags=re.DOTALL | re.MULTILINE)
+
+
+def test_every_graphql_block_of_the_docs_is_valid_as_pasted() -> None:
+    blocks = [block for doc in DOCS for block in _blocks(doc, "graphql")]
+    assert len(blocks) >= 6
+    for block in blocks:
+        assert validate(schema.graphql_schema, parse(block)) == [], block
+
+
+def test_the_api_examples_run_as_they_stand(base_url: str, admin_secret: str, tmp_path: Path) -> None:
+    """curl, Python and JavaScript (fetch) from docs/api.md, against the test server. The
+    graphql-ws example needs an npm package the repository does not install; its operation is
+    checked with the GraphQL blocks' rules instead."""
+    api = REPO / "docs" / "api.md"
+    env = {**os.environ, "HIPPOGRAPH_URL": f"{base_url}/graphql", "HIPPOGRAPH_KEY": admin_secret}
+    runs: list[list[str]] = []
+    for block in _blocks(api, "sh"):
+        if block.startswith("curl"):
+            runs.append(["bash", "-euo", "pipefail", "-c", block])
+    for number, block in enumerate(_blocks(api, "python")):
+        script = tmp_path / f"example_{number}.py"
+        script.write_text(block, encoding="utf-8")
+        runs.append([sys.executable, str(script)])
+    node = shutil.which("node")
+    javascript = _blocks(api, "javascript")
+    for number, block in enumerate(javascript):
+        if "graphql-ws" in block:
+            [subscription] = re.findall(r'query: "(subscription .*?)"', block)
+            assert validate(schema.graphql_schema, parse(subscription)) == []
+        elif node is not None:
+            script = tmp_path / f"example_{number}.mjs"
+            script.write_text(block, encoding="utf-8")
+            runs.append([node, str(script)])
+    assert len(runs) == (3 if node else 2), "the curl, Python and JavaScript examples"
+    for command in runs:
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, f"{command}: {done.stderr}"
+        assert '"errors"' not in done.stdout and "<recalled-memory-context>" in done.stdout, done.stdout
