@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
 
 from support.census import census, relationship_census
 from support.client import GraphQLClient
+from support.failing import BrokenExtractor
 from support.operations import capture_turns, consolidate_over_api, entity_id
 
 from hippograph.consolidation import worker
@@ -16,8 +16,6 @@ from hippograph.consolidation.keys import canonical_key
 from hippograph.consolidation.resolve import NameRef, resolve_names
 from hippograph.consolidation.worker import consolidate, requeue
 from hippograph.embedding import MiniLMEmbedder
-from hippograph.extraction.model import Extraction
-from hippograph.extraction.pipeline import Turn
 from hippograph.runtime import Runtime
 
 STORY = [
@@ -115,11 +113,6 @@ def test_resolution_merges_right_and_refuses_wrong(gql: GraphQLClient, namespace
     assert resolve("Acme", "organization") == "new"  # too short to be sure it is the same company
     assert resolve("Acme Robotics", "place") == "new"  # incompatible type
     assert resolve("PostgreSQL", "product", from_dictionary=True) in ("exact", "alias")
-
-
-class BrokenExtractor:
-    def extract_many(self, turns: Sequence[Turn], batch_size: int = 64) -> list[Extraction]:
-        raise RuntimeError("extractor crashed")
 
 
 def test_failures_retry_with_backoff_then_dead_letter(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:

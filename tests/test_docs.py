@@ -11,8 +11,8 @@ import sys
 from dataclasses import MISSING, fields
 from pathlib import Path
 
-from conftest import REPO
 from prometheus_client.metrics import MetricWrapperBase
+from support.processes import REPO
 
 from graphql import parse, validate
 from hippograph import metrics

@@ -11,9 +11,9 @@ from dataclasses import replace
 import httpx
 import neo4j
 import pytest
-from conftest import GraphQLClient
 from prometheus_client.parser import text_string_to_metric_families
-from test_consolidation import BrokenExtractor
+from support.client import GraphQLClient
+from support.failing import BrokenExtractor
 
 from hippograph.consolidation.worker import consolidate
 from hippograph.runtime import Runtime
