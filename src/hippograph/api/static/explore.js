@@ -140,7 +140,7 @@ function drawGraph(centre, hood) {
   const hops = {};
   graph.elements().bfs({ root, visit: (node, edge, previous, index, depth) => { hops[node.id()] = depth; } });
   graph.layout({ name: "concentric", concentric: (node) => 10 - (hops[node.id()] ?? 9), levelWidth: () => 1,
-    minNodeSpacing: 24, animate: false }).run();
+    minNodeSpacing: 40, animate: false }).run();
 }
 
 function episodeList(episodes) {
@@ -190,7 +190,7 @@ function edgeItem(edge, centre, names) {
   const other = outgoing ? edge.target : edge.source;
   const label = edge.type === "CO_OCCURS" ? `co-occurs ×${edge.count}` : edge.type;
   return el("li", { className: "edge", dataset: { type: edge.type, other } },
-    outgoing ? `—${label}→ ` : `←${label}— `,
+    edge.type === "CO_OCCURS" ? `—${label}— ` : outgoing ? `—${label}→ ` : `←${label}— `,
     el("button", { type: "button", className: "follow", onclick: () => go({ entity: other }) }, names[other] || other),
     edge.type === "CO_OCCURS" ? null : el("small", {}, ` ${interval(edge.validFrom, edge.validTo)}`),
     " ",
