@@ -25,7 +25,9 @@ BATCH = 64
 
 
 def graphql(client: httpx.Client, operation: str, **variables: object) -> dict:
-    body = client.post("/graphql", json={"query": (OPERATIONS / f"{operation}.graphql").read_text(), "variables": variables})
+    body = client.post(
+        "/graphql", json={"query": (OPERATIONS / f"{operation}.graphql").read_text(), "variables": variables}
+    )
     body.raise_for_status()
     payload = body.json()
     if payload.get("errors"):
@@ -37,8 +39,13 @@ def seed(client: httpx.Client, namespace: str, conversation: str) -> None:
     samples = [s for s in json.loads(LOCOMO.read_text()) if s["sample_id"] == conversation]
     turns = load_turns(samples)
     inputs = [
-        {"namespace": namespace, "content": f"{t.speaker}: {t.text}", "agent": t.speaker,
-         "session": f"session_{t.session}", "occurredAt": t.occurred_at}
+        {
+            "namespace": namespace,
+            "content": f"{t.speaker}: {t.text}",
+            "agent": t.speaker,
+            "session": f"session_{t.session}",
+            "occurredAt": t.occurred_at,
+        }
         for t in turns
     ]
     for start in range(0, len(inputs), BATCH):

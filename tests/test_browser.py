@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from conftest import GraphQLClient, capture_turns
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect, sync_playwright
 
 from hippograph.runtime import Runtime
@@ -85,8 +86,8 @@ def use_key(page: Any, secret: str) -> None:
     assert page.inner_text("#key-form .key-status").startswith("key in use")
 
 
-def test_graphiql_renders_offline_and_runs_a_query(
-    watched: Watched, base_url: str, admin_secret: str, runtime: Runtime
+def test_graphiql_renders_offline_runs_a_query_and_subscribes(
+    watched: Watched, base_url: str, admin_secret: str, runtime: Runtime, gql: GraphQLClient, namespace: str
 ) -> None:
     page = watched.page
     # The key goes in on the explorer, which sends nothing until asked; it follows the user to
@@ -104,10 +105,34 @@ def test_graphiql_renders_offline_and_runs_a_query(
     response.locator("text=consolidated").wait_for()
     assert f'"backend": "{runtime.store.dialect.name}"' in response.inner_text()
 
+    # A subscription runs over this server's WebSocket, keyed in connection_init, under the CSP.
+    # GraphiQL names the tab after the operation once it has parsed the new text.
+    subscription = f'subscription Events {{ memoryEvents(namespace: "{namespace}") {{ kind id }} }}'
+    page.evaluate(
+        "text => document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.setValue(text)", subscription
+    )
+    page.locator(".graphiql-tab", has_text="Events").wait_for()
+    page.click(".graphiql-execute-button")
+    assert subscription_sees_a_capture(page, gql, namespace)
+
     # The key is in this tab's sessionStorage, never in localStorage or the URL.
     assert admin_secret not in page.url
     assert admin_secret not in page.evaluate("JSON.stringify(Object.assign({}, localStorage))")
     assert page.evaluate("sessionStorage.getItem('hippograph.key')") == admin_secret
+
+
+def subscription_sees_a_capture(page: Any, gql: GraphQLClient, namespace: str) -> bool:
+    """Captures until one shows in GraphiQL's response: the first may precede the subscription."""
+    captured = []
+    for attempt in range(10):
+        turn = ("Caroline", f"Caroline: I adopted cat number {attempt}.", "2024-01-02T10:00:00Z")
+        captured += capture_turns(gql, namespace, [turn], session="s1")
+        try:
+            page.locator(".graphiql-response .CodeMirror", has_text="CREATED").wait_for(timeout=3000)
+        except PlaywrightTimeout:
+            continue
+        return any(id in page.inner_text(".graphiql-response") for id in captured)
+    return False
 
 
 def seed(gql: GraphQLClient, namespace: str) -> None:
