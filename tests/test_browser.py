@@ -3,14 +3,17 @@ every request to anywhere else refused: the pages work offline, under their CSP,
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 import pytest
-from conftest import GraphQLClient, capture_turns
+from conftest import GraphQLClient, capture_turns, free_port, hippograph_process
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect, sync_playwright
 
@@ -59,14 +62,15 @@ class Watched:
         return [*(f"request outside the server: {url}" for url in self.left_the_server), *self.console_errors]
 
 
-@pytest.fixture
-def watched(browser: Any, base_url: str) -> Iterator[Watched]:
+@contextlib.contextmanager
+def watching(browser: Any, server: str) -> Iterator[Watched]:
+    """A fresh browser context whose requests may reach ``server`` only; it must end clean."""
     context = browser.new_context(viewport={"width": 1400, "height": 850})
     page = context.new_page()
     watched = Watched(page)
 
     def only_the_server(route: Any) -> None:
-        if route.request.url.startswith(f"{base_url}/"):
+        if route.request.url.startswith(f"{server}/"):
             route.continue_()
         else:
             watched.left_the_server.append(route.request.url)
@@ -75,9 +79,45 @@ def watched(browser: Any, base_url: str) -> Iterator[Watched]:
     context.route("**/*", only_the_server)
     page.on("console", lambda message: message.type == "error" and watched.console_errors.append(message.text))
     page.on("pageerror", lambda error: watched.console_errors.append(f"uncaught: {error}"))
-    yield watched
-    context.close()
+    try:
+        yield watched
+    finally:
+        context.close()
     assert watched.problems() == []
+
+
+@pytest.fixture
+def watched(browser: Any, base_url: str) -> Iterator[Watched]:
+    with watching(browser, base_url) as watched:
+        yield watched
+
+
+@pytest.fixture(scope="module")
+def keyless_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``hippograph serve`` on a store of its own that has no key: it serves its loopback user."""
+    if os.environ.get("NEO4J_URI"):
+        pytest.skip("the suite's Neo4j holds its keys, so a server on it is never keyless")
+    directory = tmp_path_factory.mktemp("keyless")
+    port = free_port()
+    process = hippograph_process("serve", "--port", str(port), data_dir=directory / "data", log=directory / "serve.log")
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 180
+        while not ready(url):
+            assert process.poll() is None, (directory / "serve.log").read_text()[-3000:]
+            assert time.monotonic() < deadline, "the keyless server did not become ready"
+            time.sleep(0.5)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+
+
+def ready(url: str) -> bool:
+    try:
+        return httpx.get(f"{url}/readyz", timeout=5).status_code == 200
+    except httpx.HTTPError:
+        return False
 
 
 def use_key(page: Any, secret: str) -> None:
@@ -212,3 +252,24 @@ def test_the_explorer_searches_draws_follows_and_moves_in_time(
     expect(page.locator("#entity-name")).to_have_text("Caroline")
     assert "as of 2022-12-31" in page.inner_text("#entity-meta")
     assert admin_secret not in page.url
+
+
+def test_both_pages_work_without_a_key_on_a_keyless_loopback_server(browser: Any, keyless_server: str) -> None:
+    local = GraphQLClient(keyless_server)  # no Authorization header at all
+    seed(local, "default")
+    with watching(browser, keyless_server) as watched:
+        page = watched.page
+        page.goto(f"{keyless_server}/explore")
+        assert page.inner_text("#key-form .key-status").startswith("no key")
+        page.fill("#search", "Caroline")
+        page.click("#search-form button[type=submit]")
+        page.click("#entity-list button.entity >> text=Caroline")
+        expect(page.locator("#entity-name")).to_have_text("Caroline")
+        page.locator("#edge-list li.edge[data-type=LIVES_IN]", has_text="Boston").wait_for()
+        assert "Boston" in graph_names(page)
+
+        page.click("a[href='/graphql']")
+        page.wait_for_selector(".graphiql-container .graphiql-query-editor .CodeMirror")
+        page.click(".graphiql-execute-button")
+        page.locator(".graphiql-response .CodeMirror", has_text="consolidated").wait_for()
+        assert '"raw": 0' in page.inner_text(".graphiql-response")
