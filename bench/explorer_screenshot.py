@@ -6,7 +6,8 @@ consolidated, and /explore photographed in headless Chromium (Debian's, through 
                                         [--out docs/img/explorer.png]
 
 With API keys on the server, put one in HIPPOGRAPH_KEY. Capturing the same conversation again
-stores nothing new (duplicates), so the script can be rerun.
+stores nothing new (duplicates), so the script can be rerun. When pngquant is installed
+(apt-get install pngquant) the picture is quantized to about a third of its size.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import argparse
 import json
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import httpx
@@ -79,6 +81,10 @@ def photograph(url: str, namespace: str, entity: str, as_of: str, hops: str, out
         page.wait_for_timeout(500)
         page.screenshot(path=str(out))
         browser.close()
+    if shutil.which("pngquant"):
+        subprocess.run(
+            ["pngquant", "--quality", "70-90", "--speed", "1", "--force", "--output", str(out), str(out)], check=True
+        )
     print(f"{out}: {out.stat().st_size} bytes")
 
 
