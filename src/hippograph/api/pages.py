@@ -13,7 +13,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 _HERE = Path(__file__).parent
-PAGES = _HERE / "pages"
+PAGES = _HERE / "html"
 STATIC = _HERE / "static"
 
 # Everything from this server only: no CDN, no inline script or style, no plugins, no framing.
