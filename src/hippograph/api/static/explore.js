@@ -165,24 +165,29 @@ function factView(fact, instant, links = null) {
       episodeList(fact.supportedBy)));
 }
 
+// Counts edge clicks, so that a slow answer for an earlier edge does not land under a later one.
+let edgeShown = 0;
+
 async function showEdge(edge, names) {
   const box = $("edge-detail");
-  const heading = el("h3", {}, `${names[edge.source]} —${edge.type}→ ${names[edge.target]}`);
-  const facts = [
-    edge.type === "CO_OCCURS"
-      ? `named together in ${edge.count} episode(s); co-occurrence has no validity interval`
-      : `valid ${interval(edge.validFrom, edge.validTo)} · recorded ${day(edge.recordedAt)} · ${edge.strength} supporting episode(s)`,
-  ];
-  box.replaceChildren(heading, el("p", {}, ...facts));
+  const shown = ++edgeShown;
+  const cooccurs = edge.type === "CO_OCCURS";
+  box.replaceChildren(
+    el("h3", {}, `${names[edge.source]} ${cooccurs ? "—co-occurs—" : `—${edge.type}→`} ${names[edge.target]}`),
+    el("p", {}, cooccurs
+      ? `named together in ${edge.count} episode(s); a co-occurrence has no validity interval`
+      : `valid ${interval(edge.validFrom, edge.validTo)} · recorded ${day(edge.recordedAt)} · ${edge.strength} supporting episode(s)`),
+  );
   box.hidden = false;
-  if (edge.fact) {
-    try {
-      const data = await graphql(EDGE_FACT, { namespace: state().namespace, id: edge.fact });
-      if (data.memory?.statement) box.append(el("ol", {}, factView(data.memory, asOfInstant(state().asOf))));
-    } catch (error) {
-      box.append(el("p", {}, error.message));
-    }
+  if (!edge.fact) return;
+  let answer;
+  try {
+    const data = await graphql(EDGE_FACT, { namespace: state().namespace, id: edge.fact });
+    answer = data.memory?.statement ? el("ol", {}, factView(data.memory, asOfInstant(state().asOf))) : null;
+  } catch (error) {
+    answer = el("p", {}, error.message);
   }
+  if (shown === edgeShown && answer) box.append(answer);
 }
 
 function edgeItem(edge, centre, names) {
@@ -220,6 +225,7 @@ async function render() {
     entity.aliases.length ? `also ${entity.aliases.join(", ")}` : "", instant ? `as of ${current.asOf}` : "as of now",
   ].filter(Boolean).join(" · ");
   $("edge-detail").hidden = true;
+  edgeShown += 1;
   const direct = hood.edges.filter((edge) => edge.source === entity.id || edge.target === entity.id);
   direct.sort((a, b) => (a.type === "CO_OCCURS") - (b.type === "CO_OCCURS") || (b.count || 0) - (a.count || 0));
   $("edge-list").replaceChildren(...direct.map((edge) => edgeItem(edge, entity.id, names)));
