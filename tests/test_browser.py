@@ -19,6 +19,9 @@ from playwright.sync_api import expect, sync_playwright
 
 from hippograph.runtime import Runtime
 
+WAIT_MS = 120_000
+expect.set_options(timeout=WAIT_MS)
+
 STORY = [
     ("Caroline", "Caroline: I live in Denver with my two cats.", "2022-03-01T10:00:00Z"),
     ("Melanie", "Melanie: I work at Google as a nurse consultant.", "2022-03-01T10:05:00Z"),
@@ -66,6 +69,8 @@ class Watched:
 def watching(browser: Any, server: str) -> Iterator[Watched]:
     """A fresh browser context whose requests may reach ``server`` only; it must end clean."""
     context = browser.new_context(viewport={"width": 1400, "height": 850})
+    # A deadline, not a timing: on a loaded machine a cold server may take a while to answer.
+    context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     watched = Watched(page)
 
@@ -164,15 +169,25 @@ def test_graphiql_renders_offline_runs_a_query_and_subscribes(
 def subscription_sees_a_capture(page: Any, gql: GraphQLClient, namespace: str) -> bool:
     """Captures until one shows in GraphiQL's response: the first may precede the subscription."""
     captured = []
-    for attempt in range(10):
+    for attempt in range(20):
         turn = ("Caroline", f"Caroline: I adopted cat number {attempt}.", "2024-01-02T10:00:00Z")
         captured += capture_turns(gql, namespace, [turn], session="s1")
         try:
-            page.locator(".graphiql-response .CodeMirror", has_text="CREATED").wait_for(timeout=3000)
+            page.locator(".graphiql-response .CodeMirror", has_text="CREATED").wait_for(timeout=5000)
         except PlaywrightTimeout:
             continue
         return any(id in page.inner_text(".graphiql-response") for id in captured)
     return False
+
+
+def open_entity(page: Any, name: str) -> None:
+    """Search the name and open the entity; a failed search names the error the page shows."""
+    page.fill("#search", name)
+    page.click("#search-form button[type=submit]")
+    found = page.locator("#entity-list button.entity", has_text=name).or_(page.locator("#message:not([hidden])"))
+    found.first.wait_for()
+    assert page.locator("#message").is_hidden(), page.inner_text("#message")
+    page.locator("#entity-list button.entity", has_text=name).first.click()
 
 
 def seed(gql: GraphQLClient, namespace: str) -> None:
@@ -207,9 +222,7 @@ def test_the_explorer_searches_draws_follows_and_moves_in_time(
     # (Playwright's wait_for_function would evaluate strings, which the pages' CSP forbids: the
     # waits below look at the DOM instead.)
     page.fill("#namespace", namespace)
-    page.fill("#search", "Caroline")
-    page.click("#search-form button[type=submit]")
-    page.click("#entity-list button.entity >> text=Caroline")
+    open_entity(page, "Caroline")
     expect(page.locator("#entity-name")).to_have_text("Caroline")
     page.wait_for_selector("#edge-list li.edge")
 
@@ -261,9 +274,7 @@ def test_both_pages_work_without_a_key_on_a_keyless_loopback_server(browser: Any
         page = watched.page
         page.goto(f"{keyless_server}/explore")
         assert page.inner_text("#key-form .key-status").startswith("no key")
-        page.fill("#search", "Caroline")
-        page.click("#search-form button[type=submit]")
-        page.click("#entity-list button.entity >> text=Caroline")
+        open_entity(page, "Caroline")
         expect(page.locator("#entity-name")).to_have_text("Caroline")
         page.locator("#edge-list li.edge[data-type=LIVES_IN]", has_text="Boston").wait_for()
         assert "Boston" in graph_names(page)
