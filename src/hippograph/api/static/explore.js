@@ -1,0 +1,253 @@
+// The graph explorer: every view is a GraphQL query to this server's /graphql. What is on screen
+// (namespace, entity, date, hops) lives in the URL's fragment, so Back undoes a followed edge; the
+// API key never does (key.js).
+import { authHeaders, keyForm } from "./key.js";
+
+const SEARCH = `query Search($namespace: String, $search: String) {
+  entities(namespace: $namespace, search: $search, first: 30) { edges { node { id name type mentionCount } } }
+}`;
+const EPISODE = "id content agent session occurredAt";
+const FACT = `id statement kind status confidence validFrom validTo recordedAt expiredAt supportedBy { ${EPISODE} }`;
+const ENTITY = `query Entity($namespace: String, $id: ID!, $depth: Int, $asOf: DateTime) {
+  entity(namespace: $namespace, id: $id) { id name type aliases mentionCount firstSeenAt lastSeenAt mergedInto }
+  neighborhood(namespace: $namespace, entityId: $id, depth: $depth, asOf: $asOf) {
+    nodes { id name type }
+    edges { type source target validFrom validTo recordedAt expiredAt strength count fact }
+  }
+  timeline(namespace: $namespace, entityId: $id) { fact { ${FACT} } supersedes supersededBy contradicts }
+}`;
+const EDGE_FACT = `query EdgeFact($namespace: String, $id: ID!) { memory(namespace: $namespace, id: $id) { ... on Fact { ${FACT} } } }`;
+
+const $ = (id) => document.getElementById(id);
+const graph = cytoscape({
+  container: $("graph"),
+  minZoom: 0.2,
+  maxZoom: 1.5,
+  style: [
+    { selector: "node", style: { label: "data(name)", "font-size": 11, "background-color": "data(color)",
+      "text-valign": "bottom", "text-margin-y": 3, width: 18, height: 18 } },
+    { selector: "node.centre", style: { width: 30, height: 30, "font-weight": "bold", "border-width": 3, "border-color": "#111" } },
+    { selector: "edge", style: { width: 1.5, "line-color": "#9ca3af", "curve-style": "bezier", "target-arrow-shape": "triangle",
+      "target-arrow-color": "#9ca3af", label: "data(label)", "font-size": 9, "text-rotation": "autorotate", color: "#374151" } },
+    { selector: "edge.cooccurs", style: { "line-style": "dashed", "target-arrow-shape": "none", width: 1, "line-color": "#d1d5db" } },
+    { selector: "edge:selected", style: { "line-color": "#dc2626", "target-arrow-color": "#dc2626", width: 3 } },
+  ],
+});
+// Tests and the console read the graph from here; nothing else uses it.
+window.explorer = { graph };
+
+const COLOURS = { person: "#2a6f97", place: "#e07a5f", organization: "#81b29a", product: "#f2cc8f", agent: "#6d597a" };
+const colour = (type) => COLOURS[type] || "#8d99ae";
+
+function state() {
+  const params = new URLSearchParams(window.location.hash.slice(1));
+  return {
+    namespace: params.get("ns") || $("namespace").value.trim() || "default",
+    entity: params.get("entity"),
+    asOf: params.get("asOf") || "",
+    depth: params.get("depth") || "1",
+  };
+}
+
+function go(changes) {
+  const next = { ...state(), ...changes };
+  const params = new URLSearchParams({ ns: next.namespace, asOf: next.asOf, depth: next.depth });
+  if (next.entity) params.set("entity", next.entity);
+  window.location.hash = params.toString();
+}
+
+async function graphql(query, variables) {
+  const response = await fetch("/graphql", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...authHeaders() },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = await response.json().catch(() => ({}));
+  const error = (body.errors || [])[0];
+  if (error) {
+    const code = error.extensions?.code;
+    const hint = code === "UNAUTHENTICATED" ? " Put an API key in the key field." : "";
+    throw new Error(`${code || response.status}: ${error.message}.${hint}`);
+  }
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return body.data;
+}
+
+function say(text) {
+  $("message").textContent = text;
+  $("message").hidden = !text;
+}
+
+// Elements are built with textContent only: stored memories are never parsed as HTML.
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(props)) {
+    if (name === "onclick") node.addEventListener("click", value);
+    else if (name === "dataset") Object.assign(node.dataset, value);
+    else node[name] = value;
+  }
+  node.append(...children.filter((child) => child !== null && child !== undefined));
+  return node;
+}
+
+const day = (instant) => (instant ? instant.slice(0, 10) : "…");
+const interval = (from, to) => `${from ? day(from) : "always"} – ${to ? day(to) : "now"}`;
+function asOfInstant(asOf) {
+  return asOf ? `${asOf}T00:00:00Z` : null;
+}
+function heldAt(from, to, instant) {
+  const at = instant ? Date.parse(instant) : Date.now();
+  return (!from || Date.parse(from) <= at) && (!to || Date.parse(to) > at);
+}
+
+async function search(event) {
+  event.preventDefault();
+  const namespace = $("namespace").value.trim() || "default";
+  const text = $("search").value.trim();
+  try {
+    const data = await graphql(SEARCH, { namespace, search: text || null });
+    const found = data.entities.edges.map((edge) => edge.node);
+    $("entity-list").replaceChildren(
+      ...found.map((entity) =>
+        el("li", {}, el("button", { type: "button", className: "entity", dataset: { id: entity.id },
+          onclick: () => go({ namespace, entity: entity.id }) },
+          `${entity.name}`, el("small", {}, ` ${entity.type} · ${entity.mentionCount}`))),
+      ),
+    );
+    say(found.length ? "" : `No entity matches “${text}” in ${namespace}.`);
+    if (found.length && !state().entity) go({ namespace, entity: found[0].id });
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+function drawGraph(centre, hood) {
+  const ids = new Set(hood.nodes.map((node) => node.id));
+  graph.elements().remove();
+  graph.add(hood.nodes.map((node) => ({ group: "nodes", data: { id: node.id, name: node.name, color: colour(node.type) } })));
+  graph.add(
+    hood.edges
+      .filter((edge) => ids.has(edge.source) && ids.has(edge.target))
+      .map((edge, index) => ({
+        group: "edges",
+        data: { id: `e${index}`, source: edge.source, target: edge.target, index,
+          label: edge.type === "CO_OCCURS" ? "" : edge.type },
+        classes: edge.type === "CO_OCCURS" ? "cooccurs" : "",
+      })),
+  );
+  const root = graph.getElementById(centre);
+  root.addClass("centre");
+  const hops = {};
+  graph.elements().bfs({ root, visit: (node, edge, previous, index, depth) => { hops[node.id()] = depth; } });
+  graph.layout({ name: "concentric", concentric: (node) => 10 - (hops[node.id()] ?? 9), levelWidth: () => 1,
+    minNodeSpacing: 40, animate: false }).run();
+}
+
+function episodeList(episodes) {
+  return el("ul", { className: "episodes" }, ...episodes.map((episode) =>
+    el("li", { className: "episode", dataset: { id: episode.id } },
+      el("small", {}, `${episode.occurredAt.replace("T", " ").slice(0, 16)} · ${episode.agent}` +
+        (episode.session ? ` · ${episode.session}` : "")),
+      el("div", {}, episode.content))));
+}
+
+function factView(fact, instant, links = null) {
+  const holds = heldAt(fact.validFrom, fact.validTo, instant) && !fact.expiredAt;
+  return el("li", { className: `fact ${holds ? "holds" : "held-not"}`, dataset: { id: fact.id, holds: String(holds) } },
+    el("div", { className: "statement" }, fact.statement),
+    el("div", { className: "validity" },
+      el("span", { className: "interval" }, `valid ${interval(fact.validFrom, fact.validTo)}`),
+      ` · ${fact.kind} · ${fact.status} · recorded ${day(fact.recordedAt)}`,
+      fact.expiredAt ? ` · retracted ${day(fact.expiredAt)}` : null,
+      holds ? el("strong", {}, " · holds at this date") : null),
+    links,
+    el("details", { className: "provenance" }, el("summary", {}, `from ${fact.supportedBy.length} episode(s)`),
+      episodeList(fact.supportedBy)));
+}
+
+// Counts edge clicks, so that a slow answer for an earlier edge does not land under a later one.
+let edgeShown = 0;
+
+async function showEdge(edge, names) {
+  const box = $("edge-detail");
+  const shown = ++edgeShown;
+  const cooccurs = edge.type === "CO_OCCURS";
+  box.replaceChildren(
+    el("h3", {}, `${names[edge.source]} ${cooccurs ? "—co-occurs—" : `—${edge.type}→`} ${names[edge.target]}`),
+    el("p", {}, cooccurs
+      ? `named together in ${edge.count} episode(s); a co-occurrence has no validity interval`
+      : `valid ${interval(edge.validFrom, edge.validTo)} · recorded ${day(edge.recordedAt)} · ${edge.strength} supporting episode(s)`),
+  );
+  box.hidden = false;
+  if (!edge.fact) return;
+  let answer;
+  try {
+    const data = await graphql(EDGE_FACT, { namespace: state().namespace, id: edge.fact });
+    answer = data.memory?.statement ? el("ol", {}, factView(data.memory, asOfInstant(state().asOf))) : null;
+  } catch (error) {
+    answer = el("p", {}, error.message);
+  }
+  if (shown === edgeShown && answer) box.append(answer);
+}
+
+function edgeItem(edge, centre, names) {
+  const outgoing = edge.source === centre;
+  const other = outgoing ? edge.target : edge.source;
+  const label = edge.type === "CO_OCCURS" ? `co-occurs ×${edge.count}` : edge.type;
+  return el("li", { className: "edge", dataset: { type: edge.type, other } },
+    edge.type === "CO_OCCURS" ? `—${label}— ` : outgoing ? `—${label}→ ` : `←${label}— `,
+    el("button", { type: "button", className: "follow", onclick: () => go({ entity: other }) }, names[other] || other),
+    edge.type === "CO_OCCURS" ? null : el("small", {}, ` ${interval(edge.validFrom, edge.validTo)}`),
+    " ",
+    el("button", { type: "button", className: "edge-info", onclick: () => showEdge(edge, names) }, "details"));
+}
+
+async function render() {
+  const current = state();
+  $("namespace").value = current.namespace;
+  $("as-of").value = current.asOf;
+  $("depth").value = current.depth;
+  if (!current.entity) return;
+  const instant = asOfInstant(current.asOf);
+  let data;
+  try {
+    data = await graphql(ENTITY, { namespace: current.namespace, id: current.entity, depth: Number(current.depth), asOf: instant });
+  } catch (error) {
+    say(error.message);
+    return;
+  }
+  say("");
+  const { entity, neighborhood: hood, timeline } = data;
+  const names = Object.fromEntries(hood.nodes.map((node) => [node.id, node.name]));
+  $("entity-name").textContent = entity.name;
+  $("entity-meta").textContent = [
+    entity.type, `${entity.mentionCount} mention(s)`, `seen ${day(entity.firstSeenAt)} – ${day(entity.lastSeenAt)}`,
+    entity.aliases.length ? `also ${entity.aliases.join(", ")}` : "", instant ? `as of ${current.asOf}` : "as of now",
+  ].filter(Boolean).join(" · ");
+  $("edge-detail").hidden = true;
+  edgeShown += 1;
+  const direct = hood.edges.filter((edge) => edge.source === entity.id || edge.target === entity.id);
+  direct.sort((a, b) => (a.type === "CO_OCCURS") - (b.type === "CO_OCCURS") || (b.count || 0) - (a.count || 0));
+  $("edge-list").replaceChildren(...direct.map((edge) => edgeItem(edge, entity.id, names)));
+  $("fact-list").replaceChildren(...timeline.map((entry) => factView(entry.fact, instant, versionLinks(entry))));
+  drawGraph(entity.id, hood);
+  graph.off("tap");
+  graph.on("tap", "node", (event) => go({ entity: event.target.id() }));
+  graph.on("tap", "edge", (event) => showEdge(hood.edges[event.target.data("index")], names));
+}
+
+function versionLinks(entry) {
+  const parts = [];
+  if (entry.supersedes.length) parts.push(`replaces ${entry.supersedes.length} earlier version(s)`);
+  if (entry.supersededBy.length) parts.push("replaced by a later version");
+  if (entry.contradicts.length) parts.push(`contradicts ${entry.contradicts.length} fact(s)`);
+  return parts.length ? el("div", { className: "versions" }, parts.join(" · ")) : null;
+}
+
+$("search-form").addEventListener("submit", search);
+$("as-of").addEventListener("change", (event) => go({ asOf: event.target.value }));
+$("now").addEventListener("click", () => go({ asOf: "" }));
+$("depth").addEventListener("change", (event) => go({ depth: event.target.value }));
+keyForm($("key-form"), render);
+window.addEventListener("hashchange", render);
+render();

@@ -1,0 +1,286 @@
+"""GraphiQL and the explorer in a real headless Chromium (Debian's), against the real server, with
+every request to anywhere else refused: the pages work offline, under their CSP, with a key."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import pytest
+from conftest import GraphQLClient, capture_turns, free_port, hippograph_process
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect, sync_playwright
+
+from hippograph.runtime import Runtime
+
+WAIT_MS = 120_000
+expect.set_options(timeout=WAIT_MS)
+
+STORY = [
+    ("Caroline", "Caroline: I live in Denver with my two cats.", "2022-03-01T10:00:00Z"),
+    ("Melanie", "Melanie: I work at Google as a nurse consultant.", "2022-03-01T10:05:00Z"),
+    ("Caroline", "Caroline: Big news, I moved to Boston last week!", "2023-06-01T09:00:00Z"),
+]
+
+
+def chromium_path() -> str | None:
+    return os.environ.get("HIPPOGRAPH_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def unavailable(reason: str) -> None:
+    """CI installs Chromium (.ci/run), so there a missing browser is a failure, not a skip."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason} (CI=true: browser tests must run)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    executable = chromium_path()
+    if executable is None:
+        unavailable("no chromium binary (apt-get install chromium, or set HIPPOGRAPH_CHROMIUM)")
+    with sync_playwright() as playwright:
+        # The system Chromium: Playwright never downloads a browser here.
+        browser = playwright.chromium.launch(executable_path=executable, headless=True)
+        yield browser
+        browser.close()
+
+
+@dataclass
+class Watched:
+    """A page, and what went wrong in it: requests that left the server, errors in its console
+    (CSP violations are reported there) and uncaught exceptions."""
+
+    page: Any
+    left_the_server: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+
+    def problems(self) -> list[str]:
+        return [*(f"request outside the server: {url}" for url in self.left_the_server), *self.console_errors]
+
+
+@contextlib.contextmanager
+def watching(browser: Any, server: str) -> Iterator[Watched]:
+    """A fresh browser context whose requests may reach ``server`` only; it must end clean."""
+    context = browser.new_context(viewport={"width": 1400, "height": 850})
+    # A deadline, not a timing: on a loaded machine a cold server may take a while to answer.
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    watched = Watched(page)
+
+    def only_the_server(route: Any) -> None:
+        if route.request.url.startswith(f"{server}/"):
+            route.continue_()
+        else:
+            watched.left_the_server.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_the_server)
+    page.on("console", lambda message: message.type == "error" and watched.console_errors.append(message.text))
+    page.on("pageerror", lambda error: watched.console_errors.append(f"uncaught: {error}"))
+    try:
+        yield watched
+    finally:
+        context.close()
+    assert watched.problems() == []
+
+
+@pytest.fixture
+def watched(browser: Any, base_url: str) -> Iterator[Watched]:
+    with watching(browser, base_url) as watched:
+        yield watched
+
+
+@pytest.fixture(scope="module")
+def keyless_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``hippograph serve`` on a store of its own that has no key: it serves its loopback user."""
+    if os.environ.get("NEO4J_URI"):
+        pytest.skip("the suite's Neo4j holds its keys, so a server on it is never keyless")
+    directory = tmp_path_factory.mktemp("keyless")
+    port = free_port()
+    process = hippograph_process("serve", "--port", str(port), data_dir=directory / "data", log=directory / "serve.log")
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 180
+        while not ready(url):
+            assert process.poll() is None, (directory / "serve.log").read_text()[-3000:]
+            assert time.monotonic() < deadline, "the keyless server did not become ready"
+            time.sleep(0.5)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+
+
+def ready(url: str) -> bool:
+    try:
+        return httpx.get(f"{url}/readyz", timeout=5).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def use_key(page: Any, secret: str) -> None:
+    page.fill("#key-form input[type=password]", secret)
+    page.click("#key-form button[type=submit]")
+    assert page.inner_text("#key-form .key-status").startswith("key in use")
+
+
+def test_graphiql_renders_offline_runs_a_query_and_subscribes(
+    watched: Watched, base_url: str, admin_secret: str, runtime: Runtime, gql: GraphQLClient, namespace: str
+) -> None:
+    page = watched.page
+    # The key goes in on the explorer, which sends nothing until asked; it follows the user to
+    # GraphiQL (sessionStorage) before GraphiQL's first request, its schema introspection.
+    page.goto(f"{base_url}/explore")
+    use_key(page, admin_secret)
+    page.click("a[href='/graphql']")
+    page.wait_for_selector(".graphiql-container .graphiql-query-editor .CodeMirror")
+    # The schema arrived over the keyed fetcher: the doc explorer lists the root types.
+    page.click("button[aria-label='Show Documentation Explorer']")
+    page.wait_for_selector(".graphiql-doc-explorer >> text=Query")
+
+    page.click(".graphiql-execute-button")
+    response = page.locator(".graphiql-response .CodeMirror")
+    response.locator("text=consolidated").wait_for()
+    assert f'"backend": "{runtime.store.dialect.name}"' in response.inner_text()
+
+    # A subscription runs over this server's WebSocket, keyed in connection_init, under the CSP.
+    # GraphiQL names the tab after the operation once it has parsed the new text.
+    subscription = f'subscription Events {{ memoryEvents(namespace: "{namespace}") {{ kind id }} }}'
+    page.evaluate(
+        "text => document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.setValue(text)", subscription
+    )
+    page.locator(".graphiql-tab", has_text="Events").wait_for()
+    page.click(".graphiql-execute-button")
+    assert subscription_sees_a_capture(page, gql, namespace)
+
+    # The key is in this tab's sessionStorage, never in localStorage or the URL.
+    assert admin_secret not in page.url
+    assert admin_secret not in page.evaluate("JSON.stringify(Object.assign({}, localStorage))")
+    assert page.evaluate("sessionStorage.getItem('hippograph.key')") == admin_secret
+
+
+def subscription_sees_a_capture(page: Any, gql: GraphQLClient, namespace: str) -> bool:
+    """Captures until one shows in GraphiQL's response: the first may precede the subscription."""
+    captured = []
+    for attempt in range(20):
+        turn = ("Caroline", f"Caroline: I adopted cat number {attempt}.", "2024-01-02T10:00:00Z")
+        captured += capture_turns(gql, namespace, [turn], session="s1")
+        try:
+            page.locator(".graphiql-response .CodeMirror", has_text="CREATED").wait_for(timeout=5000)
+        except PlaywrightTimeout:
+            continue
+        return any(id in page.inner_text(".graphiql-response") for id in captured)
+    return False
+
+
+def open_entity(page: Any, name: str) -> None:
+    """Search the name and open the entity; a failed search names the error the page shows."""
+    page.fill("#search", name)
+    page.click("#search-form button[type=submit]")
+    found = page.locator("#entity-list button.entity", has_text=name).or_(page.locator("#message:not([hidden])"))
+    found.first.wait_for()
+    assert page.locator("#message").is_hidden(), page.inner_text("#message")
+    page.locator("#entity-list button.entity", has_text=name).first.click()
+
+
+def seed(gql: GraphQLClient, namespace: str) -> None:
+    capture_turns(gql, namespace, STORY, session="s1")
+    assert gql.data("consolidate", namespace=namespace, limit=100)["consolidate"]["failed"] == 0
+
+
+def graph_names(page: Any) -> list[str]:
+    return sorted(page.evaluate("explorer.graph.nodes().map(node => node.data('name'))"))
+
+
+def click_in_graph(page: Any, selector_js: str) -> None:
+    """A real mouse click on the canvas, where Cytoscape drew the element ``selector_js`` picks."""
+    x, y = page.evaluate(
+        f"""() => {{
+            const element = {selector_js};
+            const point = element.isNode() ? element.renderedPosition() : element.renderedMidpoint();
+            const box = explorer.graph.container().getBoundingClientRect();
+            return [box.left + point.x, box.top + point.y];
+        }}"""
+    )
+    page.mouse.click(x, y)
+
+
+def test_the_explorer_searches_draws_follows_and_moves_in_time(
+    watched: Watched, base_url: str, admin_secret: str, gql: GraphQLClient, namespace: str
+) -> None:
+    seed(gql, namespace)
+    page = watched.page
+    page.goto(f"{base_url}/explore")
+    use_key(page, admin_secret)
+    # (Playwright's wait_for_function would evaluate strings, which the pages' CSP forbids: the
+    # waits below look at the DOM instead.)
+    page.fill("#namespace", namespace)
+    open_entity(page, "Caroline")
+    expect(page.locator("#entity-name")).to_have_text("Caroline")
+    page.wait_for_selector("#edge-list li.edge")
+
+    # The graph holds what the API says surrounds her now.
+    caroline = page.evaluate("new URLSearchParams(location.hash.slice(1)).get('entity')")
+    hood = gql.data("neighborhood", namespace=namespace, entityId=caroline, depth=1)["neighborhood"]
+    assert graph_names(page) == sorted(node["name"] for node in hood["nodes"])
+    assert "Boston" in graph_names(page) and "Denver" not in graph_names(page)
+    assert "LIVES_IN" in page.inner_text("#edge-list li.edge[data-type=LIVES_IN]")
+
+    # Her facts, with validity intervals and the episodes they come from.
+    denver = page.locator("#fact-list li.fact", has_text="Denver")
+    assert "valid 2022-03-01 – 2023-06-01" in denver.inner_text()
+    assert denver.get_attribute("data-holds") == "false"
+    denver.locator("summary").click()
+    assert "I live in Denver with my two cats." in denver.locator(".episode").inner_text()
+
+    # Clicking the edge on the canvas shows the fact it mirrors, down to its episode.
+    click_in_graph(page, "explorer.graph.edges().filter(edge => edge.data('label') === 'LIVES_IN')[0]")
+    detail = page.locator("#edge-detail")
+    detail.locator("li.fact").wait_for()
+    assert "Boston" in detail.locator(".statement").inner_text()
+    detail.locator("summary").click()
+    assert "I moved to Boston last week!" in detail.locator(".episode").inner_text()
+
+    # Back in 2022 she lived in Denver: the graph, the edges and the facts say so.
+    page.fill("#as-of", "2022-12-31")
+    page.dispatch_event("#as-of", "change")
+    expect(page.locator("#entity-meta")).to_contain_text("as of 2022-12-31")
+    assert "Denver" in graph_names(page) and "Boston" not in graph_names(page)
+    assert page.locator("#fact-list li.fact", has_text="Denver").get_attribute("data-holds") == "true"
+
+    # Following the edge centres the explorer on Denver, where Caroline is the neighbour...
+    page.click("#edge-list li.edge[data-type=LIVES_IN] button.follow")
+    expect(page.locator("#entity-name")).to_have_text("Denver")
+    assert "Caroline" in page.inner_text("#edge-list")
+    assert page.evaluate("explorer.graph.nodes('.centre').data('name')") == "Denver"
+    # ...and a click on her node in the canvas goes back to her, still in 2022.
+    click_in_graph(page, "explorer.graph.nodes().filter(node => node.data('name') === 'Caroline')[0]")
+    expect(page.locator("#entity-name")).to_have_text("Caroline")
+    assert "as of 2022-12-31" in page.inner_text("#entity-meta")
+    assert admin_secret not in page.url
+
+
+def test_both_pages_work_without_a_key_on_a_keyless_loopback_server(browser: Any, keyless_server: str) -> None:
+    local = GraphQLClient(keyless_server)  # no Authorization header at all
+    seed(local, "default")
+    with watching(browser, keyless_server) as watched:
+        page = watched.page
+        page.goto(f"{keyless_server}/explore")
+        assert page.inner_text("#key-form .key-status").startswith("no key")
+        open_entity(page, "Caroline")
+        expect(page.locator("#entity-name")).to_have_text("Caroline")
+        page.locator("#edge-list li.edge[data-type=LIVES_IN]", has_text="Boston").wait_for()
+        assert "Boston" in graph_names(page)
+
+        page.click("a[href='/graphql']")
+        page.wait_for_selector(".graphiql-container .graphiql-query-editor .CodeMirror")
+        page.click(".graphiql-execute-button")
+        page.locator(".graphiql-response .CodeMirror", has_text="consolidated").wait_for()
+        assert '"raw": 0' in page.inner_text(".graphiql-response")
