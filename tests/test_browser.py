@@ -13,9 +13,11 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import GraphQLClient, capture_turns, free_port, hippograph_process
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect, sync_playwright
+from support.client import GraphQLClient
+from support.operations import capture_turns
+from support.processes import free_port, hippograph_process
 
 from hippograph.runtime import Runtime
 
