@@ -127,9 +127,11 @@ def write(store: Store, path: Path, plan: ImportPlan, progress: Progress) -> Non
             _write_batch(store, batch)
             progress(len(batch))
     except BaseException as failure:
-        undone = _undo(store, plan)
+        undone = undo(store, plan)
         if isinstance(failure, UniquenessConflict):
             raise bad_input(f"a node of the file is in the store already (its id or key); {undone}") from failure
+        if isinstance(failure, KeyboardInterrupt):
+            raise bad_input(f"the import was interrupted; {undone}") from failure
         if isinstance(failure, HippographError):
             raise HippographError(failure.code, f"{failure.message}; {undone}") from failure
         raise HippographError(ErrorCode.STORE_UNAVAILABLE, f"the import failed; {undone}") from failure
@@ -261,7 +263,7 @@ def _write_batch(store: Store, batch: list[Node | Relationship]) -> None:
     store.write(create)
 
 
-def _undo(store: Store, plan: ImportPlan) -> str:
+def undo(store: Store, plan: ImportPlan) -> str:
     """Delete everything of the plan's namespaces (they were empty when the import began)."""
     try:
         for namespace in plan.namespaces:
