@@ -278,14 +278,13 @@ def _export(settings: Settings, namespace: str | None, output: Path | None) -> i
 
     from tqdm import tqdm
 
-    from hippograph.backup.export import census, export, namespaces_to_export
+    from hippograph.backup.export import census, export
     from hippograph.errors import bad_input
     from hippograph.store import open_store
 
     store = open_store(settings)
     try:
-        namespaces = namespaces_to_export(store, namespace)
-        total = census(store, namespaces)
+        namespaces, total = census(store, namespace)
         if namespace is not None and total == 0:
             raise bad_input(f"the store holds nothing of namespace {namespace!r}; nothing was exported")
         with tqdm(total=total, unit="node", disable=not sys.stderr.isatty()) as bar:

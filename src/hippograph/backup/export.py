@@ -44,25 +44,22 @@ class ExportReport:
     skipped: int = 0
 
 
-def namespaces_to_export(store: Store, namespace: str | None) -> list[str]:
-    if namespace is not None:
-        return [namespace]
-    return [row["namespace"] for row in store.read("export_namespaces")]
-
-
-def census(store: Store, namespaces: list[str]) -> int:
-    """How many nodes the namespaces hold (a progress bar's total); fails on a label the export
-    does not know, before anything is written: a file without it would lose data silently."""
-    total = 0
-    for namespace in namespaces:
-        for row in store.read("census_namespace", namespace=namespace):
-            if row["label"] not in NODE_LABELS:
-                raise bad_input(
-                    f"namespace {namespace!r} holds {row['label']} nodes, which this version of export does not "
-                    "know; nothing was exported"
-                )
-            total += row["count"]
-    return total
+def census(store: Store, namespace: str | None) -> tuple[list[str], int]:
+    """The namespaces to export (one, or every one the store holds) and how many nodes they hold
+    (a progress bar's total). Fails on a label the export does not know, before anything is
+    written: a file without it would lose data silently."""
+    if namespace is None:
+        rows = store.read("export_census")
+    else:
+        rows = [{**row, "namespace": namespace} for row in store.read("census_namespace", namespace=namespace)]
+    for row in rows:
+        if row["label"] not in NODE_LABELS:
+            raise bad_input(
+                f"namespace {row['namespace']!r} holds {row['label']} nodes, which this version of export does "
+                "not know; nothing was exported"
+            )
+    names = [namespace] if namespace is not None else sorted({row["namespace"] for row in rows})
+    return names, sum(row["count"] for row in rows)
 
 
 def export(
@@ -71,7 +68,8 @@ def export(
     """Write the namespaces to ``target`` (replaced only once the file is complete) or ``out``."""
     if target is None:
         return _write(store, namespaces, out, now, progress)
-    partial = target.with_name(target.name + ".partial")
+    # Beside the target, with its suffix kept (".gz" decides the compression).
+    partial = target.with_name(f"{target.stem}.partial{target.suffix}")
     try:
         with open_text(partial, "w") as stream:
             report = _write(store, namespaces, stream, now, progress)

@@ -174,7 +174,7 @@ def _plan(first: tuple[int, dict[str, Any]] | None) -> ImportPlan:
 
 def _node(record: dict[str, Any]) -> Node:
     label = record["node"]
-    if label not in NODE_LABELS or set(record) != {"node", "properties"}:
+    if not isinstance(label, str) or label not in NODE_LABELS or set(record) != {"node", "properties"}:
         raise RecordError(f'a node record is {{"node": one of {", ".join(NODE_LABELS)}, "properties": {{...}}}}')
     return Node(label, decode_properties(record["properties"]))
 
@@ -184,7 +184,9 @@ def _relationship(record: dict[str, Any], known_types: frozenset[str] | None) ->
         raise RecordError(
             'a relationship record is {"relationship": TYPE, "start": [label, id], "end": [label, id], "properties": {...}}'
         )
-    if known_types is not None and record["relationship"] not in known_types:
+    if not isinstance(record["relationship"], str) or (
+        known_types is not None and record["relationship"] not in known_types
+    ):
         raise RecordError("an unknown relationship type")
     return Relationship(
         record["relationship"], _end(record["start"]), _end(record["end"]), decode_properties(record["properties"])
@@ -217,10 +219,10 @@ def _check_relationship(rel: Relationship, nodes: dict[str, tuple[str, str]]) ->
     for label, key in (rel.start, rel.end):
         found = nodes.get(key)
         if found is None or found[0] != label:
-            raise RecordError(f"a {rel.type} relationship to {_a(label)} node the file does not hold")
+            raise RecordError(f"{_a(rel.type)} relationship to {_a(label)} node the file does not hold")
         ends.append(found[1])
     if ends[0] != ends[1]:
-        raise RecordError(f"a {rel.type} relationship between two namespaces")
+        raise RecordError(f"{_a(rel.type)} relationship between two namespaces")
 
 
 def _check_end(record: dict[str, Any], plan: ImportPlan) -> None:
