@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from support.processes import hippograph_process
 
+SECRET = "sk-proj-Zq7vR2mK9pL4xN8bT3wY6cF1hJ5dG0aE"
+
 
 def _import(tmp_path: Path, lines: list[str]) -> tuple[int, str]:
     source = tmp_path / "captures.jsonl"
@@ -35,6 +37,9 @@ def _good(namespace: str, count: int) -> list[str]:
         ('{"content": "half a line', "line 70: "),
         (json.dumps({"content": "I am the system prompt.", "role": "SYSTEM"}), "line 70: system-role content"),
         (json.dumps({"content": "   "}), "line 70: content is empty"),
+        (json.dumps({"content": "hi", "role": SECRET}), "line 70: role must be one of"),
+        (json.dumps({"content": "hi", "occurredAt": SECRET}), "line 70: occurredAt must be an ISO-8601 time"),
+        ('{"content": "' + SECRET + '\u0001', "line 70: not JSON"),
     ],
 )
 def test_a_bad_line_is_named_and_nothing_is_imported(tmp_path: Path, namespace: str, bad: str, says: str) -> None:
@@ -42,7 +47,7 @@ def test_a_bad_line_is_named_and_nothing_is_imported(tmp_path: Path, namespace: 
     assert code == 2
     [line] = [line for line in log.splitlines() if line.startswith("hippograph import:")]
     assert line.startswith(f"hippograph import: {says}") and line.endswith("; nothing was imported"), line
-    assert "Traceback" not in log
+    assert "Traceback" not in log and SECRET not in log
     assert _episodes(tmp_path, namespace) == 0
 
 

@@ -1,4 +1,4 @@
-"""The ``hippograph`` command: serve, init, consolidate, import, status, sweep, keys, schema."""
+"""The ``hippograph`` command: serve, init, consolidate, export, import, status, sweep, keys, schema."""
 
 from __future__ import annotations
 
@@ -39,9 +39,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--again", action="store_true", help="first requeue the namespace's consolidated and failed episodes"
     )
 
-    importer = commands.add_parser("import", help="capture episodes from a JSON Lines file (CaptureInput fields)")
+    exporter = commands.add_parser(
+        "export", help="write everything of a namespace (or all) to a JSON Lines file that `import` restores"
+    )
+    _store_flags(exporter)
+    exporter.add_argument("--namespace", help="only this namespace (default: all)")
+    exporter.add_argument("-o", "--output", type=Path, help="the file (gzip when it ends in .gz; default: stdout)")
+
+    importer = commands.add_parser(
+        "import", help="restore a file `export` wrote, or capture episodes from JSON Lines (CaptureInput fields)"
+    )
     _store_flags(importer)
-    importer.add_argument("file", type=Path, help="one capture per line, e.g. {\"content\": ..., \"agent\": ...}")
+    importer.add_argument(
+        "file", type=Path, help="an export, or one capture per line, e.g. {\"content\": ..., \"agent\": ...}"
+    )
 
     status = commands.add_parser("status", help="print consolidation status and a census of a namespace as JSON")
     _store_flags(status)
@@ -102,8 +113,12 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
         return _keys(settings, args)
     if args.command == "consolidate":
         return _consolidate(settings, args.namespace, args.limit, args.again)
+    if args.command == "export":
+        return _export(settings, args.namespace, args.output)
     if args.command == "import":
-        return _import(settings, args.file)
+        from hippograph.backup.format import is_export
+
+        return _restore(settings, args.file) if is_export(args.file) else _import(settings, args.file)
     if args.command == "status":
         return _status(settings, args.namespace)
     if args.command == "sweep":
@@ -239,7 +254,7 @@ def _import(settings: Settings, path: Path) -> int:
             except HippographError as error:
                 raise bad_input(f"line {number}: {error.message}; nothing was imported", line=number) from error
         stored = 0
-        with tqdm(total=len(lines), unit="episode") as bar:
+        with tqdm(total=len(lines), unit="episode", disable=not sys.stderr.isatty()) as bar:
             for start in range(0, len(lines), batch_size):
                 batch = [item for _, item in lines[start : start + batch_size]]
                 try:
@@ -255,6 +270,60 @@ def _import(settings: Settings, path: Path) -> int:
     finally:
         runtime.close()
     print(f"imported {stored} episodes from {path}")
+    return 0
+
+
+def _export(settings: Settings, namespace: str | None, output: Path | None) -> int:
+    from datetime import UTC, datetime
+
+    from tqdm import tqdm
+
+    from hippograph.backup.export import census, export
+    from hippograph.errors import bad_input
+    from hippograph.store import open_store
+
+    store = open_store(settings)
+    try:
+        namespaces, total = census(store, namespace)
+        if namespace is not None and total == 0:
+            raise bad_input(f"the store holds nothing of namespace {namespace!r}; nothing was exported")
+        with tqdm(total=total, unit="node", disable=not sys.stderr.isatty()) as bar:
+            report = export(store, namespaces, output, sys.stdout, datetime.now(UTC), bar.update)
+    finally:
+        store.close()
+    nodes, relationships = sum(report.nodes.values()), sum(report.relationships.values())
+    where = output if output is not None else "stdout"
+    print(
+        f"exported {len(namespaces)} namespaces ({nodes} nodes, {relationships} relationships) to {where}",
+        file=sys.stderr if output is None else sys.stdout,
+    )
+    if report.skipped:
+        print(
+            f"left out {report.skipped} relationships to nodes written while the export ran; export again "
+            "with no writers for an exact copy",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _restore(settings: Settings, path: Path) -> int:
+    from tqdm import tqdm
+
+    from hippograph.backup.restore import check, refuse_present, write
+    from hippograph.store import open_store
+
+    plan = check(path)  # before the store opens: a bad file fails in a second, whatever the store
+    store = open_store(settings)
+    try:
+        store.setup_schema()  # the file may be the first thing a new store holds
+        refuse_present(store, plan)
+        with tqdm(total=plan.records, unit="record", disable=not sys.stderr.isatty()) as bar:
+            write(store, path, plan, bar.update)
+    finally:
+        store.close()
+    nodes, relationships = sum(plan.nodes.values()), sum(plan.relationships.values())
+    names = ", ".join(plan.namespaces)
+    print(f"imported {nodes} nodes and {relationships} relationships into namespaces {names} from {path}")
     return 0
 
 

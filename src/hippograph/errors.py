@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
 from typing import Any
 
@@ -31,3 +32,10 @@ class HippographError(Exception):
 
 def bad_input(message: str, **details: Any) -> HippographError:
     return HippographError(ErrorCode.BAD_INPUT, message, **details)
+
+
+def not_json(error: ValueError) -> str:
+    """What is wrong with a line that is not JSON, without quoting it (it may hold a secret)."""
+    if isinstance(error, json.JSONDecodeError):
+        return f"not JSON: {error.msg} (column {error.colno})"
+    return "not JSON"

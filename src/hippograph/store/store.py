@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -29,6 +29,9 @@ Row = dict[str, Any]
 _NAMESPACE_TOKENS = "namespace_tokens"
 _EPISODE_COUNTS = "namespace_episode_counts"
 _RELATION_TYPE = re.compile(r"[A-Z][A-Z_]{0,63}")
+_LABEL = re.compile(r"[A-Z][A-Za-z]{0,63}")
+# Where a query that works on any label (export and import) takes the ones it is run for.
+LABEL_SLOTS = ("NODE_LABEL", "START_LABEL", "END_LABEL")
 
 
 class UniquenessConflict(Exception):
@@ -70,15 +73,20 @@ def _error_kind(error: Exception) -> str:
     return "other"
 
 
-def cypher(name: str, relation_type: str | None = None) -> str:
-    """The text of ``cypher/<name>.cypher``. Cypher takes no relationship type as a parameter, so
-    a query over one type of the closed vocabulary names it RELATION_TYPE and gets it here."""
+def cypher(name: str, relation_type: str | None = None, labels: Mapping[str, str] | None = None) -> str:
+    """The text of ``cypher/<name>.cypher``. Cypher takes no relationship type or label as a
+    parameter, so a query over one type of the closed vocabulary names it RELATION_TYPE, and one
+    over any label names it NODE_LABEL (START_LABEL, END_LABEL), and gets it here."""
     text = read_text(f"cypher/{name}.cypher")
-    if relation_type is None:
-        return text
-    if not _RELATION_TYPE.fullmatch(relation_type) or "RELATION_TYPE" not in text:
-        raise ValueError(f"cannot put relation type {relation_type!r} into query {name!r}")
-    return text.replace("RELATION_TYPE", relation_type)
+    if relation_type is not None:
+        if not _RELATION_TYPE.fullmatch(relation_type) or "RELATION_TYPE" not in text:
+            raise ValueError(f"cannot put relation type {relation_type!r} into query {name!r}")
+        text = text.replace("RELATION_TYPE", relation_type)
+    for slot, label in (labels or {}).items():
+        if slot not in LABEL_SLOTS or not _LABEL.fullmatch(label) or slot not in text:
+            raise ValueError(f"cannot put label {label!r} into {slot} of query {name!r}")
+        text = text.replace(slot, label)
+    return text
 
 
 class Transaction:
@@ -87,9 +95,16 @@ class Transaction:
     def __init__(self, tx: neo4j.ManagedTransaction | neo4j.Transaction) -> None:
         self._tx = tx
 
-    def run(self, name: str, *, relation_type: str | None = None, **params: Any) -> list[Row]:
+    def run(
+        self,
+        name: str,
+        *,
+        relation_type: str | None = None,
+        labels: Mapping[str, str] | None = None,
+        **params: Any,
+    ) -> list[Row]:
         with _measured(name):
-            result = self._tx.run(cypher(name, relation_type), params)
+            result = self._tx.run(cypher(name, relation_type, labels), params)
             return [{key: _native(value) for key, value in record.items()} for record in result]
 
     def run_listed(self, name: str, **params: Any) -> list[Row]:

@@ -1,0 +1,3 @@
+// Undoing a failed import: the namespace's own record.
+MATCH (n:Namespace {name: $namespace})
+DELETE n

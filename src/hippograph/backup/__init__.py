@@ -1,0 +1,1 @@
+"""Backup and restore: ``hippograph export`` and ``hippograph import`` of the export format."""

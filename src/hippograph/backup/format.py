@@ -1,0 +1,187 @@
+"""The export file: JSON Lines, one header, node records, relationship records, one end record.
+
+    {"format": "hippograph-export", "version": 1, "namespaces": ["ns"], "exported_at": "...", ...}
+    {"node": "Episode", "properties": {"id": "01J...", "namespace": "ns", "embedding": {"$float32": "..."}, ...}}
+    {"relationship": "MENTIONS", "start": ["Episode", "01J..."], "end": ["Entity", "01J..."], "properties": {...}}
+    {"end": {"nodes": 1234, "relationships": 5678}}
+
+Every node and relationship keeps every stored property, so a restored namespace is the one that
+was exported: ids, versions, bi-temporal fields, access counts, embeddings. JSON has no datetime
+and spells a float vector in ~20 characters a number, so two values are tagged objects (a stored
+property is never a map, so an object is always a tag): ``{"$datetime": ISO-8601}`` and
+``{"$float32": base64 of little-endian float32}`` for a list of floats that float32 holds exactly
+(embeddings: the model computes them in float32).
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import math
+import re
+import sys
+from array import array
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+from hippograph.extraction.vocabulary import relation_types
+
+FORMAT = "hippograph-export"
+VERSION = 1
+
+# The labels a namespace's data has, in the order an import creates them. Namespace is the
+# namespace's own record (its episode count), named by ``name``; every other node by ``id``.
+NODE_LABELS: tuple[str, ...] = ("Namespace", "Session", "Episode", "Entity", "Alias", "Fact", "History")
+NAMESPACE_LABEL = "Namespace"
+# Labels of the store as a whole, which belong to no namespace and are not exported: API keys
+# (their secrets' hashes stay with the store that issued them) and the record of data migrations.
+STORE_LABELS: tuple[str, ...] = ("ApiKey", "Migration")
+# Relationship types beside the closed vocabulary of typed entity edges (extract/relation_types.toml).
+STRUCTURAL_TYPES: tuple[str, ...] = (
+    "IN_SESSION",
+    "NEXT",
+    "SUPPORTED_BY",
+    "MENTIONS",
+    "ABOUT",
+    "CO_OCCURS",
+    "SUPERSEDES",
+    "CONTRADICTS",
+    "ALIAS_OF",
+)
+
+_DATETIME = "$datetime"
+_FLOAT32 = "$float32"
+# Shorter lists of floats stay plain JSON: the tag only pays for itself on vectors.
+_MIN_VECTOR = 8
+_PROPERTY_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,39}$")
+
+
+class RecordError(ValueError):
+    """A record or value that is not what the format allows; the message never quotes a value."""
+
+
+def relationship_types() -> frozenset[str]:
+    return frozenset(STRUCTURAL_TYPES) | frozenset(relation_types())
+
+
+def key_property(label: str) -> str:
+    return "name" if label == NAMESPACE_LABEL else "id"
+
+
+def namespace_of(label: str, properties: dict[str, Any]) -> Any:
+    return properties.get(key_property(label) if label == NAMESPACE_LABEL else "namespace")
+
+
+def header(namespaces: Iterable[str], exported_at: datetime, version: str) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "namespaces": list(namespaces),
+        "exported_at": exported_at.isoformat(),
+        "hippograph": version,
+    }
+
+
+def encode_properties(properties: dict[str, Any]) -> dict[str, Any]:
+    return {name: _encode(name, value) for name, value in properties.items()}
+
+
+def decode_properties(properties: Any) -> dict[str, Any]:
+    if not isinstance(properties, dict):
+        raise RecordError("properties must be an object")
+    return {name: _decode(name, value) for name, value in properties.items()}
+
+
+def property_name(name: str) -> str:
+    """A property's name as an error message may show it: ours are short snake_case words; any
+    other name in a file is not echoed, since a file may hold anything."""
+    return f"property {name!r}" if _PROPERTY_NAME.match(name) else "a property"
+
+
+def _encode(name: str, value: Any) -> Any:
+    if value is None or isinstance(value, (str, bool, int)):
+        return value
+    if isinstance(value, float):
+        return _finite(name, value)
+    if isinstance(value, datetime):
+        return {_DATETIME: value.astimezone(UTC).isoformat()}
+    if isinstance(value, list):
+        if len(value) >= _MIN_VECTOR and all(type(item) is float for item in value):
+            packed = array("f", value)
+            if list(packed) == value:
+                if sys.byteorder == "big":
+                    packed.byteswap()
+                return {_FLOAT32: base64.b64encode(packed.tobytes()).decode("ascii")}
+        return [_encode(name, item) for item in value]
+    raise RecordError(f"{property_name(name)} holds a {type(value).__name__}, which the export format has no form for")
+
+
+def _decode(name: str, value: Any) -> Any:
+    if value is None or isinstance(value, (str, bool, int)):
+        return value
+    if isinstance(value, float):
+        return _finite(name, value)
+    if isinstance(value, list):
+        items = [_decode(name, item) for item in value]
+        if any(isinstance(item, list) for item in items):
+            raise RecordError(f"{property_name(name)} is a list of lists")
+        return items
+    if isinstance(value, dict) and len(value) == 1:
+        [(tag, text)] = value.items()
+        if tag == _DATETIME and isinstance(text, str):
+            try:
+                moment = datetime.fromisoformat(text)
+            except ValueError:
+                raise RecordError(f"{property_name(name)} is not an ISO-8601 time") from None
+            if moment.tzinfo is None:
+                raise RecordError(f"{property_name(name)} is a time without a zone")
+            return moment.astimezone(UTC)
+        if tag == _FLOAT32 and isinstance(text, str):
+            try:
+                raw = base64.b64decode(text, validate=True)
+            except ValueError:
+                raise RecordError(f"{property_name(name)} is not base64") from None
+            if len(raw) % 4:
+                raise RecordError(f"{property_name(name)} is not a whole number of float32 values")
+            packed = array("f", raw)
+            if sys.byteorder == "big":
+                packed.byteswap()
+            return [_finite(name, item) for item in packed.tolist()]
+    raise RecordError(f"{property_name(name)} is an object, and only a tagged time or vector may be one")
+
+
+def _finite(name: str, value: float) -> float:
+    if not math.isfinite(value):
+        raise RecordError(f"{property_name(name)} is not a finite number")
+    return value
+
+
+def open_text(path: Path, mode: str = "r") -> IO[str]:
+    """A file of the format, gzip-compressed when its name ends in .gz (writing) or it starts
+    with gzip's magic bytes (reading)."""
+    if mode == "r":
+        with path.open("rb") as probe:
+            compressed = probe.read(2) == b"\x1f\x8b"
+    else:
+        compressed = path.name.endswith(".gz")
+    if not compressed:
+        return path.open(mode, encoding="utf-8", newline="\n")
+    if mode == "r":
+        return gzip.open(path, "rt", encoding="utf-8", newline="\n")
+    return gzip.open(path, "wt", encoding="utf-8", newline="\n")
+
+
+def is_export(path: Path) -> bool:
+    """Whether a file starts with this format's header (else it is capture lines)."""
+    with open_text(path) as stream:
+        for line in stream:
+            if line.strip():
+                try:
+                    first = json.loads(line)
+                except ValueError:
+                    return False
+                return isinstance(first, dict) and first.get("format") == FORMAT
+    return False

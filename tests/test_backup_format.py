@@ -1,0 +1,84 @@
+"""The export format's values: every stored type comes back as it went out, and a value the format
+has no form for is refused without being quoted."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from hippograph.backup.format import (
+    RecordError,
+    decode_properties,
+    encode_properties,
+    is_export,
+    open_text,
+)
+
+SECRET = "sk-proj-Zq7vR2mK9pL4xN8bT3wY6cF1hJ5dG0aE"
+
+
+def test_every_stored_type_survives_json() -> None:
+    properties = {
+        "content": "Caroline: I moved from Sweden.",
+        "tags": ["travel", "family"],
+        "observed_by": [],
+        "access_count": 3,
+        "importance": 0.7,
+        "pinned": True,
+        "captured_at": datetime(2023, 5, 8, 13, 56, 0, 123456, tzinfo=UTC),
+        "embedding": [0.5, -0.25, 0.125, 1.0, 0.0, -1.0, 0.75, 0.0625, 0.3125],
+        "weights": [0.1] * 9,  # not a float32 value: stays a plain list, exact
+    }
+    line = json.dumps(encode_properties(properties))
+    encoded = json.loads(line)
+    assert set(encoded["embedding"]) == {"$float32"} and encoded["weights"] == [0.1] * 9
+    assert encoded["captured_at"] == {"$datetime": "2023-05-08T13:56:00.123456+00:00"}
+    assert decode_properties(encoded) == properties
+
+
+def test_a_time_in_another_zone_comes_back_in_utc() -> None:
+    moment = datetime(2023, 5, 8, 15, 56, tzinfo=timezone(timedelta(hours=2)))
+    decoded = decode_properties(json.loads(json.dumps(encode_properties({"at": moment}))))
+    assert decoded["at"] == moment and decoded["at"].tzinfo == UTC
+
+
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [
+        ({"$datetime": SECRET}, "property 'at' is not an ISO-8601 time"),
+        ({"$datetime": "2023-05-08T13:56:00"}, "property 'at' is a time without a zone"),
+        ({"$float32": SECRET + "!"}, "property 'at' is not base64"),
+        ({"$float32": "AAAA"}, None),
+        ({"key": SECRET}, "property 'at' is an object"),
+        ([[1, 2]], "property 'at' is a list of lists"),
+        (float("nan"), "property 'at' is not a finite number"),
+    ],
+)
+def test_a_value_the_format_has_no_form_for_is_refused(value: object, says: str | None) -> None:
+    if says is None:  # three bytes of base64 zeros: not a whole float32
+        with pytest.raises(RecordError, match="whole number of float32"):
+            decode_properties({"at": value})
+        return
+    with pytest.raises(RecordError) as error:
+        decode_properties({"at": value})
+    assert str(error.value).startswith(says) and SECRET not in str(error.value)
+
+
+def test_a_property_name_that_is_not_ours_is_not_echoed() -> None:
+    with pytest.raises(RecordError) as error:
+        decode_properties({SECRET: {"x": 1}})
+    assert SECRET not in str(error.value) and str(error.value).startswith("a property is an object")
+
+
+def test_gzip_is_recognised_by_its_content(tmp_path: Path) -> None:
+    header = {"format": "hippograph-export", "version": 1, "namespaces": ["x"]}
+    for name in ("plain.jsonl", "packed.jsonl.gz"):
+        with open_text(tmp_path / name, "w") as out:
+            out.write(json.dumps(header) + "\n")
+    (tmp_path / "packed.jsonl.gz").rename(tmp_path / "packed-renamed.jsonl")
+    assert is_export(tmp_path / "plain.jsonl") and is_export(tmp_path / "packed-renamed.jsonl")
+    (tmp_path / "captures.jsonl").write_text(json.dumps({"content": "hi"}) + "\n")
+    assert not is_export(tmp_path / "captures.jsonl")
