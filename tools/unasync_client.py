@@ -23,7 +23,7 @@ RULES: list[tuple[str, str]] = [
     (r"\basync with ", "with "),
     (r"\bawait ", ""),
     (r"^import anyio\n", ""),
-    (r"^from types import TracebackType\n", "import time\nfrom types import TracebackType\n"),
+    (r"^from __future__ import annotations\n\n", "from __future__ import annotations\n\nimport time\n"),
     (r"\banyio\.sleep\b", "time.sleep"),
     (r"\bAsyncClient\b", "Client"),
     (r"\bAsyncBaseTransport\b", "BaseTransport"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 import anyio
 import httpx
@@ -59,7 +59,7 @@ class AsyncClient:
         self.config = core.Config(url, key, namespace, timeout, retries, max_retry_wait)
         self._http = httpx.AsyncClient(headers=self.config.headers(), timeout=timeout, transport=transport)
 
-    async def __aenter__(self) -> AsyncClient:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(
@@ -124,7 +124,7 @@ class AsyncClient:
         key: str | None = None,
         subject: str | None = None,
         predicate: str | None = None,
-        object: str | None = None,  # noqa: A002 - the API's name
+        object: str | None = None,
         importance: float | None = None,
         confidence: float | None = None,
         tags: Sequence[str] | None = None,
@@ -167,7 +167,7 @@ class AsyncClient:
         )
         return decode(RecallResult, (await self.execute("recall", {"input": given}))["recall"])
 
-    async def memory(self, id: str, *, namespace: str | None = None) -> Memory:  # noqa: A002
+    async def memory(self, id: str, *, namespace: str | None = None) -> Memory:
         data = await self.execute("memory", graphql_input(id=id, namespace=self.config.scope(namespace)))
         return decode(Memory, data["memory"])
 
@@ -178,14 +178,14 @@ class AsyncClient:
         given = graphql_input(namespace=self.config.scope(namespace), first=first, after=after)
         return core.page(Memory, (await self.execute("memories", given))["memories"])
 
-    async def history(self, id: str, *, namespace: str | None = None) -> list[HistoryEvent]:  # noqa: A002
+    async def history(self, id: str, *, namespace: str | None = None) -> list[HistoryEvent]:
         """The audit trail of a memory or entity, oldest first."""
         data = await self.execute("history", graphql_input(id=id, namespace=self.config.scope(namespace)))
         return decode(list[HistoryEvent], data["history"])
 
     # Entities.
 
-    async def entity(self, id: str, *, namespace: str | None = None) -> Entity:  # noqa: A002
+    async def entity(self, id: str, *, namespace: str | None = None) -> Entity:
         data = await self.execute("entity", graphql_input(id=id, namespace=self.config.scope(namespace)))
         return decode(Entity, data["entity"])
 
@@ -193,7 +193,7 @@ class AsyncClient:
         self,
         *,
         search: str | None = None,
-        type: str | None = None,  # noqa: A002 - the API's name
+        type: str | None = None,
         first: int | None = None,
         after: str | None = None,
         namespace: str | None = None,
@@ -236,7 +236,7 @@ class AsyncClient:
 
     async def modify(
         self,
-        id: str,  # noqa: A002
+        id: str,
         reason: str,
         *,
         statement: str | None = None,
@@ -294,19 +294,19 @@ class AsyncClient:
         )
         return decode(ForgetResult, (await self.execute("forget", {"input": given}))["forget"])
 
-    async def recover(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:  # noqa: A002
+    async def recover(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:
         given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))
         return decode(Memory, (await self.execute("recover", given))["recover"])
 
-    async def pin(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:  # noqa: A002
+    async def pin(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:
         given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))
         return decode(Memory, (await self.execute("pin", given))["pin"])
 
-    async def unpin(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:  # noqa: A002
+    async def unpin(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:
         given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))
         return decode(Memory, (await self.execute("unpin", given))["unpin"])
 
-    async def erase(self, id: str, reason: str, *, namespace: str | None = None) -> EraseResult:  # noqa: A002
+    async def erase(self, id: str, reason: str, *, namespace: str | None = None) -> EraseResult:
         """Irreversibly erase a memory and what it alone supported (admin)."""
         given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))
         return decode(EraseResult, (await self.execute("erase", given))["erase"])

@@ -3,11 +3,11 @@ do not edit: change that file and run the tool."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-import time
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 import httpx
 
@@ -59,7 +59,7 @@ class Client:
         self.config = core.Config(url, key, namespace, timeout, retries, max_retry_wait)
         self._http = httpx.Client(headers=self.config.headers(), timeout=timeout, transport=transport)
 
-    def __enter__(self) -> Client:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(
@@ -124,7 +124,7 @@ class Client:
         key: str | None = None,
         subject: str | None = None,
         predicate: str | None = None,
-        object: str | None = None,  # noqa: A002 - the API's name
+        object: str | None = None,
         importance: float | None = None,
         confidence: float | None = None,
         tags: Sequence[str] | None = None,
@@ -167,7 +167,7 @@ class Client:
         )
         return decode(RecallResult, (self.execute("recall", {"input": given}))["recall"])
 
-    def memory(self, id: str, *, namespace: str | None = None) -> Memory:  # noqa: A002
+    def memory(self, id: str, *, namespace: str | None = None) -> Memory:
         data = self.execute("memory", graphql_input(id=id, namespace=self.config.scope(namespace)))
         return decode(Memory, data["memory"])
 
@@ -178,14 +178,14 @@ class Client:
         given = graphql_input(namespace=self.config.scope(namespace), first=first, after=after)
         return core.page(Memory, (self.execute("memories", given))["memories"])
 
-    def history(self, id: str, *, namespace: str | None = None) -> list[HistoryEvent]:  # noqa: A002
+    def history(self, id: str, *, namespace: str | None = None) -> list[HistoryEvent]:
         """The audit trail of a memory or entity, oldest first."""
         data = self.execute("history", graphql_input(id=id, namespace=self.config.scope(namespace)))
         return decode(list[HistoryEvent], data["history"])
 
     # Entities.
 
-    def entity(self, id: str, *, namespace: str | None = None) -> Entity:  # noqa: A002
+    def entity(self, id: str, *, namespace: str | None = None) -> Entity:
         data = self.execute("entity", graphql_input(id=id, namespace=self.config.scope(namespace)))
         return decode(Entity, data["entity"])
 
@@ -193,7 +193,7 @@ class Client:
         self,
         *,
         search: str | None = None,
-        type: str | None = None,  # noqa: A002 - the API's name
+        type: str | None = None,
         first: int | None = None,
         after: str | None = None,
         namespace: str | None = None,
@@ -236,7 +236,7 @@ class Client:
 
     def modify(
         self,
-        id: str,  # noqa: A002
+        id: str,
         reason: str,
         *,
         statement: str | None = None,
@@ -294,19 +294,19 @@ class Client:
         )
         return decode(ForgetResult, (self.execute("forget", {"input": given}))["forget"])
 
-    def recover(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:  # noqa: A002
+    def recover(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:
         given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))
         return decode(Memory, (self.execute("recover", given))["recover"])
 
-    def pin(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:  # noqa: A002
+    def pin(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:
         given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))
         return decode(Memory, (self.execute("pin", given))["pin"])
 
-    def unpin(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:  # noqa: A002
+    def unpin(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:
         given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))
         return decode(Memory, (self.execute("unpin", given))["unpin"])
 
-    def erase(self, id: str, reason: str, *, namespace: str | None = None) -> EraseResult:  # noqa: A002
+    def erase(self, id: str, reason: str, *, namespace: str | None = None) -> EraseResult:
         """Irreversibly erase a memory and what it alone supported (admin)."""
         given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))
         return decode(EraseResult, (self.execute("erase", given))["erase"])

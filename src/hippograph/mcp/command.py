@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-
 from typing import TYPE_CHECKING
 
 import anyio

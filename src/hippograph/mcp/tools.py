@@ -135,7 +135,7 @@ def build_server(clients: Clients) -> MCPServer:
     @server.tool(annotations=READ_ONLY)
     @coded
     async def history(
-        id: Annotated[str, Field(description="A memory's or an entity's id.", min_length=1)],  # noqa: A002
+        id: Annotated[str, Field(description="A memory's or an entity's id.", min_length=1)],
         ctx: Context,
         namespace: Namespace = None,
     ) -> CallToolResult:
@@ -148,7 +148,7 @@ def build_server(clients: Clients) -> MCPServer:
     async def find_entities(
         search: Annotated[str, Field(description="A name, or part of one.", min_length=1)],
         ctx: Context,
-        type: Annotated[str | None, Field(description="person, place, organization, ...")] = None,  # noqa: A002
+        type: Annotated[str | None, Field(description="person, place, organization, ...")] = None,
         limit: Annotated[int, Field(ge=1, le=100)] = 10,
         namespace: Namespace = None,
     ) -> CallToolResult:
