@@ -5,17 +5,17 @@ namespaces, error codes) and the tools have one implementation."""
 from __future__ import annotations
 
 import contextlib
-import logging
 from collections.abc import AsyncIterator, Mapping
+from typing import TYPE_CHECKING
 
-import anyio.to_thread
+import anyio
 import httpx
 from cachetools import LRUCache
 
 from hippograph.client import AsyncClient, Unauthenticated
-from hippograph.config import Settings
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:  # the server's parts load only when the store is opened here
+    from hippograph.runtime import Runtime
 
 # The in-process application's address: any loopback URL, never dialled.
 LOCAL_URL = "http://127.0.0.1"
@@ -24,22 +24,13 @@ _KEYS_KEPT = 64
 
 
 @contextlib.asynccontextmanager
-async def local_api(settings: Settings, *, require_keys: bool) -> AsyncIterator[httpx.AsyncBaseTransport]:
-    """Open the store as ``serve`` does (models load in the background, the background
-    consolidation and sweeps run) and serve its API to this process only. With
-    ``require_keys``, a store without any API key is refused, as ``serve`` refuses one off
-    loopback."""
-    from hippograph.access.keys import list_keys
+async def local_api(runtime: Runtime) -> AsyncIterator[httpx.AsyncBaseTransport]:
+    """Serve an open runtime's API to this process only, as ``serve`` would (the models load in
+    the background, the background consolidation and sweeps run); the runtime is closed after."""
     from hippograph.api.app import create_app
-    from hippograph.runtime import open_runtime, warm_up_in_background
+    from hippograph.runtime import warm_up_in_background
 
-    runtime = await anyio.to_thread.run_sync(open_runtime, settings)
     try:
-        if require_keys and not list_keys(runtime.store):
-            raise RefusedToServe(
-                f"refusing to serve MCP on {settings.host} without an API key; create one with "
-                "`hippograph keys create` or bind 127.0.0.1"
-            )
         app = create_app(runtime, close_runtime_on_shutdown=True)
     except BaseException:
         runtime.close()
@@ -49,48 +40,39 @@ async def local_api(settings: Settings, *, require_keys: bool) -> AsyncIterator[
         yield httpx.ASGITransport(app=app, client=("127.0.0.1", 0))
 
 
-class RefusedToServe(Exception):
-    pass
-
-
 class Clients:
     """The API client a tool call goes through. Over stdio, and over HTTP on loopback, a request
     without a key of its own uses the process's (``HIPPOGRAPH_API_KEY``, or none); off loopback
-    each HTTP request must present ``Authorization: Bearer <secret>``, which is passed on."""
+    each HTTP request must present ``Authorization: Bearer <secret>``, which is passed on.
 
-    def __init__(
-        self,
-        url: str,
-        key: str | None,
-        transport: httpx.AsyncBaseTransport | None,
-        *,
-        own_key_required: bool,
-        namespace: str | None = None,
-    ) -> None:
+    The clients exist once ``connect`` is called: a store opened here takes seconds (the JVM),
+    and the MCP server answers the host meanwhile; a tool call waits for it."""
+
+    def __init__(self, url: str, key: str | None, *, own_key_required: bool, namespace: str | None = None) -> None:
         self.url = url
+        self.key = key
         self.namespace = namespace
-        self.transport = transport
         self.own_key_required = own_key_required
-        self.default = AsyncClient(url, key=key, namespace=namespace, transport=transport)
-        self._by_key: LRUCache[str, AsyncClient] = LRUCache(maxsize=_KEYS_KEPT)
+        self._connected = anyio.Event()
+        self._transport: httpx.AsyncBaseTransport | None = None
+        self._by_key: LRUCache[str | None, AsyncClient] = LRUCache(maxsize=_KEYS_KEPT)
 
-    def for_request(self, headers: Mapping[str, str] | None) -> AsyncClient:
+    def connect(self, transport: httpx.AsyncBaseTransport | None) -> None:
+        """Calls go through ``transport`` from now on (None: over the network to the URL)."""
+        self._transport = transport
+        self._connected.set()
+
+    async def for_request(self, headers: Mapping[str, str] | None) -> AsyncClient:
         secret = _bearer((headers or {}).get("authorization"))
-        if secret is None:
-            if self.own_key_required:
-                raise Unauthenticated(
-                    "UNAUTHENTICATED", "this MCP endpoint needs Authorization: Bearer <API key>", status=401
-                )
-            return self.default
-        client = self._by_key.get(secret)
+        if secret is None and self.own_key_required:
+            raise Unauthenticated("UNAUTHENTICATED", "this MCP endpoint needs Authorization: Bearer <API key>", status=401)
+        await self._connected.wait()
+        key = secret or self.key
+        client = self._by_key.get(key)
         if client is None:
-            client = self._by_key[secret] = AsyncClient(
-                self.url, key=secret, namespace=self.namespace, transport=self.transport
-            )
+            client = AsyncClient(self.url, key=key, namespace=self.namespace, transport=self._transport)
+            self._by_key[key] = client
         return client
-
-    async def aclose(self) -> None:
-        await self.default.aclose()
 
 
 def _bearer(authorization: str | None) -> str | None:

@@ -65,7 +65,8 @@ def build_server(clients: Clients) -> MCPServer:
     ) -> CallToolResult:
         """Store one message or note in long-term memory. Duplicates are recognised, and
         credentials in it are redacted before it is stored."""
-        result = await clients.for_request(ctx.headers).capture(
+        client = await clients.for_request(ctx.headers)
+        result = await client.capture(
             content, role=role, agent=agent, session=session, occurred_at=_when(occurred_at, "occurred_at"),
             tags=tags, importance=importance, namespace=namespace,
         )
@@ -81,7 +82,8 @@ def build_server(clients: Clients) -> MCPServer:
         namespace: Namespace = None,
     ) -> CallToolResult:
         """The memories relevant to a query, as a bounded context bundle to read before answering."""
-        result = await clients.for_request(ctx.headers).recall(query, limit=limit, mode=mode, namespace=namespace)
+        client = await clients.for_request(ctx.headers)
+        result = await client.recall(query, limit=limit, mode=mode, namespace=namespace)
         hits = [
             {"id": hit.memory.id, "score": hit.score, "type": type(hit.memory).__name__.lower()} for hit in result.hits
         ]
@@ -100,7 +102,8 @@ def build_server(clients: Clients) -> MCPServer:
         namespace: Namespace = None,
     ) -> CallToolResult:
         """Store an explicit, durable fact (a preference, a decision, a status...)."""
-        result = await clients.for_request(ctx.headers).remember(
+        client = await clients.for_request(ctx.headers)
+        result = await client.remember(
             statement, kind=kind, key=key, subject=subject, importance=importance, tags=tags, namespace=namespace
         )
         return answer(plain(result), f"{result.status.value.lower()} {result.fact.id}")
@@ -114,7 +117,8 @@ def build_server(clients: Clients) -> MCPServer:
         namespace: Namespace = None,
     ) -> CallToolResult:
         """What forgetting would take, and the token that confirms exactly that. Forgets nothing."""
-        result = await clients.for_request(ctx.headers).forget_preview(ids=ids, query=query, namespace=namespace)
+        client = await clients.for_request(ctx.headers)
+        result = await client.forget_preview(ids=ids, query=query, namespace=namespace)
         return answer({"candidates": result.candidates, "token": result.token, "expiresAt": plain(result.expires_at)})
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False))
@@ -127,7 +131,8 @@ def build_server(clients: Clients) -> MCPServer:
         namespace: Namespace = None,
     ) -> CallToolResult:
         """Forget what a preview showed. Recoverable by an operator until the sweeper erases it."""
-        result = await clients.for_request(ctx.headers).forget_execute(
+        client = await clients.for_request(ctx.headers)
+        result = await client.forget_execute(
             reason, ids=ids, token=token, namespace=namespace
         )
         return answer({"forgotten": result.forgotten})
@@ -140,7 +145,8 @@ def build_server(clients: Clients) -> MCPServer:
         namespace: Namespace = None,
     ) -> CallToolResult:
         """The audit trail of a memory or entity, oldest first: what changed, when, by whom, why."""
-        events = await clients.for_request(ctx.headers).history(id, namespace=namespace)
+        client = await clients.for_request(ctx.headers)
+        events = await client.history(id, namespace=namespace)
         return answer({"events": plain(events)})
 
     @server.tool(annotations=READ_ONLY)
@@ -153,7 +159,8 @@ def build_server(clients: Clients) -> MCPServer:
         namespace: Namespace = None,
     ) -> CallToolResult:
         """People, places, organizations... that memories mention, by name."""
-        page = await clients.for_request(ctx.headers).entities(
+        client = await clients.for_request(ctx.headers)
+        page = await client.entities(
             search=search, type=type, first=limit, namespace=namespace
         )
         return answer({"entities": plain(page.items)})
@@ -168,7 +175,8 @@ def build_server(clients: Clients) -> MCPServer:
         namespace: Namespace = None,
     ) -> CallToolResult:
         """An entity, the entities related to it, and how (typed, time-bounded relations)."""
-        around = await clients.for_request(ctx.headers).neighborhood(
+        client = await clients.for_request(ctx.headers)
+        around = await client.neighborhood(
             entity_id, depth=depth, as_of=_when(as_of, "as_of"), namespace=namespace
         )
         return answer(plain(around))
