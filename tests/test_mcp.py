@@ -1,10 +1,12 @@
-"""``hippograph mcp`` driven by the MCP SDK's own client over stdio, as an agent host runs it:
-on a store of its own, and against the running test server with a key."""
+"""``hippograph mcp`` driven by the MCP SDK's own client, as an agent host runs it: over stdio on
+a store of its own and against the running test server with a key, and over streamable HTTP."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import socket
+import subprocess
 import sys
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -12,9 +14,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from conftest import REPO, eventually
+import httpx2
+from conftest import REPO, eventually, free_port
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 from hippograph.access import KeyRole, create_key
 from hippograph.client import Client, Unauthenticated
@@ -96,6 +100,7 @@ def test_remote_it_uses_the_server_with_the_key_from_the_environment(
 ) -> None:
     reader = create_key(runtime.store, f"mcp-reader-{uuid.uuid4().hex[:8]}", KeyRole.READER, [namespace]).secret
     eventually(lambda: _admitted(base_url, reader))
+    warm_up(base_url, admin_secret)
 
     async def scenario() -> None:
         log = tmp_path / "mcp.log"
@@ -121,9 +126,67 @@ def test_remote_it_uses_the_server_with_the_key_from_the_environment(
     run(scenario)
 
 
+def warm_up(base_url: str, secret: str) -> None:
+    """Have the test server load its models (a capture embeds, a recall encodes the query) before
+    the MCP server's client, which waits 30 s for an answer, calls it."""
+    with Client(base_url, key=secret, namespace=f"warm-{uuid.uuid4().hex[:8]}", timeout=600) as client:
+        client.capture("Warming up the models.")
+        client.recall("models")
+
+
 def _admitted(base_url: str, secret: str) -> bool:
     try:
         Client(base_url, key=secret).stats()
     except Unauthenticated:
         return False
     return True
+
+
+def test_over_streamable_http_off_loopback_each_request_brings_its_own_key(
+    base_url: str, admin_secret: str, runtime: Runtime, namespace: str, tmp_path: Path
+) -> None:
+    reader = create_key(runtime.store, f"mcp-http-{uuid.uuid4().hex[:8]}", KeyRole.READER, [namespace]).secret
+    eventually(lambda: _admitted(base_url, reader))
+    warm_up(base_url, admin_secret)
+    port = free_port()
+    command = [sys.executable, "-m", "hippograph.cli", "mcp", "--url", base_url, "--transport", "streamable-http",
+               "--host", "0.0.0.0", "--port", str(port), "--namespace", namespace]  # fmt: skip
+    # The process's own key is never used off loopback: a request without one is refused.
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "HIPPOGRAPH_API_KEY": admin_secret}
+    with (tmp_path / "mcp.log").open("ab") as log:
+        server = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+    try:
+        eventually(lambda: _listening(port), within_s=60)
+
+        async def scenario() -> None:
+            url = f"http://127.0.0.1:{port}/mcp"
+            async with http_session(url, admin_secret) as s:
+                captured = await call(s, "capture", content="Priya: my flight to Oslo leaves on Friday.")
+                assert (await call(s, "recall", query="flight to Oslo"))["hits"][0]["id"] == captured["id"]
+            async with http_session(url, reader) as s:
+                assert "Oslo" in (await call(s, "recall", query="When does the flight leave?"))["context"]
+                assert (await error(s, "capture", content="Nope."))[0] == "FORBIDDEN"
+            async with http_session(url, None) as s:
+                assert (await error(s, "recall", query="Oslo"))[0] == "UNAUTHENTICATED"
+
+        run(scenario)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@asynccontextmanager
+async def http_session(url: str, secret: str | None) -> AsyncIterator[ClientSession]:
+    headers = {"Authorization": f"Bearer {secret}"} if secret else {}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=120) as http,
+        streamable_http_client(url, http_client=http) as (read, write, *_),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        yield session
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0

@@ -12,7 +12,7 @@ import threading
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future
 from contextlib import AbstractAsyncContextManager as AsyncContextManager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import anyio
 from mcp.server.mcpserver import MCPServer
@@ -73,7 +73,9 @@ def _has_keys(runtime: Runtime) -> bool:
     return bool(list_keys(runtime.store))
 
 
-def _store_lifespan(runtime: Runtime, clients: Clients) -> Callable[[AsyncContextManager[None]], Any]:
+def _store_lifespan(
+    runtime: Runtime, clients: Clients
+) -> Callable[[AsyncContextManager[None]], AsyncContextManager[None]]:
     """The store's API served and closed within the HTTP app's own lifespan: uvicorn re-raises
     SIGTERM once it has drained, so nothing after it would run."""
 
