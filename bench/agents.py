@@ -17,7 +17,7 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -107,7 +107,8 @@ def decode_cost(client: Client, rounds: int) -> dict[str, float]:
 
 async def mcp_latency(args: list[str], rounds: int, direct: Client | None) -> dict[str, Any]:
     """Seconds until the host's initialize is answered and until the first recall, then each tool
-    call's milliseconds as the SDK's client sees them (beside the Python client's, when given)."""
+    call's milliseconds as the SDK's client sees them; given ``direct``, the same call through the
+    Python client alternates with each, on the same server."""
     env = {"PYTHONPATH": str(REPO / "src"), "HIPPOGRAPH_CONSOLIDATION_INTERVAL_S": "0"}
     server = StdioServerParameters(command=sys.executable, args=["-m", "hippograph.cli", "mcp", *args], env=env)
     out: dict[str, Any] = {}
@@ -118,23 +119,28 @@ async def mcp_latency(args: list[str], rounds: int, direct: Client | None) -> di
             out["initialize_s"] = round(time.perf_counter() - start, 2)
             await session.call_tool("recall", {"query": "warm up"})
             out["first_recall_s"] = round(time.perf_counter() - start, 2)
-            calls: dict[str, Callable[[int], Awaitable[Any]]] = {
-                "capture": lambda i: session.call_tool("capture", {"content": f"MCP note {i} about a red bicycle."}),
-                "recall": lambda i: session.call_tool("recall", {"query": f"red bicycle {i % 10}"}),
-            }
-            for name, call in calls.items():
-                times = []
+            for name, tool, arguments, through_client in [
+                (
+                    "capture", "capture", lambda i: {"content": f"Note {i} about a red bicycle."},
+                    lambda i: direct.capture(f"Note {i} about a blue bicycle.") if direct else None,
+                ),
+                (
+                    "recall", "recall", lambda i: {"query": f"red bicycle {i % 10}"},
+                    lambda i: direct.recall(f"red bicycle {i % 10}") if direct else None,
+                ),
+            ]:
+                mcp_ms: list[float] = []
+                client_ms: list[float] = []
                 for i in range(rounds):
+                    if direct is not None and i % 2:
+                        client_ms.append(timed(lambda i=i, call=through_client: call(i)))
                     begun = time.perf_counter()
-                    result = await call(i)
-                    times.append((time.perf_counter() - begun) * 1000)
+                    result = await session.call_tool(tool, arguments(i))
+                    mcp_ms.append((time.perf_counter() - begun) * 1000)
                     assert not result.is_error, result.content
-                out[name] = summary(times, 95)
-    if direct is not None:
-        out["python_client"] = {
-            "capture": summary([timed(lambda i=i: direct.capture(f"Client note {i} about a blue bicycle.")) for i in range(rounds)], 95),
-            "recall": summary([timed(lambda i=i: direct.recall(f"red bicycle {i % 10}")) for i in range(rounds)], 95),
-        }
+                    if direct is not None and not i % 2:
+                        client_ms.append(timed(lambda i=i, call=through_client: call(i)))
+                out[name] = {"mcp": summary(mcp_ms, 95)} | ({"python_client": summary(client_ms, 95)} if direct else {})
     return out
 
 
