@@ -1,21 +1,16 @@
-"""The ``hippograph`` command: serve, init, consolidate, export, import, status, sweep, keys, schema."""
+"""The ``hippograph`` command: serve, mcp, init, consolidate, export, import, status, sweep, keys, schema."""
 
 from __future__ import annotations
 
 import argparse
 import logging
 import sys
-import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from hippograph.access.keys import KeyRole
 from hippograph.config import Settings
 from hippograph.errors import HippographError
-
-if TYPE_CHECKING:
-    from hippograph.runtime import Runtime
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -27,6 +22,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     _store_flags(serve)
     serve.add_argument("--host", help="bind address (HIPPOGRAPH_HOST, default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (HIPPOGRAPH_PORT, default 8420)")
+
+    mcp = commands.add_parser(
+        "mcp",
+        help="serve the memory tools over MCP (stdio by default) on this store, or on a server given --url",
+        description="The API key, when one is needed, comes from HIPPOGRAPH_API_KEY (never a flag: flags show in ps).",
+    )
+    _store_flags(mcp)
+    mcp.add_argument("--url", help="use the Hippograph server at this URL instead of opening the store here")
+    mcp.add_argument("--transport", choices=["stdio", "streamable-http"], default="stdio")
+    mcp.add_argument("--host", help="streamable-http: bind address (default 127.0.0.1)")
+    mcp.add_argument("--port", type=int, help="streamable-http: port (default 8421)")
+    mcp.add_argument("--namespace", help="the tools' namespace when a call names none (default: the key's)")
 
     init = commands.add_parser("init", help="create the schema (constraints and indexes) and exit")
     _store_flags(init)
@@ -93,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         heap=args.heap,
         neo4j_uri=args.neo4j_uri,
         host=getattr(args, "host", None),
-        port=getattr(args, "port", None),
+        port=getattr(args, "port", None) if args.command == "serve" else None,
     )
     try:
         return _run(args, settings)
@@ -111,6 +118,8 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
         return _serve(settings)
     if args.command == "keys":
         return _keys(settings, args)
+    if args.command == "mcp":
+        return _mcp(settings, args)
     if args.command == "consolidate":
         return _consolidate(settings, args.namespace, args.limit, args.again)
     if args.command == "export":
@@ -146,7 +155,7 @@ def _serve(settings: Settings) -> int:
     from hippograph.access.keys import list_keys
     from hippograph.api.app import create_app
     from hippograph.api.origin import is_loopback
-    from hippograph.runtime import open_runtime
+    from hippograph.runtime import open_runtime, warm_up_in_background
 
     runtime = open_runtime(settings)  # the store only: the models load once it serves
     if not is_loopback(settings.host) and not list_keys(runtime.store):
@@ -158,9 +167,8 @@ def _serve(settings: Settings) -> int:
         )
         return 2
     app = create_app(runtime, close_runtime_on_shutdown=True)
-    # The models load beside the server rather than before it (seconds): /readyz answers as soon
-    # as the store does, and a request that needs a model first waits for it.
-    threading.Thread(target=_warm_up, args=(runtime,), name="warm-up", daemon=True).start()
+    # /readyz answers as soon as the store does, before the models have loaded.
+    warm_up_in_background(runtime)
     print(f"starting Hippograph on http://{settings.host}:{settings.port}/graphql ({runtime.store.dialect.name})", flush=True)
     uvicorn.run(
         app,
@@ -172,11 +180,13 @@ def _serve(settings: Settings) -> int:
     return 0
 
 
-def _warm_up(runtime: Runtime) -> None:
+def _mcp(settings: Settings, args: argparse.Namespace) -> int:
     try:
-        runtime.warm_up()
-    except Exception:
-        logging.getLogger(__name__).warning("loading the models failed; the requests that need them retry", exc_info=True)
+        from hippograph.mcp.command import run
+    except ImportError as missing:  # the SDK is an extra
+        print(f"hippograph mcp: {missing}; install it with pip install 'hippograph[mcp]'", file=sys.stderr)
+        return 2
+    return run(settings, args)
 
 
 def _keys(settings: Settings, args: argparse.Namespace) -> int:

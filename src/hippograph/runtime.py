@@ -94,6 +94,19 @@ def open_runtime(settings: Settings) -> Runtime:
     return Runtime(settings, store, embedder, extractor, derive_pool=pool)
 
 
+def warm_up_in_background(runtime: Runtime) -> None:
+    """Load the models beside whatever serves (seconds): it answers at once, and a request that
+    needs a model first waits for it."""
+    threading.Thread(target=_warm_up, args=(runtime,), name="warm-up", daemon=True).start()
+
+
+def _warm_up(runtime: Runtime) -> None:
+    try:
+        runtime.warm_up()
+    except Exception:
+        log.warning("loading the models failed; the requests that need them retry", exc_info=True)
+
+
 def _freeze_loaded_objects() -> None:
     """Exempt everything loaded so far (models, libraries) from Python's cyclic collector; run
     after each model loads.

@@ -1,0 +1,86 @@
+"""A Python client for Hippograph's GraphQL API, sync and async, with typed results.
+
+    from hippograph.client import Client
+    with Client("http://127.0.0.1:8420", key=secret, namespace="alice") as memory:
+        memory.capture("Caroline: I moved to Boston.", agent="Caroline", session="s1")
+        print(memory.recall("Where does Caroline live?").context)
+
+Errors are exceptions carrying the API's code (``NotFound``, ``Forbidden``, ... all
+``HippographError``s). It needs httpx only: importing it loads no model.
+"""
+
+from hippograph.client._async_client import AsyncClient
+from hippograph.client._sync_client import Client
+from hippograph.client.errors import (
+    ApiError,
+    BadInput,
+    ConfirmationRequired,
+    EpisodeImmutable,
+    Forbidden,
+    InternalError,
+    LimitExceeded,
+    NotFound,
+    StoreUnavailable,
+    Unauthenticated,
+    Unreachable,
+    VersionConflict,
+)
+from hippograph.client.inputs import CaptureInput, ForgetFilters, RecallFilters
+from hippograph.client.types import (
+    CaptureResult,
+    CaptureStatus,
+    Channel,
+    Entity,
+    Episode,
+    Fact,
+    FactKind,
+    ForgetResult,
+    HistoryEvent,
+    Memory,
+    Mode,
+    Neighborhood,
+    Page,
+    RecallHit,
+    RecallResult,
+    RememberResult,
+    Role,
+)
+from hippograph.errors import HippographError
+
+__all__ = [
+    "ApiError",
+    "AsyncClient",
+    "BadInput",
+    "CaptureInput",
+    "CaptureResult",
+    "CaptureStatus",
+    "Channel",
+    "Client",
+    "ConfirmationRequired",
+    "Entity",
+    "Episode",
+    "EpisodeImmutable",
+    "Fact",
+    "FactKind",
+    "Forbidden",
+    "ForgetFilters",
+    "ForgetResult",
+    "HippographError",
+    "HistoryEvent",
+    "InternalError",
+    "LimitExceeded",
+    "Memory",
+    "Mode",
+    "Neighborhood",
+    "NotFound",
+    "Page",
+    "RecallFilters",
+    "RecallHit",
+    "RecallResult",
+    "RememberResult",
+    "Role",
+    "StoreUnavailable",
+    "Unauthenticated",
+    "Unreachable",
+    "VersionConflict",
+]

@@ -1,0 +1,333 @@
+"""The asynchronous client. ``_sync_client.py`` is generated from this file by
+``tools/unasync_client.py``: change this one and run that."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from types import TracebackType
+from typing import Any, Self
+
+import anyio
+import httpx
+
+from hippograph.client import core
+from hippograph.client.decode import decode
+from hippograph.client.errors import Unreachable
+from hippograph.client.inputs import CaptureInput, ForgetFilters, RecallFilters, graphql_input
+from hippograph.client.types import (
+    CaptureResult,
+    Channel,
+    ConsolidationResult,
+    Entity,
+    EraseResult,
+    Fact,
+    FactKind,
+    ForgetMode,
+    ForgetResult,
+    HistoryEvent,
+    Memory,
+    Mode,
+    Neighborhood,
+    Page,
+    RecallResult,
+    RememberResult,
+    Role,
+    Stats,
+    Status,
+    SweepReport,
+    TimelineEntry,
+)
+
+
+class AsyncClient:
+    """Hippograph over HTTP. ``key`` is an API key's secret (sent as a Bearer token);
+    ``namespace`` is used by every operation not given one (a key for one namespace needs none).
+    ``transport`` is httpx's, e.g. ``httpx.AsyncHTTPTransport(retries=2)`` or an ASGI app's."""
+
+    def __init__(
+        self,
+        url: str = "http://127.0.0.1:8420",
+        key: str | None = None,
+        namespace: str | None = None,
+        *,
+        timeout: float = core.DEFAULT_TIMEOUT_S,
+        retries: int = 2,
+        max_retry_wait: float = core.DEFAULT_MAX_RETRY_WAIT_S,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.config = core.Config(url, key, namespace, timeout, retries, max_retry_wait)
+        self._http = httpx.AsyncClient(headers=self.config.headers(), timeout=timeout, transport=transport)
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def execute(self, operation: str, variables: dict[str, Any]) -> dict[str, Any]:
+        """Run one of the client's named operations (``graphql/client/<operation>.graphql``) and
+        return its ``data``; a 429 with a short Retry-After is sent again."""
+        request = core.payload(operation, variables)
+        attempt = 0
+        while True:
+            try:
+                response = await self._http.post(self.config.endpoint, json=request)
+            except httpx.TransportError as error:
+                raise Unreachable(f"{self.config.endpoint}: {error!r}") from error
+            delay = core.retry_delay(response, attempt, self.config)
+            if delay is None:
+                return core.result(response)
+            attempt += 1
+            await anyio.sleep(delay)
+
+    # Memories in: capture and remember.
+
+    async def capture(
+        self,
+        content: str,
+        *,
+        role: Role | str | None = None,
+        agent: str | None = None,
+        session: str | None = None,
+        occurred_at: datetime | None = None,
+        tags: Sequence[str] | None = None,
+        importance: float | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        namespace: str | None = None,
+    ) -> CaptureResult:
+        """Store one episode (or recognise it as a duplicate or a corroboration)."""
+        item = CaptureInput(
+            content, role, agent, session, occurred_at, list(tags) if tags else None, importance, metadata, namespace
+        )
+        data = await self.execute("capture", {"input": self._capture_input(item)})
+        return decode(CaptureResult, data["capture"])
+
+    async def capture_batch(self, items: Iterable[CaptureInput]) -> list[CaptureResult]:
+        """Store up to 64 episodes in one transaction: all or none."""
+        data = await self.execute("captureBatch", {"inputs": [self._capture_input(item) for item in items]})
+        return decode(list[CaptureResult], data["captureBatch"])
+
+    def _capture_input(self, item: CaptureInput) -> dict[str, Any]:
+        return graphql_input(**{**vars(item), "namespace": self.config.scope(item.namespace)})
+
+    async def remember(
+        self,
+        statement: str,
+        *,
+        kind: FactKind | str | None = None,
+        key: str | None = None,
+        subject: str | None = None,
+        predicate: str | None = None,
+        object: str | None = None,
+        importance: float | None = None,
+        confidence: float | None = None,
+        tags: Sequence[str] | None = None,
+        valid_from: datetime | None = None,
+        pinned: bool | None = None,
+        namespace: str | None = None,
+    ) -> RememberResult:
+        """Store an explicit fact; it supersedes the current one of its kind and key."""
+        given = graphql_input(
+            namespace=self.config.scope(namespace), statement=statement, kind=kind, key=key, subject=subject,
+            predicate=predicate, object=object, importance=importance, confidence=confidence,
+            tags=list(tags) if tags is not None else None, valid_from=valid_from, pinned=pinned,
+        )
+        return decode(RememberResult, (await self.execute("remember", {"input": given}))["remember"])
+
+    # Memories out: recall and lookups.
+
+    async def recall(
+        self,
+        query: str,
+        *,
+        limit: int | None = None,
+        mode: Mode | str | None = None,
+        channels: Sequence[Channel | str] | None = None,
+        filters: RecallFilters | None = None,
+        as_of: datetime | None = None,
+        known_at: datetime | None = None,
+        include_superseded: bool | None = None,
+        include_archived: bool | None = None,
+        explain: bool | None = None,
+        count_access: bool | None = None,
+        namespace: str | None = None,
+    ) -> RecallResult:
+        """The memories relevant to ``query``; ``.context`` is them as a bundle to put in a prompt."""
+        given = graphql_input(
+            namespace=self.config.scope(namespace), query=query, limit=limit, mode=mode,
+            channels=list(channels) if channels is not None else None, filters=filters, as_of=as_of,
+            known_at=known_at, include_superseded=include_superseded, include_archived=include_archived,
+            explain=explain, count_access=count_access,
+        )
+        return decode(RecallResult, (await self.execute("recall", {"input": given}))["recall"])
+
+    async def memory(self, id: str, *, namespace: str | None = None) -> Memory:
+        data = await self.execute("memory", graphql_input(id=id, namespace=self.config.scope(namespace)))
+        return decode(Memory, data["memory"])
+
+    async def memories(
+        self, *, first: int | None = None, after: str | None = None, namespace: str | None = None
+    ) -> Page[Memory]:
+        """Episodes and facts, newest first, a page at a time."""
+        given = graphql_input(namespace=self.config.scope(namespace), first=first, after=after)
+        return core.page(Memory, (await self.execute("memories", given))["memories"])
+
+    async def history(self, id: str, *, namespace: str | None = None) -> list[HistoryEvent]:
+        """The audit trail of a memory or entity, oldest first."""
+        data = await self.execute("history", graphql_input(id=id, namespace=self.config.scope(namespace)))
+        return decode(list[HistoryEvent], data["history"])
+
+    # Entities.
+
+    async def entity(self, id: str, *, namespace: str | None = None) -> Entity:
+        data = await self.execute("entity", graphql_input(id=id, namespace=self.config.scope(namespace)))
+        return decode(Entity, data["entity"])
+
+    async def entities(
+        self,
+        *,
+        search: str | None = None,
+        type: str | None = None,
+        first: int | None = None,
+        after: str | None = None,
+        namespace: str | None = None,
+    ) -> Page[Entity]:
+        """Entities whose name matches ``search`` (most mentioned first without it)."""
+        given = graphql_input(namespace=self.config.scope(namespace), search=search, type=type, first=first, after=after)
+        return core.page(Entity, (await self.execute("entities", given))["entities"])
+
+    async def neighborhood(
+        self,
+        entity_id: str,
+        *,
+        depth: int | None = None,
+        as_of: datetime | None = None,
+        known_at: datetime | None = None,
+        namespace: str | None = None,
+    ) -> Neighborhood:
+        given = graphql_input(
+            entity_id=entity_id, namespace=self.config.scope(namespace), depth=depth, as_of=as_of, known_at=known_at
+        )
+        return decode(Neighborhood, (await self.execute("neighborhood", given))["neighborhood"])
+
+    async def timeline(self, entity_id: str, *, namespace: str | None = None) -> list[TimelineEntry]:
+        given = graphql_input(entity_id=entity_id, namespace=self.config.scope(namespace))
+        return decode(list[TimelineEntry], (await self.execute("timeline", given))["timeline"])
+
+    async def add_alias(self, entity_id: str, alias: str, *, namespace: str | None = None) -> Entity:
+        given = graphql_input(entity_id=entity_id, alias=alias, namespace=self.config.scope(namespace))
+        return decode(Entity, (await self.execute("addAlias", given))["addAlias"])
+
+    async def merge_entities(
+        self, source_id: str, target_id: str, reason: str, *, namespace: str | None = None
+    ) -> Entity:
+        given = graphql_input(
+            source_id=source_id, target_id=target_id, reason=reason, namespace=self.config.scope(namespace)
+        )
+        return decode(Entity, (await self.execute("mergeEntities", given))["mergeEntities"])
+
+    # Curation: modify, forget, recover, pin, erase.
+
+    async def modify(
+        self,
+        id: str,
+        reason: str,
+        *,
+        statement: str | None = None,
+        importance: float | None = None,
+        confidence: float | None = None,
+        tags: Sequence[str] | None = None,
+        if_version: int | None = None,
+        namespace: str | None = None,
+    ) -> Fact:
+        """Correct a fact: a new version supersedes it."""
+        given = graphql_input(
+            namespace=self.config.scope(namespace), id=id, reason=reason, statement=statement, importance=importance,
+            confidence=confidence, tags=list(tags) if tags is not None else None, if_version=if_version,
+        )
+        return decode(Fact, (await self.execute("modify", {"input": given}))["modify"])
+
+    async def forget_preview(
+        self,
+        *,
+        ids: Sequence[str] | None = None,
+        query: str | None = None,
+        filters: ForgetFilters | None = None,
+        namespace: str | None = None,
+    ) -> ForgetResult:
+        """What a forget of this selection would take, and the token that confirms exactly that."""
+        return await self._forget(ForgetMode.PREVIEW, ids, query, filters, None, None, namespace)
+
+    async def forget_execute(
+        self,
+        reason: str,
+        *,
+        ids: Sequence[str] | None = None,
+        query: str | None = None,
+        filters: ForgetFilters | None = None,
+        token: str | None = None,
+        namespace: str | None = None,
+    ) -> ForgetResult:
+        """Forget the selection (recoverable until the sweeper erases it); above the server's
+        threshold only with the preview's ``token``."""
+        return await self._forget(ForgetMode.EXECUTE, ids, query, filters, reason, token, namespace)
+
+    async def _forget(
+        self,
+        mode: ForgetMode,
+        ids: Sequence[str] | None,
+        query: str | None,
+        filters: ForgetFilters | None,
+        reason: str | None,
+        token: str | None,
+        namespace: str | None,
+    ) -> ForgetResult:
+        given = graphql_input(
+            namespace=self.config.scope(namespace), mode=mode, ids=list(ids) if ids is not None else None,
+            query=query, filters=filters, reason=reason, token=token,
+        )
+        return decode(ForgetResult, (await self.execute("forget", {"input": given}))["forget"])
+
+    async def recover(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:
+        given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))
+        return decode(Memory, (await self.execute("recover", given))["recover"])
+
+    async def pin(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:
+        given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))
+        return decode(Memory, (await self.execute("pin", given))["pin"])
+
+    async def unpin(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:
+        given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))
+        return decode(Memory, (await self.execute("unpin", given))["unpin"])
+
+    async def erase(self, id: str, reason: str, *, namespace: str | None = None) -> EraseResult:
+        """Irreversibly erase a memory and what it alone supported (admin)."""
+        given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))
+        return decode(EraseResult, (await self.execute("erase", given))["erase"])
+
+    # Management.
+
+    async def stats(self, *, namespace: str | None = None) -> Stats:
+        data = await self.execute("stats", graphql_input(namespace=self.config.scope(namespace)))
+        return decode(Stats, data["stats"])
+
+    async def status(self, *, namespace: str | None = None) -> Status:
+        """Consolidation status of the namespace (of all, given none and a client without one)."""
+        data = await self.execute("status", graphql_input(namespace=self.config.scope(namespace)))
+        return decode(Status, data["status"])
+
+    async def consolidate(self, *, limit: int | None = None, namespace: str | None = None) -> ConsolidationResult:
+        """Consolidate up to ``limit`` raw episodes now; returns when done."""
+        given = graphql_input(namespace=self.config.scope(namespace), limit=limit)
+        return decode(ConsolidationResult, (await self.execute("consolidate", given))["consolidate"])
+
+    async def sweep(self, *, namespace: str | None = None) -> SweepReport:
+        """Run the sweeps now (admin): event TTL, erasure past the recovery window, History retention."""
+        data = await self.execute("sweep", graphql_input(namespace=self.config.scope(namespace)))
+        return decode(SweepReport, data["sweep"])

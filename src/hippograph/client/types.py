@@ -1,0 +1,330 @@
+"""What the client returns: one dataclass per GraphQL type it reads, fields in snake_case.
+
+Enums are ``StrEnum``s, so they compare equal to the strings the API sends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class Role(StrEnum):
+    USER = "USER"
+    ASSISTANT = "ASSISTANT"
+    TOOL = "TOOL"
+    NOTE = "NOTE"
+    DOCUMENT = "DOCUMENT"
+
+
+class FactKind(StrEnum):
+    FACT = "FACT"
+    PREFERENCE = "PREFERENCE"
+    IDENTITY = "IDENTITY"
+    PROCEDURE = "PROCEDURE"
+    TASK = "TASK"
+    STATUS = "STATUS"
+    DECISION = "DECISION"
+    EVENT = "EVENT"
+    CORE = "CORE"
+
+
+class Mode(StrEnum):
+    BALANCED = "BALANCED"
+    RECENT = "RECENT"
+    IMPORTANT = "IMPORTANT"
+    DEEP = "DEEP"
+    BROAD = "BROAD"
+
+
+class Channel(StrEnum):
+    KEYWORD = "KEYWORD"
+    VECTOR = "VECTOR"
+    GRAPH = "GRAPH"
+
+
+class CaptureStatus(StrEnum):
+    CREATED = "CREATED"
+    DUPLICATE = "DUPLICATE"
+    CORROBORATED = "CORROBORATED"
+
+
+class RememberStatus(StrEnum):
+    CREATED = "CREATED"
+    DUPLICATE = "DUPLICATE"
+
+
+class LifecycleState(StrEnum):
+    ACTIVE = "ACTIVE"
+    STALE = "STALE"
+    ARCHIVED = "ARCHIVED"
+
+
+class ForgetMode(StrEnum):
+    PREVIEW = "PREVIEW"
+    EXECUTE = "EXECUTE"
+
+
+@dataclass(frozen=True)
+class Redaction:
+    kind: str
+    count: int
+
+
+@dataclass(frozen=True)
+class CaptureResult:
+    id: str
+    status: CaptureStatus
+    redactions: list[Redaction]
+    excised: list[str]
+
+
+@dataclass(frozen=True)
+class Episode:
+    id: str
+    namespace: str
+    importance: float
+    pinned: bool
+    tags: list[str]
+    access_count: int
+    last_accessed_at: datetime | None
+    forgotten_at: datetime | None
+    retention: float
+    lifecycle: LifecycleState
+    content: str
+    role: str
+    agent: str
+    session: str | None
+    occurred_at: datetime
+    captured_at: datetime
+    content_hash: str
+    observed_by: list[str]
+    state: str
+    embedded: bool
+    metadata: Any
+
+
+@dataclass(frozen=True)
+class Fact:
+    id: str
+    namespace: str
+    importance: float
+    pinned: bool
+    tags: list[str]
+    access_count: int
+    last_accessed_at: datetime | None
+    forgotten_at: datetime | None
+    retention: float
+    lifecycle: LifecycleState
+    statement: str
+    kind: str
+    key: str | None
+    subject: str | None
+    predicate: str | None
+    object: str | None
+    confidence: float
+    version: int
+    status: str
+    origin: str
+    valid_from: datetime | None
+    valid_to: datetime | None
+    recorded_at: datetime
+    expired_at: datetime | None
+    # The ids of the episodes it was drawn from.
+    supported_by: list[str]
+
+
+Memory = Episode | Fact
+
+
+@dataclass(frozen=True)
+class ChannelScore:
+    channel: Channel
+    rank: int
+    score: float
+
+
+@dataclass(frozen=True)
+class ScoreExplanation:
+    rrf: float
+    retention: float
+    access_boost: float
+    importance_weight: float
+    state: LifecycleState
+    status_factor: float
+    folded: list[str]
+
+
+@dataclass(frozen=True)
+class RecallHit:
+    score: float
+    memory: Memory
+    channels: list[ChannelScore]
+    explanation: ScoreExplanation | None
+
+
+@dataclass(frozen=True)
+class StageTiming:
+    stage: str
+    ms: float
+
+
+@dataclass(frozen=True)
+class Degradation:
+    channel: Channel
+    reason: str
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    hits: list[RecallHit]
+    # The hits as a bounded text bundle to paste into a prompt.
+    context: str
+    timings: list[StageTiming]
+    degraded: list[Degradation]
+
+
+@dataclass(frozen=True)
+class RememberResult:
+    fact: Fact
+    status: RememberStatus
+    superseded: list[str]
+    warnings: list[str]
+    redactions: list[Redaction]
+
+
+@dataclass(frozen=True)
+class ForgetResult:
+    mode: ForgetMode
+    candidates: list[str]
+    # A preview's token: pass it to forget_execute to confirm exactly these candidates.
+    token: str | None
+    expires_at: datetime | None
+    confirmation_required: bool
+    forgotten: list[str]
+
+
+@dataclass(frozen=True)
+class EraseResult:
+    id: str
+    facts: list[str]
+    entities: list[str]
+
+
+@dataclass(frozen=True)
+class HistoryEvent:
+    id: str
+    target: str
+    event: str
+    actor: str
+    at: datetime
+    reason: str | None
+    old_content: str | None
+    new_content: str | None
+    metadata: Any
+
+
+@dataclass(frozen=True)
+class Entity:
+    id: str
+    namespace: str
+    name: str
+    canonical: str
+    type: str
+    aliases: list[str]
+    mention_count: int
+    first_seen_at: datetime | None
+    last_seen_at: datetime | None
+    merged_into: str | None
+
+
+@dataclass(frozen=True)
+class GraphEdge:
+    type: str
+    source: str
+    target: str
+    valid_from: datetime | None
+    valid_to: datetime | None
+    recorded_at: datetime | None
+    expired_at: datetime | None
+    strength: int | None
+    count: int | None
+    fact: str | None
+
+
+@dataclass(frozen=True)
+class Neighborhood:
+    nodes: list[Entity]
+    edges: list[GraphEdge]
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    fact: Fact
+    supersedes: list[str]
+    superseded_by: list[str]
+    contradicts: list[str]
+
+
+@dataclass(frozen=True)
+class Page(Generic[T]):
+    """One page of a connection; pass ``end_cursor`` as ``after`` for the next."""
+
+    items: list[T]
+    has_next_page: bool
+    end_cursor: str | None
+
+
+@dataclass(frozen=True)
+class Count:
+    name: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Stats:
+    namespace: str
+    labels: list[Count]
+    kinds: list[Count]
+    statuses: list[Count]
+    lifecycle: list[Count]
+    forgotten: int
+    facts_below_half_retention: int
+
+
+@dataclass(frozen=True)
+class DeadLetter:
+    id: str
+    namespace: str
+    attempts: int
+    error: str | None
+
+
+@dataclass(frozen=True)
+class Status:
+    backend: str
+    version: str
+    raw: int
+    leased: int
+    consolidated: int
+    failed: int
+    lag_seconds: float
+    dead_letters: list[DeadLetter]
+
+
+@dataclass(frozen=True)
+class ConsolidationResult:
+    processed: int
+    failed: int
+    remaining: int
+
+
+@dataclass(frozen=True)
+class SweepReport:
+    expired_events: int
+    erased: int
+    history_purged: int

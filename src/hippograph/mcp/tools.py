@@ -1,0 +1,193 @@
+"""The MCP tools: capture, recall, remember, forget (preview, then execute with its token),
+history and entity lookups, each one call of the Python client."""
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, ToolAnnotations
+from pydantic import Field, ValidationError
+
+from hippograph import __version__
+from hippograph.client import BadInput, FactKind, Mode, Role
+from hippograph.mcp.backend import Clients
+from hippograph.mcp.results import answer, coded, failure, plain
+
+INSTRUCTIONS = (
+    "Long-term memory. Capture what is worth keeping as it happens (one message or note per call); "
+    "recall before answering anything that may depend on the past, and use the context it returns; "
+    "remember states an explicit, durable fact. To forget, preview first, then call forget with the "
+    "preview's candidate ids and token."
+)
+
+Namespace = Annotated[
+    str | None, Field(description="The memory space; omit it to use the key's (or 'default').", max_length=200)
+]
+Ids = Annotated[list[Annotated[str, Field(min_length=1, max_length=100)]], Field(min_length=1, max_length=1000)]
+Tags = Annotated[list[Annotated[str, Field(max_length=200)]] | None, Field(max_length=50)]
+Importance = Annotated[float | None, Field(ge=0, le=1, description="0..1, default 0.5.")]
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+
+class HippographMCP(MCPServer):
+    """Arguments that do not fit a tool's schema are reported like the API's own bad input:
+    a tool error with the code BAD_INPUT naming the fields."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            if not isinstance(error.__cause__, ValidationError):
+                raise
+            problems = "; ".join(
+                f"{'.'.join(str(part) for part in problem['loc'])}: {problem['msg']}"
+                for problem in error.__cause__.errors()
+            )
+            return failure("BAD_INPUT", f"invalid arguments for {name}: {problems}")
+
+
+def build_server(clients: Clients) -> MCPServer:
+    server = HippographMCP("hippograph", version=__version__, instructions=INSTRUCTIONS)
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False))
+    @coded
+    async def capture(
+        content: Annotated[str, Field(description="The message or note, verbatim (at most 64 KiB).")],
+        ctx: Context,
+        agent: Annotated[str | None, Field(description="Who said or wrote it.", max_length=200)] = None,
+        session: Annotated[str | None, Field(description="The conversation it belongs to.", max_length=200)] = None,
+        role: Annotated[Role, Field(description="Who produced it.")] = Role.USER,
+        occurred_at: Annotated[str | None, Field(description="ISO-8601 with a time zone; default now.")] = None,
+        tags: Tags = None,
+        importance: Importance = None,
+        namespace: Namespace = None,
+    ) -> CallToolResult:
+        """Store one message or note in long-term memory. Duplicates are recognised, and
+        credentials in it are redacted before it is stored."""
+        client = await clients.for_request(ctx.headers)
+        result = await client.capture(
+            content, role=role, agent=agent, session=session, occurred_at=_when(occurred_at, "occurred_at"),
+            tags=tags, importance=importance, namespace=namespace,
+        )
+        return answer(plain(result), f"{result.status.value.lower()} {result.id}")
+
+    @server.tool(annotations=READ_ONLY)
+    @coded
+    async def recall(
+        query: Annotated[str, Field(description="What to remember, in words.", min_length=1)],
+        ctx: Context,
+        limit: Annotated[int, Field(ge=1, le=100)] = 10,
+        mode: Annotated[Mode, Field(description="BALANCED, RECENT, IMPORTANT, DEEP or BROAD.")] = Mode.BALANCED,
+        namespace: Namespace = None,
+    ) -> CallToolResult:
+        """The memories relevant to a query, as a bounded context bundle to read before answering."""
+        client = await clients.for_request(ctx.headers)
+        result = await client.recall(query, limit=limit, mode=mode, namespace=namespace)
+        hits = [
+            {"id": hit.memory.id, "score": hit.score, "type": type(hit.memory).__name__.lower()} for hit in result.hits
+        ]
+        return answer({"context": result.context, "hits": hits}, result.context)
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False))
+    @coded
+    async def remember(
+        statement: Annotated[str, Field(description="The fact, as one self-contained sentence.", min_length=1)],
+        ctx: Context,
+        kind: Annotated[FactKind, Field(description="How it decays and supersedes.")] = FactKind.FACT,
+        key: Annotated[str | None, Field(description="A newer fact of the same kind and key supersedes it.")] = None,
+        subject: Annotated[str | None, Field(description="What it is about.")] = None,
+        importance: Importance = None,
+        tags: Tags = None,
+        namespace: Namespace = None,
+    ) -> CallToolResult:
+        """Store an explicit, durable fact (a preference, a decision, a status...)."""
+        client = await clients.for_request(ctx.headers)
+        result = await client.remember(
+            statement, kind=kind, key=key, subject=subject, importance=importance, tags=tags, namespace=namespace
+        )
+        return answer(plain(result), f"{result.status.value.lower()} {result.fact.id}")
+
+    @server.tool(annotations=READ_ONLY)
+    @coded
+    async def forget_preview(
+        ctx: Context,
+        ids: Annotated[list[str] | None, Field(description="These memories.", max_length=1000)] = None,
+        query: Annotated[str | None, Field(description="Memories matching this text (never pinned ones).")] = None,
+        namespace: Namespace = None,
+    ) -> CallToolResult:
+        """What forgetting would take, and the token that confirms exactly that. Forgets nothing."""
+        client = await clients.for_request(ctx.headers)
+        result = await client.forget_preview(ids=ids, query=query, namespace=namespace)
+        return answer({"candidates": result.candidates, "token": result.token, "expiresAt": plain(result.expires_at)})
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False))
+    @coded
+    async def forget(
+        ids: Annotated[Ids, Field(description="The candidates forget_preview returned.")],
+        token: Annotated[str, Field(description="The token forget_preview returned.", min_length=1)],
+        reason: Annotated[str, Field(description="Why; the audit trail keeps it.", min_length=1)],
+        ctx: Context,
+        namespace: Namespace = None,
+    ) -> CallToolResult:
+        """Forget what a preview showed. Recoverable by an operator until the sweeper erases it."""
+        client = await clients.for_request(ctx.headers)
+        result = await client.forget_execute(
+            reason, ids=ids, token=token, namespace=namespace
+        )
+        return answer({"forgotten": result.forgotten})
+
+    @server.tool(annotations=READ_ONLY)
+    @coded
+    async def history(
+        id: Annotated[str, Field(description="A memory's or an entity's id.", min_length=1)],
+        ctx: Context,
+        namespace: Namespace = None,
+    ) -> CallToolResult:
+        """The audit trail of a memory or entity, oldest first: what changed, when, by whom, why."""
+        client = await clients.for_request(ctx.headers)
+        events = await client.history(id, namespace=namespace)
+        return answer({"events": plain(events)})
+
+    @server.tool(annotations=READ_ONLY)
+    @coded
+    async def find_entities(
+        search: Annotated[str, Field(description="A name, or part of one.", min_length=1)],
+        ctx: Context,
+        type: Annotated[str | None, Field(description="person, place, organization, ...")] = None,
+        limit: Annotated[int, Field(ge=1, le=100)] = 10,
+        namespace: Namespace = None,
+    ) -> CallToolResult:
+        """People, places, organizations... that memories mention, by name."""
+        client = await clients.for_request(ctx.headers)
+        page = await client.entities(
+            search=search, type=type, first=limit, namespace=namespace
+        )
+        return answer({"entities": plain(page.items)})
+
+    @server.tool(annotations=READ_ONLY)
+    @coded
+    async def entity_neighborhood(
+        entity_id: Annotated[str, Field(description="An id find_entities returned.", min_length=1)],
+        ctx: Context,
+        depth: Annotated[int, Field(ge=1, le=3)] = 1,
+        as_of: Annotated[str | None, Field(description="ISO-8601: what held then; default now.")] = None,
+        namespace: Namespace = None,
+    ) -> CallToolResult:
+        """An entity, the entities related to it, and how (typed, time-bounded relations)."""
+        client = await clients.for_request(ctx.headers)
+        around = await client.neighborhood(
+            entity_id, depth=depth, as_of=_when(as_of, "as_of"), namespace=namespace
+        )
+        return answer(plain(around))
+
+    return server
+
+
+def _when(value: str | None, field: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise BadInput("BAD_INPUT", f"{field} is not an ISO-8601 date and time: {value!r}") from None

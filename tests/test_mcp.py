@@ -1,0 +1,192 @@
+"""``hippograph mcp`` driven by the MCP SDK's own client, as an agent host runs it: over stdio on
+a store of its own and against the running test server with a key, and over streamable HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx2
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from support.processes import REPO, eventually, free_port
+
+from hippograph.access import KeyRole, create_key
+from hippograph.client import Client, Unauthenticated
+from hippograph.runtime import Runtime
+
+TOOLS = {
+    "capture", "recall", "remember", "forget_preview", "forget", "history", "find_entities", "entity_neighborhood"
+}
+
+
+@asynccontextmanager
+async def mcp_session(*args: str, log: Path, env: dict[str, str] | None = None) -> AsyncIterator[ClientSession]:
+    environment = {"PYTHONPATH": str(REPO / "src"), **(env or {})}
+    for name in ("NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD", "NEO4J_DATABASE"):
+        if name in os.environ:
+            environment[name] = os.environ[name]
+    server = StdioServerParameters(command=sys.executable, args=["-m", "hippograph.cli", "mcp", *args], env=environment)
+    with log.open("a") as errlog:
+        async with stdio_client(server, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            yield session
+
+
+async def call(session: ClientSession, tool: str, **arguments: Any) -> dict[str, Any]:
+    result = await session.call_tool(tool, arguments)
+    assert not result.is_error, result.content[0].text
+    assert result.structured_content is not None
+    return result.structured_content
+
+
+async def error(session: ClientSession, tool: str, **arguments: Any) -> tuple[str, str]:
+    """The code of a tool call that fails, and the text the model reads."""
+    result = await session.call_tool(tool, arguments)
+    assert result.is_error and result.structured_content is not None
+    text = result.content[0].text
+    assert "Traceback" not in text
+    return result.structured_content["error"]["code"], text
+
+
+def run(scenario: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(scenario())
+
+
+def test_in_process_it_captures_recalls_and_forgets_on_its_own_store(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        args = ("--data-dir", str(tmp_path / "store"), "--heap", "512m")
+        # The background consolidator stays off: nothing here needs entities.
+        async with mcp_session(*args, log=tmp_path / "mcp.log", env={"HIPPOGRAPH_CONSOLIDATION_INTERVAL_S": "0"}) as s:
+            assert {tool.name for tool in (await s.list_tools()).tools} == TOOLS
+
+            captured = await call(s, "capture", content="Caroline: I moved to Boston last spring.", agent="Caroline")
+            assert captured["status"] == "CREATED"
+            recalled = await call(s, "recall", query="Where does Caroline live now?")
+            assert "moved to Boston" in recalled["context"] and recalled["hits"][0]["id"] == captured["id"]
+
+            fact = await call(s, "remember", statement="Caroline prefers tea", kind="PREFERENCE", key="drink")
+            assert fact["status"] == "CREATED" and fact["fact"]["statement"] == "Caroline prefers tea"
+            events = await call(s, "history", id=fact["fact"]["id"])
+            assert [e["event"] for e in events["events"]] == ["created"]
+
+            preview = await call(s, "forget_preview", query="Boston")
+            assert preview["candidates"] == [captured["id"]] and preview["token"]
+            code, text = await error(s, "forget", ids=preview["candidates"], token="not-the-token", reason="asked to")
+            assert code == "CONFIRMATION_REQUIRED" and text.startswith("CONFIRMATION_REQUIRED: ")
+            done = await call(s, "forget", ids=preview["candidates"], token=preview["token"], reason="asked to")
+            assert done["forgotten"] == [captured["id"]]
+            after = await call(s, "recall", query="Where does Caroline live now?")
+            assert "Boston" not in after["context"]
+
+            assert (await error(s, "recall", query="anything", limit=0))[0] == "BAD_INPUT"
+            assert (await error(s, "capture", content="x", occurred_at="last Tuesday"))[0] == "BAD_INPUT"
+        assert "Traceback" not in (tmp_path / "mcp.log").read_text()
+
+    run(scenario)
+
+
+def test_remote_it_uses_the_server_with_the_key_from_the_environment(
+    base_url: str, admin_secret: str, runtime: Runtime, namespace: str, tmp_path: Path
+) -> None:
+    reader = create_key(runtime.store, f"mcp-reader-{uuid.uuid4().hex[:8]}", KeyRole.READER, [namespace]).secret
+    eventually(lambda: _admitted(base_url, reader))
+    warm_up(base_url, admin_secret)
+
+    async def scenario() -> None:
+        log = tmp_path / "mcp.log"
+        remote = ("--url", base_url, "--namespace", namespace)
+        async with mcp_session(*remote, log=log, env={"HIPPOGRAPH_API_KEY": admin_secret}) as s:
+            captured = await call(s, "capture", content="Dana: I work at Initech and I live in Lisbon.", agent="Dana")
+            recalled = await call(s, "recall", query="Where does Dana work?")
+            assert "Initech" in recalled["context"] and recalled["hits"][0]["id"] == captured["id"]
+            with Client(base_url, key=admin_secret, namespace=namespace) as direct:
+                direct.consolidate()
+            found = await call(s, "find_entities", search="Initech")
+            initech = next(e for e in found["entities"] if e["name"] == "Initech")
+            around = await call(s, "entity_neighborhood", entity_id=initech["id"])
+            assert initech["id"] in {node["id"] for node in around["nodes"]}
+
+        async with mcp_session("--url", base_url, log=log, env={"HIPPOGRAPH_API_KEY": reader}) as s:
+            # A key for one namespace needs none named; a reader may not write.
+            assert "Lisbon" in (await call(s, "recall", query="Where does Dana live?"))["context"]
+            code, text = await error(s, "capture", content="Nope.")
+            assert code == "FORBIDDEN" and reader not in text
+        assert admin_secret not in log.read_text() and reader not in log.read_text()
+
+    run(scenario)
+
+
+def warm_up(base_url: str, secret: str) -> None:
+    """Have the test server load its models (a capture embeds, a recall encodes the query) before
+    the MCP server's client, which waits 30 s for an answer, calls it."""
+    with Client(base_url, key=secret, namespace=f"warm-{uuid.uuid4().hex[:8]}", timeout=600) as client:
+        client.capture("Warming up the models.")
+        client.recall("models")
+
+
+def _admitted(base_url: str, secret: str) -> bool:
+    try:
+        Client(base_url, key=secret).stats()
+    except Unauthenticated:
+        return False
+    return True
+
+
+def test_over_streamable_http_off_loopback_each_request_brings_its_own_key(
+    base_url: str, admin_secret: str, runtime: Runtime, namespace: str, tmp_path: Path
+) -> None:
+    reader = create_key(runtime.store, f"mcp-http-{uuid.uuid4().hex[:8]}", KeyRole.READER, [namespace]).secret
+    eventually(lambda: _admitted(base_url, reader))
+    warm_up(base_url, admin_secret)
+    port = free_port()
+    command = [sys.executable, "-m", "hippograph.cli", "mcp", "--url", base_url, "--transport", "streamable-http",
+               "--host", "0.0.0.0", "--port", str(port), "--namespace", namespace]  # fmt: skip
+    # The process's own key is never used off loopback: a request without one is refused.
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "HIPPOGRAPH_API_KEY": admin_secret}
+    with (tmp_path / "mcp.log").open("ab") as log:
+        server = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+    try:
+        eventually(lambda: _listening(port), within_s=60)
+
+        async def scenario() -> None:
+            url = f"http://127.0.0.1:{port}/mcp"
+            async with http_session(url, admin_secret) as s:
+                captured = await call(s, "capture", content="Priya: my flight to Oslo leaves on Friday.")
+                assert (await call(s, "recall", query="flight to Oslo"))["hits"][0]["id"] == captured["id"]
+            async with http_session(url, reader) as s:
+                assert "Oslo" in (await call(s, "recall", query="When does the flight leave?"))["context"]
+                assert (await error(s, "capture", content="Nope."))[0] == "FORBIDDEN"
+            async with http_session(url, None) as s:
+                assert (await error(s, "recall", query="Oslo"))[0] == "UNAUTHENTICATED"
+
+        run(scenario)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@asynccontextmanager
+async def http_session(url: str, secret: str | None) -> AsyncIterator[ClientSession]:
+    headers = {"Authorization": f"Bearer {secret}"} if secret else {}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=120) as http,
+        streamable_http_client(url, http_client=http) as (read, write, *_),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        yield session
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
