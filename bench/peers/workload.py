@@ -14,6 +14,7 @@ from typing import Any
 
 from harness import Turn, load_average, load_turns, summary
 from locomo_recall import Query, load_queries, namespace_of, recall_at
+from tqdm import tqdm
 
 KS = (1, 5, 10)
 LIMIT = max(KS)
@@ -71,7 +72,7 @@ class Side:
         batches = workload.batches
         self.load_average["before_capture"] = load_average()
         start = time.perf_counter()
-        for batch in batches:
+        for batch in tqdm(batches, desc=f"{self.name} capture", unit="batch"):
             ids = store(batch)
             if len(ids) != len(batch):
                 raise RuntimeError(f"{self.name} returned {len(ids)} ids for {len(batch)} turns")
@@ -90,7 +91,7 @@ class Side:
     ) -> None:
         """Ask each query through ``search(namespace, question)`` (memory ids, best first), timed."""
         self.load_average["before_recall"] = load_average()
-        for query in queries:
+        for query in tqdm(queries, desc=f"{self.name} recall", unit="q"):
             start = time.perf_counter()
             ids = search(query.namespace, query.question)
             self.latencies_ms.append((time.perf_counter() - start) * 1000)
@@ -116,5 +117,5 @@ class Side:
 
 def warm(turns: Sequence[Turn], search: Callable[[str, str], list[str]]) -> None:
     """Recalls of conversation turns, not measured: JIT, caches and lazy loading settle first."""
-    for turn in turns:
+    for turn in tqdm(turns, desc="warm-up", unit="q"):
         search(namespace_of(turn.sample_id), turn.text)
