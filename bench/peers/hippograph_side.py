@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from harness import GraphQLClient, Turn, free_port, peak_rss_mib, running_server
-from workload import LIMIT, Side, content_of, namespace_of, warm
+from workload import LIMIT, System, content_of, namespace_of
 
 # The channels Mem0 has too: keyword (BM25 there, full text here) and vector (MiniLM both).
 CHANNELS = ["KEYWORD", "VECTOR"]
 
 
-def run(workload: Any) -> dict[str, Any]:
+@contextmanager
+def hippograph() -> Iterator[System]:
     # Capture is measured alone: the background consolidator would share the two cores with it,
     # and Mem0 with infer=False derives nothing either.
     os.environ["HIPPOGRAPH_CONSOLIDATION_INTERVAL_S"] = "0"
@@ -23,7 +25,6 @@ def run(workload: Any) -> dict[str, Any]:
         port = free_port()
         with running_server(Path(tmp), port) as server:
             gql = GraphQLClient(f"http://127.0.0.1:{port}", ("captureBatch", "recall"), timeout_s=600)
-            side = Side("Hippograph", {"api": "GraphQL over HTTP", "channels": CHANNELS, "consolidation": "off"})
 
             def store(batch: list[Turn]) -> list[str]:
                 inputs = [
@@ -52,9 +53,5 @@ def run(workload: Any) -> dict[str, Any]:
                 )
                 return [hit["memory"]["id"] for hit in data["recall"]["hits"]]
 
-            turns_of = side.capture(workload, store)
-            warm(workload.warmup, search)
-            side.recall(workload.queries, turns_of, search)
-            report = side.report()
-            report["server_peak_rss_mib"] = peak_rss_mib(server.pid)
-            return report
+            setup = {"api": "GraphQL over HTTP", "channels": CHANNELS, "consolidation": "off"}
+            yield System("Hippograph", setup, store, search, {"server_peak_rss_mib": lambda: peak_rss_mib(server.pid)})

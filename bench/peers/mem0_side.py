@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from harness import Turn
-from workload import LIMIT, Side, content_of, namespace_of, warm
+from workload import LIMIT, System, content_of, namespace_of
 
 os.environ["MEM0_TELEMETRY"] = "false"
 os.environ["HF_HUB_OFFLINE"] = "1"
@@ -119,10 +121,10 @@ def open_memory(data_dir: Path) -> tuple[Any, dict[str, Any]]:
     return memory, setup
 
 
-def run(workload: Any) -> dict[str, Any]:
+@contextmanager
+def mem0() -> Iterator[System]:
     with tempfile.TemporaryDirectory(prefix="peers-mem0-") as tmp:
         memory, setup = open_memory(Path(tmp))
-        side = Side("Mem0", setup)
 
         def store(batch: list[Turn]) -> list[str]:
             messages = [{"role": "user", "content": content_of(turn), "name": turn.speaker} for turn in batch]
@@ -133,10 +135,10 @@ def run(workload: Any) -> dict[str, Any]:
             found = memory.search(question, filters={"user_id": namespace}, top_k=LIMIT, threshold=THRESHOLD)
             return [item["id"] for item in found["results"]]
 
-        turns_of = side.capture(workload, store)
-        if memory.vector_store._bm25_encoder is None or not memory.vector_store._has_bm25_slot:
-            raise RuntimeError("Mem0's BM25 channel is off; the comparison needs it on")
-        warm(workload.warmup, search)
-        side.recall(workload.queries, turns_of, search)
-        memory.close()
-        return side.report()
+        def bm25_on() -> bool:
+            return memory.vector_store._bm25_encoder is not None and memory.vector_store._has_bm25_slot
+
+        try:
+            yield System("Mem0", setup, store, search, {"bm25_channel_on": bm25_on})
+        finally:
+            memory.close()

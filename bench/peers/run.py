@@ -1,22 +1,24 @@
-"""Hippograph against Mem0 OSS on the same machine, the same LoCoMo turns and the same questions,
-one system after the other: capture throughput, recall latency and recall@k, and the ratios.
+"""Hippograph against Mem0 OSS on the same machine, the same LoCoMo turns and the same questions:
+capture throughput, recall latency and recall@k, and the ratios.
 
-    pip install -e '.[peers]' && python bench/peers/run.py [--batch-size 64] [--warmup 300] [--out FILE]
+    pip install -e '.[peers]' && python bench/peers/run.py [--batch-size 64] [--warmup 300] [--sequential]
 
-Mem0 runs first, in this process, offline (``mem0_side``); then Hippograph, as ``hippograph serve``
-on a fresh store spoken to over HTTP (``hippograph_side``). Each conversation is one namespace
-(one Mem0 ``user_id``); its turns go in batches of ``--batch-size``, each batch one
-``captureBatch`` request or one ``Memory.add`` call with its turns as messages. Every question of
-category 1–4 is asked with limit 10. Both are warmed up with ``--warmup`` recalls of turns first.
+Mem0 runs in this process, offline (``mem0_side``); Hippograph as ``hippograph serve`` on a fresh
+store spoken to over HTTP (``hippograph_side``). Each conversation is one namespace (one Mem0
+``user_id``); its turns go in batches of ``--batch-size``, each batch one ``captureBatch`` request
+or one ``Memory.add`` call with its turns as messages. Every question of category 1–4 is asked with
+limit 10. Both are warmed up first (a batch, ``--warmup`` recalls of turns). Mem0 goes first, then
+Hippograph, batch by batch and query by query, so that both meet the same machine load on a shared
+machine; ``--sequential`` lets each do all its capture (then all its recall) before the other.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import sys
 from collections.abc import Sequence
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,10 +26,10 @@ from typing import Any
 # The shared benchmark modules (harness, locomo_recall) live one directory up, run as scripts.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import hippograph_side  # noqa: E402
-import mem0_side  # noqa: E402
 from harness import LOCOMO, REPO, git_revision, machine  # noqa: E402
-from workload import Workload  # noqa: E402
+from hippograph_side import hippograph  # noqa: E402
+from mem0_side import mem0  # noqa: E402
+from workload import Workload, compare  # noqa: E402
 
 TARGET_CAPTURE = 2.0  # Hippograph's turns/s over Mem0's, at least
 TARGET_P95 = 1 / 3  # Hippograph's recall p95 over Mem0's, at most
@@ -71,6 +73,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--locomo", type=Path, default=LOCOMO)
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--warmup", type=int, default=300, help="recalls of turns before measuring, per system")
+    parser.add_argument(
+        "--sequential",
+        action="store_true",
+        help="Mem0 captures everything, then Hippograph (and so for recall); default: batch by batch, query by query",
+    )
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "peers.json")
     return parser.parse_args(argv)
 
@@ -79,11 +86,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     workload = Workload.load(args.locomo, args.batch_size, args.warmup)
     started = datetime.now(UTC).isoformat(timespec="seconds")
-    mem0 = mem0_side.run(workload)
-    print(json.dumps(mem0, indent=2), flush=True)
-    gc.collect()
-    ours = hippograph_side.run(workload)
-    print(json.dumps(ours, indent=2), flush=True)
+    with ExitStack() as stack:
+        systems = [stack.enter_context(mem0()), stack.enter_context(hippograph())]
+        mem0_report, ours = compare(systems, workload, interleaved=not args.sequential)
     results = {
         "machine": machine(),
         "run": {
@@ -96,9 +101,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             "queries": len(workload.queries),
             "queries_skipped_for_evidence": workload.skipped_queries,
             "warmup": len(workload.warmup),
+            "order": "sequential" if args.sequential else "interleaved",
         },
-        "systems": [mem0, ours],
-        "ratios": ratios(mem0, ours),
+        "systems": [mem0_report, ours],
+        "ratios": ratios(mem0_report, ours),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2))

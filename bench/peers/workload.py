@@ -53,57 +53,54 @@ def content_of(turn: Turn) -> str:
 
 
 @dataclass
-class Side:
-    """One system's run: capture throughput, recall latency and recall@k, with the machine's load."""
+class System:
+    """One system as the benchmark drives it: ``store`` a batch of one conversation's turns (one
+    memory id back per turn), ``search(namespace, question)`` (memory ids, best first)."""
 
     name: str
     setup: dict[str, Any]
+    store: Callable[[list[Turn]], list[str]]
+    search: Callable[[str, str], list[str]]
+    extra: dict[str, Callable[[], Any]] = field(default_factory=dict)  # figures read once at the end
+
+
+@dataclass
+class Side:
+    """One system's measurements: capture throughput, recall latency and recall@k, and the
+    machine's load while it was measured."""
+
+    system: System
     capture_s: float = 0.0
     turns: int = 0
+    turns_of: dict[str, list[str]] = field(default_factory=dict)  # memory id -> LoCoMo turn ids
     latencies_ms: list[float] = field(default_factory=list)
     scores: dict[int, list[float]] = field(default_factory=lambda: {k: [] for k in KS})
-    load_average: dict[str, list[float]] = field(default_factory=dict)
+    loads: dict[str, list[float]] = field(default_factory=lambda: {"capture": [], "recall": []})  # 1-minute
 
-    def capture(self, workload: Workload, store: Callable[[list[Turn]], list[str]]) -> dict[str, list[str]]:
-        """Store every batch through ``store`` (which returns one memory id per turn), after the
-        warm-up batch; the turns of each memory id."""
-        turns_of: dict[str, list[str]] = {}
-        store(workload.warmup_batch)
-        batches = workload.batches
-        self.load_average["before_capture"] = load_average()
+    def capture(self, batch: list[Turn]) -> None:
+        self.loads["capture"].append(load_average()[0])
         start = time.perf_counter()
-        for batch in tqdm(batches, desc=f"{self.name} capture", unit="batch"):
-            ids = store(batch)
-            if len(ids) != len(batch):
-                raise RuntimeError(f"{self.name} returned {len(ids)} ids for {len(batch)} turns")
-            for turn, memory_id in zip(batch, ids):
-                turns_of.setdefault(memory_id, []).append(turn.dia_id)
-        self.capture_s = time.perf_counter() - start
-        self.turns = sum(len(batch) for batch in batches)
-        self.load_average["after_capture"] = load_average()
-        return turns_of
+        ids = self.system.store(batch)
+        self.capture_s += time.perf_counter() - start
+        if len(ids) != len(batch):
+            raise RuntimeError(f"{self.system.name} returned {len(ids)} ids for {len(batch)} turns")
+        self.turns += len(batch)
+        for turn, memory_id in zip(batch, ids):
+            self.turns_of.setdefault(memory_id, []).append(turn.dia_id)
 
-    def recall(
-        self,
-        queries: Sequence[Query],
-        turns_of: dict[str, list[str]],
-        search: Callable[[str, str], list[str]],
-    ) -> None:
-        """Ask each query through ``search(namespace, question)`` (memory ids, best first), timed."""
-        self.load_average["before_recall"] = load_average()
-        for query in tqdm(queries, desc=f"{self.name} recall", unit="q"):
-            start = time.perf_counter()
-            ids = search(query.namespace, query.question)
-            self.latencies_ms.append((time.perf_counter() - start) * 1000)
-            ranked = [set(turns_of.get(memory_id, ())) for memory_id in ids]
-            for k in KS:
-                self.scores[k].append(recall_at(query.evidence, ranked, k))
-        self.load_average["after_recall"] = load_average()
+    def recall(self, query: Query) -> None:
+        self.loads["recall"].append(load_average()[0])
+        start = time.perf_counter()
+        ids = self.system.search(query.namespace, query.question)
+        self.latencies_ms.append((time.perf_counter() - start) * 1000)
+        ranked = [set(self.turns_of.get(memory_id, ())) for memory_id in ids]
+        for k in KS:
+            self.scores[k].append(recall_at(query.evidence, ranked, k))
 
     def report(self) -> dict[str, Any]:
         return {
-            "system": self.name,
-            "setup": self.setup,
+            "system": self.system.name,
+            "setup": self.system.setup,
             "capture": {
                 "turns": self.turns,
                 "seconds": round(self.capture_s, 2),
@@ -111,11 +108,33 @@ class Side:
             },
             "recall_latency_ms": summary(self.latencies_ms, 95, 99),
             "recall_at": {f"R@{k}": round(statistics.fmean(values), 3) for k, values in self.scores.items()},
-            "load_average": self.load_average,
+            "load_average_1min": {
+                phase: {"min": min(loads), "median": statistics.median(loads), "max": max(loads)}
+                for phase, loads in self.loads.items()
+            },
+            **{name: read() for name, read in self.system.extra.items()},
         }
 
 
-def warm(turns: Sequence[Turn], search: Callable[[str, str], list[str]]) -> None:
-    """Recalls of conversation turns, not measured: JIT, caches and lazy loading settle first."""
-    for turn in tqdm(turns, desc="warm-up", unit="q"):
-        search(namespace_of(turn.sample_id), turn.text)
+def compare(systems: Sequence[System], workload: Workload, interleaved: bool) -> list[dict[str, Any]]:
+    """Warm each system up (a batch captured, ``workload.warmup`` recalls of turns), then capture
+    every batch and ask every query, timed. Interleaved: each batch, then each query, goes to every
+    system in turn, so that a machine whose load drifts loads all of them alike; otherwise one
+    system does all of its work, then the next."""
+    sides = [Side(system) for system in systems]
+    for side in sides:
+        side.system.store(workload.warmup_batch)
+        for turn in tqdm(workload.warmup, desc=f"{side.system.name} warm-up", unit="q"):
+            side.system.search(namespace_of(turn.sample_id), turn.text)
+    rounds = [sides] if interleaved else [[side] for side in sides]
+    for group in rounds:
+        names = "+".join(side.system.name for side in group)
+        for batch in tqdm(workload.batches, desc=f"{names} capture", unit="batch"):
+            for side in group:
+                side.capture(batch)
+    for group in rounds:
+        names = "+".join(side.system.name for side in group)
+        for query in tqdm(workload.queries, desc=f"{names} recall", unit="q"):
+            for side in group:
+                side.recall(query)
+    return [side.report() for side in sides]
