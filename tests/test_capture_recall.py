@@ -96,7 +96,9 @@ def test_unknown_memory_is_not_found(gql: GraphQLClient, namespace: str) -> None
     assert gql.error_code("memory", id="01NOPE", namespace=namespace) == "NOT_FOUND"
 
 
-def test_a_batch_stores_each_turn_with_its_own_vector_once(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
+def test_a_batch_stores_each_turn_with_its_own_vector_once(
+    gql: GraphQLClient, namespace: str, runtime: Runtime
+) -> None:
     """A batch is embedded in a few padded passes, its texts reordered by length: each episode must
     still get its own text's vector, the one a query of that very text finds first. A turn repeated
     inside the batch is one episode."""

@@ -26,10 +26,10 @@ from typing import Any
 # The shared benchmark modules (harness, locomo_recall) live one directory up, run as scripts.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from harness import LOCOMO, REPO, git_revision, machine  # noqa: E402
-from hippograph_side import hippograph  # noqa: E402
-from mem0_side import mem0  # noqa: E402
-from workload import Workload, compare  # noqa: E402
+from harness import LOCOMO, REPO, git_revision, machine
+from hippograph_side import hippograph
+from mem0_side import mem0
+from workload import Workload, compare
 
 TARGET_CAPTURE = 2.0  # Hippograph's turns/s over Mem0's, at least
 TARGET_P95 = 1 / 3  # Hippograph's recall p95 over Mem0's, at most

@@ -19,8 +19,8 @@ from __future__ import annotations
 import io
 import logging
 import warnings
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
