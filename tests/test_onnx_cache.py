@@ -1,4 +1,4 @@
-"""The query encoder's export, kept on disk: found again by what it was built from, never trusted damaged."""
+"""The ONNX encoder's export, kept on disk: found again by what it was built from, never trusted damaged."""
 
 from __future__ import annotations
 

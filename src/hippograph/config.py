@@ -124,7 +124,7 @@ class Settings:
     activation_depth: int = 2
     activation_threshold: float = 0.1
     query_cache_size: int = 1024
-    # Where the query encoder's ONNX export is kept between processes (onnx_cache.py); unset: the
+    # Where MiniLM's ONNX export is kept between processes (onnx_cache.py); unset: the
     # user's cache directory.
     model_cache_dir: Path | None = None
     limits: Limits = Limits()
