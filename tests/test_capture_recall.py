@@ -100,3 +100,28 @@ def test_memory_by_id_and_paging(gql: GraphQLClient, namespace: str, runtime: Ru
 
 def test_unknown_memory_is_not_found(gql: GraphQLClient, namespace: str) -> None:
     assert gql.error_code("memory", id="01NOPE", namespace=namespace) == "NOT_FOUND"
+
+
+def test_a_batch_stores_each_turn_with_its_own_vector_once(
+    gql: GraphQLClient, namespace: str, runtime: Runtime
+) -> None:
+    """A batch is embedded in a few padded passes, its texts reordered by length: each episode must
+    still get its own text's vector, the one a query of that very text finds first. A turn repeated
+    inside the batch is one episode."""
+    turns = [f"{speaker}: {text}" for speaker, text, _ in CAROLINE] + [
+        "Caroline: ok!",
+        "Melanie: " + " ".join(["We painted, hiked, swam and read books by the lake all summer long."] * 3),
+    ]
+    inputs = [{"namespace": namespace, "content": content, "agent": "bench"} for content in [*turns, turns[1]]]
+    outcomes = gql.data("captureBatch", inputs=inputs)["captureBatch"]
+    assert [o["status"] for o in outcomes] == ["CREATED"] * len(turns) + ["DUPLICATE"]
+    assert outcomes[-1]["id"] == outcomes[1]["id"]
+    assert census(runtime, namespace)["Episode"] == len(turns)
+    for content, outcome in zip(turns, outcomes):
+        recall = gql.data(
+            "recall", input={"namespace": namespace, "query": content, "channels": ["VECTOR"], "countAccess": False}
+        )["recall"]
+        top = recall["hits"][0]
+        assert top["memory"]["id"] == outcome["id"], content
+        [vector] = top["channels"]
+        assert vector["score"] > 0.999, content

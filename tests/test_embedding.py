@@ -1,9 +1,11 @@
-"""A recall query is embedded on ONNX Runtime, documents on torch: both must give the same vector,
-or the vector channel would compare a question with memories in two different spaces."""
+"""Queries and batches are embedded on ONNX Runtime, the consolidation workers' statements on torch:
+every path must give the same vector, or the vector channel would compare a question with
+memories in two different spaces."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from hippograph.embedding import MiniLMEmbedder
 from hippograph.runtime import Runtime
@@ -15,18 +17,35 @@ TEXTS = [
     "Qu'a fait Zoë à Zürich — et pourquoi 日本語?",
     # Longer than the model's 256 tokens: both paths must truncate the same way.
     " ".join(f"word{i}" for i in range(400)),
+    *(f"Caroline: I went to the {'really ' * n}lovely support group yesterday, it was great!" for n in range(12)),
 ]
 
 
-def test_the_runtime_embeds_queries_on_onnx_runtime(runtime: Runtime) -> None:
+@pytest.fixture(scope="module")
+def torch_embedder() -> MiniLMEmbedder:
+    return MiniLMEmbedder(query_cache_size=1, onnx=False)
+
+
+def test_the_runtime_embeds_on_onnx_runtime(runtime: Runtime) -> None:
     assert isinstance(runtime.embedder, MiniLMEmbedder)
-    assert runtime.embedder.onnx_queries_active
+    assert runtime.embedder.onnx_active
 
 
-def test_query_vectors_are_the_document_vectors_of_the_same_text(runtime: Runtime) -> None:
-    documents = runtime.embedder.embed(TEXTS)
-    for text, document in zip(TEXTS, documents, strict=True):
-        query = runtime.embedder.embed_query(text)
-        assert len(query) == len(document)
-        assert abs(float(np.linalg.norm(query)) - 1.0) < 1e-5
-        assert float(np.dot(query, document)) > 0.9999, text
+def test_a_batch_on_onnx_runtime_gives_torchs_vectors(runtime: Runtime, torch_embedder: MiniLMEmbedder) -> None:
+    assert len(TEXTS) > runtime.settings.embedding_batch_size  # several passes, each padded
+    onnx = runtime.embedder.embed(TEXTS)
+    reference = torch_embedder.embed(TEXTS)
+    assert len(onnx) == len(reference) == len(TEXTS)
+    for text, ours, theirs in zip(TEXTS, onnx, reference, strict=True):
+        assert len(ours) == len(theirs)
+        assert float(np.dot(ours, theirs)) > 0.9999, text
+
+
+def test_a_text_gets_the_same_vector_alone_and_anywhere_in_a_batch(runtime: Runtime) -> None:
+    forward = runtime.embedder.embed(TEXTS)
+    backward = runtime.embedder.embed(TEXTS[::-1])[::-1]
+    for text, a, b in zip(TEXTS, forward, backward, strict=True):
+        alone = runtime.embedder.embed_query(text)
+        assert abs(float(np.linalg.norm(a)) - 1.0) < 1e-5
+        assert float(np.dot(a, b)) > 0.99999, text
+        assert float(np.dot(a, alone)) > 0.99999, text

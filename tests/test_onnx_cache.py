@@ -1,4 +1,4 @@
-"""The query encoder's export, kept on disk: found again by what it was built from, never trusted damaged."""
+"""The ONNX encoder's export, kept on disk: found again by what it was built from, never trusted damaged."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 from hippograph import onnx_cache
 from hippograph.embedding import MiniLMEmbedder
-from hippograph.onnx_query import PROBES, ExportedEncoder
+from hippograph.onnx_encoder import PROBES, ExportedEncoder
 
 EXPORT = ExportedEncoder(graph=b"graph bytes", tokenizer="{}", max_length=256, probe_vectors=((1.0, 0.0),) * len(PROBES))
 
@@ -40,10 +40,10 @@ def test_the_key_follows_every_model_file(tmp_path: Path) -> None:
 
 def test_a_cached_export_serves_queries_without_torch(tmp_path: Path) -> None:
     exporter = MiniLMEmbedder(cache_dir=tmp_path)
-    assert exporter.onnx_queries_active
+    assert exporter.onnx_active
     assert list(tmp_path.glob("*.onnx"))
 
     reader = MiniLMEmbedder(cache_dir=tmp_path)
     assert reader.embed_query(PROBES[1]) == exporter.embed_query(PROBES[1])
-    assert reader.onnx_queries_active
+    assert reader.onnx_active
     assert reader._model is None  # the batch model (torch) was never loaded to answer the query

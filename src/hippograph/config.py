@@ -78,6 +78,8 @@ class Settings:
     # Texts per MiniLM forward pass. Small: the encoder pads each pass to its longest text, and a
     # batch of fact statements padded to 64 is ~1.8x the real tokens, to 8 ~1.25x; smaller passes
     # lose more to overhead than padding costs (docs/benchmarks.md, Consolidation throughput).
+    # On ONNX Runtime texts of similar length share a pass, and 4 to 8 per pass embed a capture's
+    # turns fastest (docs/benchmarks.md, Capture against Mem0).
     embedding_batch_size: int = 8
     torch_threads: int = 1
     # How often serve retries embeddings that failed at capture time.
@@ -125,7 +127,7 @@ class Settings:
     # How long /metrics keeps its reading of consolidation's backlog: counting episodes by state
     # reads every episode, so scrapes closer together than this share one reading.
     metrics_backlog_cache_s: float = 10.0
-    # Where the query encoder's ONNX export is kept between processes (onnx_cache.py); unset: the
+    # Where MiniLM's ONNX export is kept between processes (onnx_cache.py); unset: the
     # user's cache directory.
     model_cache_dir: Path | None = None
     limits: Limits = Limits()

@@ -1,4 +1,4 @@
-"""The exported query encoder on disk, so that a process exports it once rather than at every start.
+"""The exported ONNX encoder on disk, so that a process exports it once rather than at every start.
 
 An export is only as good as what it was built from, so an entry is named by a key over all of it:
 every file of the model directory, the versions of the libraries that load and trace the model,
@@ -17,8 +17,8 @@ import tempfile
 from importlib import metadata
 from pathlib import Path
 
-from hippograph import onnx_query
-from hippograph.onnx_query import ExportedEncoder
+from hippograph import onnx_encoder
+from hippograph.onnx_encoder import ExportedEncoder
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +42,8 @@ def key(model_dir: Path) -> str:
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     for library in _LIBRARIES:
         digest.update(f"{library}={_version(library)}\0".encode())
-    digest.update(f"opset={onnx_query.OPSET}\0".encode())
-    digest.update(Path(onnx_query.__file__).read_bytes())
+    digest.update(f"opset={onnx_encoder.OPSET}\0".encode())
+    digest.update(Path(onnx_encoder.__file__).read_bytes())
     return digest.hexdigest()
 
 
@@ -56,11 +56,11 @@ def read(cache_dir: Path, entry: str) -> ExportedEncoder | None:
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as error:
-        log.warning("ignoring the cached query encoder %s: %s", meta_path, error)
+        log.warning("ignoring the cached ONNX encoder %s: %s", meta_path, error)
         return None
     try:
         if meta["key"] != entry or meta["graph_sha256"] != hashlib.sha256(graph).hexdigest():
-            log.warning("ignoring the cached query encoder %s: its graph does not match its record", graph_path)
+            log.warning("ignoring the cached ONNX encoder %s: its graph does not match its record", graph_path)
             return None
         return ExportedEncoder(
             graph=graph,
@@ -69,7 +69,7 @@ def read(cache_dir: Path, entry: str) -> ExportedEncoder | None:
             probe_vectors=tuple(tuple(float(x) for x in vector) for vector in meta["probe_vectors"]),
         )
     except (KeyError, TypeError, ValueError) as error:
-        log.warning("ignoring the cached query encoder %s: %r", meta_path, error)
+        log.warning("ignoring the cached ONNX encoder %s: %r", meta_path, error)
         return None
 
 
@@ -87,11 +87,11 @@ def write(cache_dir: Path, entry: str, exported: ExportedEncoder) -> None:
     }
     _write_atomically(graph_path, exported.graph)
     _write_atomically(meta_path, json.dumps(meta).encode("utf-8"))
-    log.info("query encoder cached at %s", graph_path)
+    log.info("ONNX encoder cached at %s", graph_path)
 
 
 def _paths(cache_dir: Path, entry: str) -> tuple[Path, Path]:
-    stem = f"query-encoder-{entry[:32]}"
+    stem = f"onnx-encoder-{entry[:32]}"
     return cache_dir / f"{stem}.onnx", cache_dir / f"{stem}.json"
 
 

@@ -59,7 +59,7 @@ class Runtime:
 
     def warm_up(self) -> None:
         """Load the models now rather than in the first request that needs them: the extractor
-        and the query encoder (what recall needs) first, then the batch embedder."""
+        and the embedder (ONNX Runtime, or torch when that is off or its export failed)."""
         for part in (self.extractor, self.embedder):
             if isinstance(part, Warm):
                 part.warm_up()

@@ -123,7 +123,7 @@ def _load_models(embedding_batch_size: int, torch_threads: int) -> None:
 
     threading.Thread(target=_exit_with_parent, name="parent-watch", daemon=True).start()
     _lower_priority()
-    embedder = MiniLMEmbedder(embedding_batch_size, torch_threads, query_cache_size=1, onnx_queries=False)
+    embedder = MiniLMEmbedder(embedding_batch_size, torch_threads, query_cache_size=1, onnx=False)
     embedder.load()
     _models = (Extractor(), embedder)
 
