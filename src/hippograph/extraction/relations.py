@@ -470,8 +470,9 @@ class MentionResolver:
         if part is not None:
             proposal = self._proposal(token, part, None, sentence)
             return proposal if proposal is not None and " " in proposal.text.strip() else None
-        if wanted is not None and slots.may_name(token):
-            proposal = self._proposal(token, wanted, None, sentence)
+        named = wanted or slots.unnamed_type(token, allowed)
+        if named is not None and slots.may_name(token):
+            proposal = self._proposal(token, named, None, sentence)
             return None if proposal is None else replace(proposal, source=slots.ARGUMENT)
         return None
 

@@ -38,6 +38,7 @@ class _Slots:
     near: frozenset[frozenset[str]]
     unknown: frozenset[str]
     parts: tuple[tuple[frozenset[str], EntityType], ...]  # head words -> type
+    unnamed_subject: EntityType | None
 
 
 @cache
@@ -51,6 +52,7 @@ def _slots() -> _Slots:
             (frozenset(word.lower() for word in lexicons[name]), EntityType(kind))
             for name, kind in data["parts"].items()
         ),
+        unnamed_subject=EntityType(data["types"]["unnamed_subject"]) if "unnamed_subject" in data["types"] else None,
     )
 
 
@@ -78,6 +80,16 @@ def may_name(token: Token) -> bool:
     """Whether an uncovered token may become a mention of its slot's type: a capitalized proper
     noun (never a pronoun, a common noun or a lowercase word)."""
     return token.pos_ == "PROPN" and token.is_title
+
+
+def unnamed_type(token: Token, allowed: frozenset[str]) -> EntityType | None:
+    """The type of an uncovered proper noun that is the subject of its clause, in a slot of no
+    declared type that takes it ([types].unnamed_subject): the model knows most organizations
+    and places of these registers by name and misses many first names ("Priya is working on ...")."""
+    kind = _slots().unnamed_subject
+    if kind is None or kind.value not in allowed or token.dep_ not in ("nsubj", "nsubjpass"):
+        return None
+    return kind
 
 
 def part_type(head: Token, allowed: frozenset[str]) -> EntityType | None:
