@@ -12,8 +12,8 @@ corporation and group both count as organization, location as place; the chat se
 map to organization, place and person. Only these three types are reported here (the chat set
 annotates no others); ``ner_wnut17.py`` still reports WNUT's product types.
 
-``--ablate NAME`` (repeatable) turns one of the extractor's entity type rules off for the run
-(``trim``, ``designators``), to measure what each adds.
+``--ablate NAME`` (repeatable) turns one of the extractor's rules off for the run (``bench/ablation.py``:
+``trim``, ``designators``, ``arguments``, ...), to measure what each adds.
 
     python bench/ner_eval.py [--ablate designators] [--out bench/results/ner_eval.json]
 """
@@ -31,9 +31,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(REPO / "bench"))
 
-from ner_wnut17 import DATA as WNUT, Document, read_conll, score  # noqa: E402
-
-from hippograph.extraction.model import EntityType  # noqa: E402
+import ablation
+from ner_wnut17 import DATA as WNUT
+from ner_wnut17 import Document, read_conll, score
 
 CHAT = REPO / "bench" / "data" / "ner_chat.jsonl"
 TYPES = ("organization", "place", "person")
@@ -45,15 +45,13 @@ Runner = Callable[[list[str]], list[list[tuple[int, int, str]]]]
 
 def read_chat(path: Path) -> list[Document]:
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [
-        Document(row["text"], tuple((e["start"], e["end"], e["type"]) for e in row["entities"])) for row in rows
-    ]
+    return [Document(row["text"], tuple((e["start"], e["end"], e["type"]) for e in row["entities"])) for row in rows]
 
 
 def bare_runner() -> Runner:
-    from hippograph.extraction.nlp import MODELS, span_label
-
     import spacy
+
+    from hippograph.extraction.nlp import MODELS, span_label
 
     nlp = next(_loaded(spacy, MODELS))
 
@@ -89,31 +87,6 @@ def extractor_runner() -> Runner:
     return run
 
 
-ABLATIONS = ("trim", "designators")
-
-
-def ablate(names: list[str]) -> None:
-    """Turn entity type rules off for this process (bench only: the product has no such switch):
-    ``trim`` keeps model spans whole (determiners in front, handles, hashtags, abbreviations), ``designators`` drops the organization
-    designators and head nouns."""
-    if not names:
-        return
-    from dataclasses import replace
-
-    from hippograph.extraction import designators
-
-    rules = designators.designators()
-    for name in names:
-        if name == "trim":
-            rules = replace(rules, leading=frozenset(), sentence_initial=frozenset(),
-                            never_inside=frozenset(), never_alone=frozenset())
-        elif name == "designators":
-            rules = replace(rules, legal=frozenset(), heads=frozenset(), of_heads=())
-        else:
-            raise SystemExit(f"unknown ablation {name!r}; known: {', '.join(ABLATIONS)}")
-    designators.designators = lambda: rules  # type: ignore[assignment]
-
-
 def evaluate(documents: list[Document], gold_types: dict[str, str], run: Runner) -> dict[str, Any]:
     predicted = run([document.text for document in documents])
     pairs = []
@@ -121,8 +94,10 @@ def evaluate(documents: list[Document], gold_types: dict[str, str], run: Runner)
         gold = {(s, e, gold_types[t]) for s, e, t in document.gold if t in gold_types}
         pairs.append(({span for span in found if span[2] in TYPES}, gold))
     scores = score(pairs)
-    keep = {key: scores.get(key, {"precision": 0.0, "recall": 0.0, "f1": 0.0, "tp": 0, "predicted": 0, "gold": 0})
-            for key in TYPES}
+    keep = {
+        key: scores.get(key, {"precision": 0.0, "recall": 0.0, "f1": 0.0, "tp": 0, "predicted": 0, "gold": 0})
+        for key in TYPES
+    }
     return keep
 
 
@@ -134,8 +109,11 @@ def main() -> None:
     parser.add_argument("--no-bare", action="store_true", help="skip the bare model's run")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    ablate(args.ablate)
-    sets = {"WNUT-17 test": (read_conll(args.wnut), WNUT_TYPES), "chat (ner_chat.jsonl)": (read_chat(args.chat), CHAT_TYPES)}
+    ablation.apply(args.ablate)
+    sets = {
+        "WNUT-17 test": (read_conll(args.wnut), WNUT_TYPES),
+        "chat (ner_chat.jsonl)": (read_chat(args.chat), CHAT_TYPES),
+    }
     runners = {"extractor": extractor_runner()}
     if not args.no_bare:
         runners = {"bare model": bare_runner(), **runners}
@@ -143,13 +121,20 @@ def main() -> None:
     lines = []
     for set_name, (documents, types) in sets.items():
         results[set_name] = {name: evaluate(documents, types, run) for name, run in runners.items()}
-        lines += [f"### {set_name}: {len(documents)} documents" + (f" (ablated: {', '.join(args.ablate)})" if args.ablate else ""), "",
-                  "| type | runner | P | R | F1 | tp | predicted | gold |", "|---|---|---|---|---|---|---|---|"]
+        lines += [
+            f"### {set_name}: {len(documents)} documents"
+            + (f" (ablated: {', '.join(args.ablate)})" if args.ablate else ""),
+            "",
+            "| type | runner | P | R | F1 | tp | predicted | gold |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
         for kind in TYPES:
             for name, table in results[set_name].items():
                 row = table[kind]
-                lines.append(f"| {kind} | {name} | {row['precision']:.3f} | {row['recall']:.3f} | {row['f1']:.3f} "
-                             f"| {row['tp']} | {row['predicted']} | {row['gold']} |")
+                lines.append(
+                    f"| {kind} | {name} | {row['precision']:.3f} | {row['recall']:.3f} | {row['f1']:.3f} "
+                    f"| {row['tp']} | {row['predicted']} | {row['gold']} |"
+                )
         lines.append("")
     print("\n".join(lines))
     if args.out:

@@ -7,10 +7,9 @@ the commit MERGEs new entities by (namespace, type, canonical) so concurrent wor
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-
-from collections import Counter
 
 from rapidfuzz import fuzz
 

@@ -17,10 +17,15 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 from hippograph.rules import load_rules
-from hippograph.store import Transaction
+
+
+class Statements(Protocol):
+    """What ``settle`` needs of a transaction: running a named statement."""
+
+    def run(self, name: str, **params: Any) -> list[dict[str, Any]]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +59,7 @@ def choose(weights: Counter[str]) -> str:
     return min(weights, key=lambda kind: (-weights[kind], order.index(kind) if kind in order else len(order), kind))
 
 
-def settle(tx: Transaction, rows: Iterable[dict[str, Any]]) -> None:
+def settle(tx: Statements, rows: Iterable[dict[str, Any]]) -> None:
     """Give each entity ``merge_entities`` touched the type its counts now choose. ``rows`` are
     that statement's rows (id, type, votes); an entity touched twice reports its later counts,
     which are the larger ones. A type another entity of the same name already holds is left."""

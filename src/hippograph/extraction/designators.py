@@ -14,7 +14,6 @@ from functools import cache
 
 from spacy.tokens import Span
 
-from hippograph.extraction.model import EntityType
 from hippograph.rules import load_rules
 
 DESIGNATOR = "designator"  # Mention.source of a name whose designator decided its type
@@ -54,9 +53,7 @@ def trim(span: Span) -> Span | None:
     chat abbreviation or technical acronym alone ("LOL", "DM", "IP")."""
     rules = designators()
     doc = span.doc
-    if any(token.text in rules.never_inside for token in span) or (
-        span.start > 0 and doc[span.start - 1].text == "#"
-    ):
+    if any(token.text in rules.never_inside for token in span) or (span.start > 0 and doc[span.start - 1].text == "#"):
         return None
     if len(span) == 1 and span.text.upper() in rules.never_alone:
         return None

@@ -32,7 +32,6 @@ import spacy
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.pipeline import AttributeRuler, EntityRecognizer
-from spacy.symbols import ORTH
 from spacy.tokens import Doc, Span
 
 from hippograph.extraction.model import EntityType
@@ -101,14 +100,16 @@ def _prepare(nlp: Language) -> Language:
     """
     _check_ner_labels(nlp)
     words = load_rules("tokenizer")["single_words"]
+    tokenizer: Any = nlp.tokenizer  # spaCy's Tokenizer is compiled and has no type stubs
     for form in words:
         for variant in {form, form.capitalize()}:
-            nlp.tokenizer.add_special_case(variant, [{ORTH: variant}])
+            tokenizer.add_special_case(variant, [{"ORTH": variant}])
     if nlp.has_pipe("attribute_ruler"):
         # The lemmatizer keeps a lemma the attribute ruler set (it does not overwrite).
-        cast(AttributeRuler, nlp.get_pipe("attribute_ruler")).add_patterns(
-            [{"patterns": [[{"LOWER": form}]], "attrs": {"LEMMA": lemma}} for form, lemma in words.items()]
-        )
+        patterns: list[dict[str, Any]] = [
+            {"patterns": [[{"LOWER": form}]], "attrs": {"LEMMA": lemma}} for form, lemma in words.items()
+        ]
+        cast(AttributeRuler, nlp.get_pipe("attribute_ruler")).add_patterns(patterns)  # type: ignore[arg-type]
     if not (nlp.has_pipe("parser") or nlp.has_pipe("senter")):
         # Before the dictionary: its exact forms ask whether a token starts a sentence.
         nlp.add_pipe("sentencizer")

@@ -461,7 +461,9 @@ class MentionResolver:
         """The type a relation end has in a slot asking for ``wanted`` (extraction.slots)."""
         return end.type if isinstance(end, Mention) else slots.slot_type(self.mentions[end[0]], wanted)
 
-    def propose_slot(self, token: Token, wanted: EntityType | None, allowed: frozenset[str], sentence: int) -> Mention | None:
+    def propose_slot(
+        self, token: Token, wanted: EntityType | None, allowed: frozenset[str], sentence: int
+    ) -> Mention | None:
         """A mention for an uncovered token that its slot names: a named part ("the billing
         service") of a type the slot takes, or a proper noun in a slot of a declared type."""
         if token.pos_ == "PRON" or token.ent_type_ in _settings().never_labels:

@@ -61,7 +61,9 @@ def slot_type(mention: Mention, wanted: EntityType | None) -> EntityType:
     if wanted is None or mention.type is wanted or mention.source in _FIRM_SOURCES:
         return mention.type
     settings = _slots()
-    confusable = mention.type.value in settings.unknown or frozenset((mention.type.value, wanted.value)) in settings.near
+    confusable = (
+        mention.type.value in settings.unknown or frozenset((mention.type.value, wanted.value)) in settings.near
+    )
     if wanted is EntityType.PERSON:
         # The model calls unfamiliar first names places and companies ("Ingrid", "Björn").
         confusable = mention.type in (EntityType.ORGANIZATION, EntityType.PLACE, EntityType.OTHER)
