@@ -17,12 +17,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from consolidation import locomo_captures  # noqa: E402
-from harness import LOCOMO  # noqa: E402
+from consolidation import locomo_captures
+from harness import LOCOMO
 
-from hippograph.consolidation import types  # noqa: E402
-from hippograph.consolidation.keys import canonical_key  # noqa: E402
-from hippograph.extraction.pipeline import Extractor, Turn  # noqa: E402
+from hippograph.consolidation import types
+from hippograph.consolidation.keys import canonical_key
+from hippograph.extraction.pipeline import Extractor, Turn
 
 
 def main() -> None:
