@@ -481,7 +481,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--gold", type=Path, default=DEFAULT_GOLD)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--ablate", action="append", default=[], help="a rule to turn off (bench/ablation.py)")
     args = parser.parse_args(argv)
+    sys.path.insert(0, str(REPO / "bench"))
+    import ablation
+
+    ablation.apply(args.ablate)
 
     gold = load_gold(args.gold, load_relation_types())
     preds, run_info = run_extractor(gold)
@@ -491,6 +496,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "extractor_uncommitted_changes": _extractor_dirty(),
         "python": platform.python_version(),
         "gold_file": str(args.gold),
+        "ablated": args.ablate,
         **evaluate(gold, preds),
         **run_info,
     }

@@ -1,16 +1,21 @@
 // The entities a batch of episodes names: existing ones are found by their key, new ones are
 // minted; first/last seen follow each episode's time, so replaying an episode changes nothing. An
 // entity known only as 'other' takes the type a typed mention gives it, unless that key is taken.
+// type_votes counts the mentions' types among $vote_types, weighted (consolidation/types.py); an
+// entity from before the vote starts with its mentions counted for its own type.
 UNWIND $entities AS x
 MERGE (en:Entity {namespace: x.namespace, type: x.type, canonical: x.canonical})
   ON CREATE SET en.id = x.id, en.name = x.name, en.aliases = [], en.embedding = x.embedding,
                 en.mention_count = 0, en.attributes = '{}'
 SET en.first_seen_at = CASE WHEN en.first_seen_at IS NULL OR x.at < en.first_seen_at THEN x.at ELSE en.first_seen_at END,
     en.last_seen_at = CASE WHEN en.last_seen_at IS NULL OR x.at > en.last_seen_at THEN x.at ELSE en.last_seen_at END,
+    en.type_votes = [i IN range(0, size($vote_types) - 1) |
+      coalesce(en.type_votes[i], CASE WHEN $vote_types[i] = en.type THEN coalesce(en.mention_count, 0) ELSE 0 END)
+      + CASE WHEN x.vote = $vote_types[i] THEN x.weight ELSE 0 END],
     en.type = CASE
       WHEN en.type = 'other' AND x.refine IS NOT NULL
            AND NOT EXISTS { MATCH (:Entity {namespace: x.namespace, type: x.refine, canonical: en.canonical}) }
       THEN x.refine
       ELSE en.type
     END
-RETURN x.ref AS ref, en.id AS id
+RETURN x.ref AS ref, en.id AS id, en.type AS type, en.type_votes AS votes

@@ -111,7 +111,9 @@ def test_resolution_merges_right_and_refuses_wrong(gql: GraphQLClient, namespace
     assert resolve("Acme Robotic", "organization") == "fuzzy"  # a typo of a long name
     assert resolve("Melania", "person") == "new"  # similar name, another person
     assert resolve("Acme", "organization") == "new"  # too short to be sure it is the same company
-    assert resolve("Acme Robotics", "place") == "new"  # incompatible type
+    assert resolve("Acme Robotics", "person") == "new"  # incompatible type
+    # A type the model confuses with organization: the same entity, whose type vote decides.
+    assert resolve("Acme Robotics", "place") == "exact"
     assert resolve("PostgreSQL", "product", from_dictionary=True) in ("exact", "alias")
 
 

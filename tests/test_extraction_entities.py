@@ -225,13 +225,13 @@ def test_quoted_name_the_dictionary_knows_is_the_dictionary_entity(nlp: Language
 
 def test_capitalized_phrases_lose_leading_noise_and_junk() -> None:
     text = "Yesterday Acme Robotics called. Fixed Login Bug. Monday Meeting went fine. The System is down."
-    assert regex(text) == [("Acme Robotics", "regex:capitalized", None)]
+    assert regex(text) == [("Acme Robotics", "designator", None)]
     assert regex("Bye Nate Smith! See you Last Friday. Adding Background Color now.") == [
         ("Nate Smith", "regex:capitalized", None)
     ]
     assert regex("We toured the Golden Gate Bridge and Bank of America.") == [
         ("Golden Gate Bridge", "regex:capitalized", None),
-        ("Bank of America", "regex:capitalized", None),
+        ("Bank of America", "designator", None),
     ]
 
 
@@ -381,7 +381,7 @@ def test_blank_pipeline_still_finds_dictionary_and_regex_mentions_and_sentences(
         ("postgres", "ruler", 0),
         ("https://acme.io", "regex:url", 1),
         ("Project Falcon", "regex:quoted", 1),
-        ("Acme Robotics", "regex:capitalized", 2),
+        ("Acme Robotics", "designator", 2),
     ]
 
 
@@ -406,7 +406,7 @@ QUESTIONS = {
     "When did Melanie start using Postgres at Acme Robotics?": [
         ("Melanie", "other"),
         ("Postgres", "product"),
-        ("Acme Robotics", "other"),
+        ("Acme Robotics", "organization"),
     ],
     "Did @dana_k post the link to https://example.org/talk on Friday?": [
         ("@dana_k", "person"),

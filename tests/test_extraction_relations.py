@@ -63,7 +63,7 @@ EVERY_TYPE: list[tuple[str, Triple]] = [
     ("I love hiking.", (SPEAKER, "LIKES", "hiking", False)),
     ("I can't stand jazz.", (SPEAKER, "DISLIKES", "jazz", False)),
     ("I visited Japan last spring.", (SPEAKER, "VISITED", "Japan", False)),
-    ("I attended the Web Summit in Lisbon last year.", (SPEAKER, "ATTENDED", "the Web Summit", False)),
+    ("I attended the Web Summit in Lisbon last year.", (SPEAKER, "ATTENDED", "Web Summit", False)),
     ("Instagram is part of Meta.", ("Instagram", "PART_OF", "Meta", False)),
 ]
 

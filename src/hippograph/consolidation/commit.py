@@ -21,6 +21,7 @@ from typing import Any
 from ulid import ULID
 
 from hippograph.capture.normalize import hash_basis
+from hippograph.consolidation import types
 from hippograph.consolidation.keys import relation_fact_hash, statement_fact_hash
 from hippograph.consolidation.resolve import NameRef, Resolution
 from hippograph.embedding import Vector
@@ -201,9 +202,13 @@ def _merge_entities(tx: _Statements, works: list[EpisodeWork]) -> list[list[str]
                     "embedding": resolution.embedding,
                     # A typed mention of an entity known only as "other" tells us what it is.
                     "refine": ref.type if ref.type != EntityType.OTHER.value else None,
+                    "vote": ref.type,
+                    "weight": ref.weight,
                 }
             )
-    by_ref = {row["ref"]: row["id"] for row in tx.run("merge_entities", entities=rows)} if rows else {}
+    merged = tx.run("merge_entities", entities=rows, vote_types=list(types.vote().types)) if rows else []
+    types.settle(tx, merged)
+    by_ref = {row["ref"]: row["id"] for row in merged}
     out, start = [], 0
     for work in works:
         out.append([by_ref[ref] for ref in range(start, start + len(work.refs))])

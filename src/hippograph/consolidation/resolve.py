@@ -7,11 +7,13 @@ the commit MERGEs new entities by (namespace, type, canonical) so concurrent wor
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
+from hippograph.consolidation import types
 from hippograph.consolidation.keys import canonical_key
 from hippograph.embedding import Vector
 from hippograph.extraction.model import EntityType, Mention
@@ -35,6 +37,7 @@ class NameRef:
     key: str
     name: str
     from_dictionary: bool  # the canonical form came from the dictionary or a user alias
+    weight: int = 1  # of this mention's type in the entity's type vote (consolidation/types.py)
 
 
 @dataclass(frozen=True)
@@ -59,7 +62,9 @@ def compatible(a: str, b: str) -> bool:
 
 def name_ref(mention: Mention) -> NameRef:
     from_dictionary = mention.canonical is not None and mention.canonical != mention.text
-    return NameRef(mention.type.value, canonical_key(mention.name), mention.name, from_dictionary)
+    return NameRef(
+        mention.type.value, canonical_key(mention.name), mention.name, from_dictionary, types.weight(mention.source)
+    )
 
 
 def resolve_names(
@@ -72,7 +77,7 @@ def resolve_names(
 
     by_key = _by_key(runtime.store.read("entities_by_key", namespace=namespace, keys=sorted({r.key for r in pending})))
     for ref in pending:
-        hit = _first_compatible(ref, by_key.get(ref.key, []))
+        hit = _first_compatible(ref, by_key.get(ref.key, []), same_name=True)
         if hit is not None:
             resolved[ref] = Resolution.of(hit, "alias" if ref.from_dictionary or hit["by_alias"] else "exact")
     pending = [ref for ref in pending if ref not in resolved]
@@ -87,16 +92,20 @@ def resolve_names(
 
 def _mint_together(resolved: dict[NameRef, Resolution]) -> dict[NameRef, Resolution]:
     """New names that share a key and a compatible type become one entity, of the most specific
-    type named ("Acme Robotics" the capitalized phrase and "Acme Robotics" the organization)."""
+    type named ("Acme Robotics" the capitalized phrase and "Acme Robotics" the organization), by the
+    weighted vote of their mentions (consolidation/types.py), whatever order they came in."""
     groups: dict[str, list[NameRef]] = {}
     for ref, resolution in resolved.items():
         if resolution.entity_id is None:
             groups.setdefault(ref.key, []).append(ref)
     for key, refs in groups.items():
-        specific = [ref.type for ref in refs if ref.type != EntityType.OTHER.value]
-        chosen = max(set(specific), key=specific.count) if specific else EntityType.OTHER.value
+        weights: Counter[str] = Counter()
         for ref in refs:
-            if compatible(ref.type, chosen):
+            if ref.type != EntityType.OTHER.value:
+                weights[ref.type] += ref.weight
+        chosen = types.choose(weights) if weights else EntityType.OTHER.value
+        for ref in refs:
+            if compatible(ref.type, chosen) or types.votable(ref.type, chosen):
                 resolved[ref] = replace(resolved[ref], type=chosen, canonical=key)
     return resolved
 
@@ -108,9 +117,15 @@ def _by_key(rows: list[dict]) -> dict[str, list[dict]]:
     return grouped
 
 
-def _first_compatible(ref: NameRef, rows: list[dict]) -> dict | None:
-    """A user's alias holds whatever type the statistical model guessed for the mention."""
-    return next((row for row in rows if row.get("by_alias") or compatible(ref.type, row["type"])), None)
+def _first_compatible(ref: NameRef, rows: list[dict], *, same_name: bool = False) -> dict | None:
+    """A user's alias holds whatever type the statistical model guessed for the mention. With
+    ``same_name`` (rows found by the name's own key), the same name under another type the model
+    confuses with this one is the same entity, whose type vote decides what it is; one of this
+    very type still comes first."""
+    fitting = next((row for row in rows if row.get("by_alias") or compatible(ref.type, row["type"])), None)
+    if fitting is not None or not same_name:
+        return fitting
+    return next((row for row in rows if types.votable(ref.type, row["type"])), None)
 
 
 def _by_spelling(runtime: Runtime, namespace: str, refs: list[NameRef]) -> dict[NameRef, Resolution]:

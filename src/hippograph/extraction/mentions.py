@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from spacy.tokens import Doc, Span, Token
 
+from hippograph.extraction import designators
 from hippograph.extraction.model import EntityType, Mention
 from hippograph.extraction.nlp import SpanLabel, span_label
 from hippograph.extraction.regex_rules import find_candidates
@@ -78,9 +79,23 @@ def _candidates(doc: Doc) -> Iterator[tuple[int, int, Mention]]:
             # The ruler's pattern id is the canonical name.
             yield _DICTIONARY, 0, _span_mention(span, label, span.ent_id_)
         elif (trimmed := _model_span(span)) is not None:
-            yield _MODEL, 0, _span_mention(trimmed, label, None)
+            yield _MODEL, 0, _typed(_span_mention(designators.extend(trimmed), label, None))
     for candidate in find_candidates(doc.text):
-        yield (_EXACT_RULE if candidate.over_ner else _GUESS), candidate.order, candidate.mention
+        mention = _typed(candidate.mention) if candidate.mention.type is EntityType.OTHER else candidate.mention
+        if mention.source == designators.DESIGNATOR:
+            # A Capitalized Phrase that ends in a designator names the organization whole, where the
+            # model may have split it ("Cancer Research" + "UK") or left the designator out.
+            yield _MODEL, -1, mention
+        else:
+            yield (_EXACT_RULE if candidate.over_ner else _GUESS), candidate.order, candidate.mention
+
+
+def _typed(mention: Mention) -> Mention:
+    """The mention with the type its own words give it ("Globex Corporation" is an organization
+    whatever the context made the model say), marked as typed by its designator."""
+    if designators.names_organization(mention.text.split()):
+        return replace(mention, type=EntityType.ORGANIZATION, source=designators.DESIGNATOR)
+    return mention
 
 
 def _span_mention(span: Span, label: SpanLabel, canonical: str | None) -> Mention:
@@ -93,6 +108,10 @@ def _model_span(span: Span) -> Span | None:
     model, never trained on them, mistakes for people and companies."""
     if any(token.like_email or token.like_url for token in span):
         return None
+    trimmed = designators.trim(span)
+    if trimmed is None:
+        return None
+    span = trimmed
     start, end = span.start, span.end
     while start < end and span.doc[start].is_punct:
         start += 1

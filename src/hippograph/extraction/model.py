@@ -31,7 +31,9 @@ class Mention:
     canonical: str | None
     # Which rule found it: "ner", "ruler", "alias", "regex:domain", "regex:url", "regex:handle",
     # "regex:quoted", "regex:capitalized", "speaker", "relation" (an object a relation rule named),
-    # "query:capitalized" (a capitalized word of a recall query, to look up).
+    # "designator" (typed by its own designator: "Globex Corporation"), "argument" (typed or found
+    # by the relation slot it fills: "works at X"), "query:capitalized" (a capitalized word of a
+    # recall query, to look up). Consolidation's type vote weighs a mention by it.
     source: str
     # "speaker" for the speaking person/agent of a conversation turn, else "mentioned".
     role: str = "mentioned"

@@ -31,7 +31,7 @@ from typing import Any, cast
 import spacy
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
-from spacy.pipeline import EntityRecognizer
+from spacy.pipeline import AttributeRuler, EntityRecognizer
 from spacy.tokens import Doc, Span
 
 from hippograph.extraction.model import EntityType
@@ -92,12 +92,24 @@ def _load_model() -> Language:
 
 
 def _prepare(nlp: Language) -> Language:
-    """``nlp`` with sentence boundaries guaranteed and the dictionary added.
+    """``nlp`` with the tokenizer exceptions of ``extract/tokenizer.toml``, sentence boundaries
+    guaranteed and the dictionary added.
 
     Every pipe of the small English model stays on: tok2vec feeds the tagger, parser and NER, and the
     attribute ruler and lemmatizer give the POS tags and lemmas the relation rules match on.
     """
     _check_ner_labels(nlp)
+    words = load_rules("tokenizer")["single_words"]
+    tokenizer: Any = nlp.tokenizer  # spaCy's Tokenizer is compiled and has no type stubs
+    for form in words:
+        for variant in {form, form.capitalize()}:
+            tokenizer.add_special_case(variant, [{"ORTH": variant}])
+    if nlp.has_pipe("attribute_ruler"):
+        # The lemmatizer keeps a lemma the attribute ruler set (it does not overwrite).
+        patterns: list[dict[str, Any]] = [
+            {"patterns": [[{"LOWER": form}]], "attrs": {"LEMMA": lemma}} for form, lemma in words.items()
+        ]
+        cast(AttributeRuler, nlp.get_pipe("attribute_ruler")).add_patterns(patterns)  # type: ignore[arg-type]
     if not (nlp.has_pipe("parser") or nlp.has_pipe("senter")):
         # Before the dictionary: its exact forms ask whether a token starts a sentence.
         nlp.add_pipe("sentencizer")

@@ -12,7 +12,7 @@ confidence, and only when no exactly-typed edge joins the same two mentions in t
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -20,6 +20,7 @@ from spacy.matcher import DependencyMatcher
 from spacy.tokens import Doc, Span, Token
 from spacy.vocab import Vocab
 
+from hippograph.extraction import slots
 from hippograph.extraction.model import EntityType, Mention, Relation
 from hippograph.extraction.vocabulary import relation_types
 from hippograph.rules import load_rules
@@ -33,7 +34,7 @@ _RULE_KEYS = frozenset({
     "relation", "shapes", "confidence", "verbs", "preps", "particles", "nouns", "adjectives", "links",
     "modifiers", "words", "tags", "inverse", "negated", "needs_neg", "former", "intransitive", "leaf_object",
     "object_in", "object_not_in", "subjects", "objects", "strict", "mint", "mint_in", "mint_pos",
-    "mint_from", "mint_subject",
+    "mint_from", "mint_subject", "subject_is", "object_is",
 })
 _DROPPED = object()  # a placeholder the rule leaves out: its constraint goes
 _TOKEN_ATTRS = {"LEMMA": "lemma_", "LOWER": "lower_", "POS": "pos_", "TAG": "tag_", "DEP": "dep_"}
@@ -77,6 +78,8 @@ class _Rule:
     mint_pos: frozenset[str]
     mint_from: str | None
     mint_subject: bool
+    subject_is: EntityType | None  # the type the relation's subject must have (extraction.slots)
+    object_is: EntityType | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,19 +232,34 @@ def _relation(
     start: Token | None,
     context: MentionResolver,
 ) -> Iterator[_Found]:
-    subject = context.resolve(subj) or (context.propose_subject(subj, sentence) if rule.mint_subject else None)
+    # The slot each token fills: an inverse rule's matched subject is the relation's object.
+    slot_of_subject, slot_of_object = (rule.subject_is, rule.subjects), (rule.object_is, rule.objects)
+    (subj_is, subj_types), (obj_is, obj_types) = (
+        (slot_of_object, slot_of_subject) if rule.inverse else (slot_of_subject, slot_of_object)
+    )
+    subject = (
+        context.resolve(subj)
+        or context.propose_slot(subj, subj_is, subj_types, sentence)
+        or (context.propose_subject(subj, sentence) if rule.mint_subject else None)
+    )
     if subject is None:
         return
-    target = context.resolve(obj) or (context.propose(obj, rule.mint, rule, start, sentence) if rule.mint else None)
+    target = (
+        context.resolve(obj)
+        or context.propose_slot(obj, obj_is, obj_types, sentence)
+        or (context.propose(obj, rule.mint, rule, start, sentence) if rule.mint else None)
+    )
     if target is None:
         return
     s, o = (target, subject) if rule.inverse else (subject, target)
-    s_fit = _fit(context.type_of(s), rule.subjects, rule.strict)
-    o_fit = _fit(context.type_of(o), rule.objects, rule.strict)
+    s_type, o_type = context.slot_type(s, rule.subject_is), context.slot_type(o, rule.object_is)
+    s_fit = _fit(s_type, rule.subjects, rule.strict)
+    o_fit = _fit(o_type, rule.objects, rule.strict)
     if s_fit is None or o_fit is None or (isinstance(s, tuple) and isinstance(o, tuple) and s[0] == o[0]):
         return
-    # Only now, with the relation certain, do proposed mentions join the Doc's mentions.
-    (s_index, s_factor), (o_index, o_factor) = context.commit(s), context.commit(o)
+    # Only now, with the relation certain, do proposed mentions join the Doc's mentions, and do
+    # mentions take the type their slot gave them.
+    (s_index, s_factor), (o_index, o_factor) = context.commit(s, s_type), context.commit(o, o_type)
     confidence = min(1.0, rule.confidence * factor * s_factor * o_factor * s_fit * o_fit)
     relation = Relation(s_index, rule.relation, o_index, round(confidence, 3), negated, sentence)
     yield _Found(relation, s_fit == 1.0 and o_fit == 1.0)
@@ -439,12 +457,34 @@ class MentionResolver:
             return proposal
         return proposal if " " in proposal.text.strip() else None
 
-    def type_of(self, end: _End) -> EntityType:
-        return end.type if isinstance(end, Mention) else self.mentions[end[0]].type
+    def slot_type(self, end: _End, wanted: EntityType | None) -> EntityType:
+        """The type a relation end has in a slot asking for ``wanted`` (extraction.slots)."""
+        return end.type if isinstance(end, Mention) else slots.slot_type(self.mentions[end[0]], wanted)
 
-    def commit(self, end: _End) -> tuple[int, float]:
-        """The mention index of a relation end, adding a proposed mention (once per span)."""
+    def propose_slot(
+        self, token: Token, wanted: EntityType | None, allowed: frozenset[str], sentence: int
+    ) -> Mention | None:
+        """A mention for an uncovered token that its slot names: a named part ("the billing
+        service") of a type the slot takes, or a proper noun in a slot of a declared type."""
+        if token.pos_ == "PRON" or token.ent_type_ in _settings().never_labels:
+            return None
+        part = slots.part_type(token, allowed)
+        if part is not None:
+            proposal = self._proposal(token, part, None, sentence)
+            return proposal if proposal is not None and " " in proposal.text.strip() else None
+        named = wanted or slots.unnamed_type(token, allowed)
+        if named is not None and slots.may_name(token):
+            proposal = self._proposal(token, named, None, sentence)
+            return None if proposal is None else replace(proposal, source=slots.ARGUMENT)
+        return None
+
+    def commit(self, end: _End, entity_type: EntityType) -> tuple[int, float]:
+        """The mention index of a relation end, adding a proposed mention (once per span), and
+        giving a known one the type its slot decided."""
         if not isinstance(end, Mention):
+            mention = self.mentions[end[0]]
+            if mention.type is not entity_type:
+                self.mentions[end[0]] = replace(mention, type=entity_type, source=slots.ARGUMENT)
             return end
         for index, mention in enumerate(self.mentions):
             if mention.source == "relation" and (mention.start, mention.end) == (end.start, end.end):
@@ -664,6 +704,10 @@ def _compile(rule: dict[str, Any], shape: _Shape) -> _Rule:
     if not (subjects <= declared.subject and objects <= declared.object):
         raise ValueError(f"{name} rule narrows its entity types to ones the relation does not declare")
     mint = EntityType(rule["mint"]) if "mint" in rule else None
+    subject_is = EntityType(rule["subject_is"]) if "subject_is" in rule else None
+    object_is = EntityType(rule["object_is"]) if "object_is" in rule else None
+    if (subject_is and subject_is.value not in subjects) or (object_is and object_is.value not in objects):
+        raise ValueError(f"{name} rule on {shape.name} declares an argument type the relation cannot take")
     inverse = rule.get("inverse", False)
     if mint is not None and (inverse or mint.value not in objects):
         raise ValueError(f"{name} rule mints a {mint} object the relation cannot take")
@@ -693,6 +737,8 @@ def _compile(rule: dict[str, Any], shape: _Shape) -> _Rule:
         mint_pos=frozenset(rule.get("mint_pos", ("NOUN", "PROPN"))),
         mint_from=rule.get("mint_from"),
         mint_subject=rule.get("mint_subject", False),
+        subject_is=subject_is,
+        object_is=object_is,
     )
 
 
