@@ -10,7 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from hippograph.consolidation.derive import DerivePool, Derived
-from hippograph.consolidation.worker import _derive, worker_name
+from hippograph.consolidation.leases import worker_name
+from hippograph.consolidation.worker import _derive
 from hippograph.extraction.model import Extraction
 from hippograph.runtime import Runtime
 

@@ -94,7 +94,7 @@ def _mint_together(resolved: dict[NameRef, Resolution]) -> dict[NameRef, Resolut
             groups.setdefault(ref.key, []).append(ref)
     for key, refs in groups.items():
         specific = [ref.type for ref in refs if ref.type != EntityType.OTHER.value]
-        chosen = max(set(specific), key=specific.count) if specific else EntityType.OTHER.value
+        chosen = max(sorted(set(specific)), key=specific.count) if specific else EntityType.OTHER.value
         for ref in refs:
             if compatible(ref.type, chosen):
                 resolved[ref] = replace(resolved[ref], type=chosen, canonical=key)
