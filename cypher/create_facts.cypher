@@ -5,7 +5,8 @@ MATCH (e:Episode {id: x.episode_id})
 CREATE (f:Fact)
 SET f = x.props
 CREATE (f)-[s:SUPPORTED_BY]->(e)
-SET s.position = x.said.position, s.statement = x.said.statement, s.confidence = x.said.confidence
+SET s.position = x.said.position, s.statement = x.said.statement, s.confidence = x.said.confidence,
+    s.kind = x.said.kind
 WITH f, x
 UNWIND x.about AS a
 MATCH (en:Entity {id: a.entity})

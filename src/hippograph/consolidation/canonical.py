@@ -6,6 +6,7 @@ the same episodes must give equal dumps, whatever order their batches committed 
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from datetime import datetime
 from typing import Any
@@ -60,7 +61,7 @@ def dump(store: Store, namespace: str) -> dict[str, Any]:
             (keys[fact_id], {**_pick(props, _FACT_PROPERTIES), "supported_by": sorted(supporters.get(fact_id, []))})
             for fact_id, props in facts.items()
         ),
-        "edges": sorted(_edge(edge, keys) for edge in edges if edge["type"] not in ("SUPPORTED_BY",)),
+        "edges": sorted((_edge(edge, keys) for edge in edges if edge["type"] != "SUPPORTED_BY"), key=_text),
     }
 
 
@@ -77,7 +78,7 @@ def differences(a: dict[str, Any], b: dict[str, Any], shown: int = 20) -> list[s
         lines += [f"{part} only in second: {key} {right[key]}" for key in sorted(set(right) - set(left))]
         lines += [f"{part} {key}: {left[key]} != {right[key]}" for key in sorted(set(left) & set(right)) if left[key] != right[key]]
         out += lines[:shown]
-    edges_a, edges_b = Counter(map(str, a["edges"])), Counter(map(str, b["edges"]))
+    edges_a, edges_b = Counter(map(_text, a["edges"])), Counter(map(_text, b["edges"]))
     out += [f"edge only in first: {edge}" for edge in sorted((edges_a - edges_b).elements())][:shown]
     out += [f"edge only in second: {edge}" for edge in sorted((edges_b - edges_a).elements())][:shown]
     return out
@@ -93,7 +94,7 @@ def _fact_key(props: dict[str, Any], about: dict[str, str]) -> str:
     return f"fact:{identity}@{_plain(props.get('valid_from'))}"
 
 
-def _edge(edge: dict[str, Any], keys: dict[str, str]) -> tuple[str, ...]:
+def _edge(edge: dict[str, Any], keys: dict[str, str]) -> dict[str, Any]:
     props = edge["props"]
     if "fact" in props:  # a typed edge mirroring a fact
         kept = {name: _plain(props.get(name)) for name in _TYPED_EDGE_PROPERTIES}
@@ -103,7 +104,7 @@ def _edge(edge: dict[str, Any], keys: dict[str, str]) -> tuple[str, ...]:
     ends = [keys.get(edge["source"], "?"), keys.get(edge["target"], "?")]
     if edge["type"] == "CO_OCCURS":  # undirected: its direction follows the entities' random ids
         ends.sort()
-    return (edge["type"], *ends, str(sorted(kept.items())))
+    return {"type": edge["type"], "from": ends[0], "to": ends[1], **kept}
 
 
 def _pick(props: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
@@ -116,6 +117,10 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list):
         return sorted(map(str, value))
     return value
+
+
+def _text(edge: dict[str, Any]) -> str:
+    return json.dumps(edge, sort_keys=True, default=str)
 
 
 def _sorted(items: Any) -> dict[str, Any]:

@@ -258,7 +258,7 @@ def _commit_fact(
         return  # this episode was committed before, whatever became of the fact since
     ctx.versions.wrote(namespace, digest)
     said = Said(ctx.work.occurred_at, ctx.work.id, position, obj or "", candidate.negated, candidate.confidence,
-                candidate.statement)
+                candidate.statement, candidate.kind)
     about = [{"entity": entity, "role": role} for entity, role in ((subject, "subject"), (obj, "object")) if entity]
     fact_id = str(ULID())
     functional = edge is not None and relation_types()[candidate.predicate or ""].functional

@@ -53,7 +53,7 @@ class NewFact:
 def support_props(said: Said) -> dict[str, Any]:
     """What a SUPPORTED_BY edge keeps of its statement, so that a later revision can make it the
     first statement of a version of its own."""
-    return {"position": said.position, "statement": said.statement, "confidence": said.confidence}
+    return {"position": said.position, "statement": said.statement, "confidence": said.confidence, "kind": said.kind}
 
 
 def revise_relation(
@@ -71,6 +71,7 @@ def revise_relation(
                 s["at"], s["episode"], s["position"] or 0, row["object"], bool(row["negated"]),
                 row["confidence"] if s["confidence"] is None else s["confidence"],
                 s["statement"] or row["statement"],
+                s["kind"] or row["kind"],
             )
             owner[statement] = row["id"]
     result = timeline([*owner, said], relation_types()[predicate].functional)
@@ -147,6 +148,7 @@ def _write_versions(
                 "status": version.status,
                 "statement": version.first.statement,
                 "confidence": version.first.confidence,
+                "kind": version.first.kind,
             }
             if "copy" in row or {name: row.get(name) for name in target} != target:
                 revised.append({"id": fact, **target, "embedding": new.vector if version.first == said else None})

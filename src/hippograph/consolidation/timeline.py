@@ -34,6 +34,7 @@ class Said:
     negated: bool
     confidence: float = field(compare=False)
     statement: str = field(compare=False)
+    kind: str = field(compare=False)
 
 
 @dataclass(eq=False)
