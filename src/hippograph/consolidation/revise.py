@@ -56,9 +56,8 @@ def support_props(said: Said) -> dict[str, Any]:
     return {"position": said.position, "statement": said.statement, "confidence": said.confidence, "kind": said.kind}
 
 
-def revise_relation(
-    ctx: Context, said: Said, subject: str, predicate: str, new: NewFact
-) -> None:
+def revise_relation(ctx: Context, said: Said, subject: str, predicate: str, new: NewFact) -> None:
+    """Put ``said`` into the subject's versions of ``predicate``; ``new`` is its fact if it starts one."""
     namespace = new.props["namespace"]
     rows = ctx.run(
         "relation_versions", relation_type=predicate, namespace=namespace, subject=subject, predicate=predicate
