@@ -1,9 +1,12 @@
-// Derived facts, one per row, each with its provenance and the entities it is about.
+// Derived facts, one per row, each with its provenance (and what the episode's statement said)
+// and the entities it is about.
 UNWIND $facts AS x
 MATCH (e:Episode {id: x.episode_id})
 CREATE (f:Fact)
 SET f = x.props
-CREATE (f)-[:SUPPORTED_BY]->(e)
+CREATE (f)-[s:SUPPORTED_BY]->(e)
+SET s.position = x.said.position, s.statement = x.said.statement, s.confidence = x.said.confidence,
+    s.kind = x.said.kind
 WITH f, x
 UNWIND x.about AS a
 MATCH (en:Entity {id: a.entity})

@@ -1,5 +1,5 @@
 // Repair a split: the source's outgoing edges of one type leave from the target instead, with all
-// their times and provenance. RELATION_TYPE: see open_relations.cypher.
+// their times and provenance. RELATION_TYPE: see create_relation.cypher.
 MATCH (s:Entity {id: $source, namespace: $namespace})-[r:RELATION_TYPE]->(o:Entity)
 MATCH (t:Entity {id: $target, namespace: $namespace})
 WHERE o <> t

@@ -1,4 +1,11 @@
-// Another episode states a known fact: it gains provenance, and its edge gains strength.
+// Another episode states a known fact: it gains provenance. An extracted fact is dated and worded
+// by the earliest episode that states it (by time, then id), whichever was consolidated first.
 MATCH (f:Fact {id: $fact_id})
 MATCH (e:Episode {id: $episode_id})
-MERGE (f)-[:SUPPORTED_BY]->(e)
+MERGE (f)-[r:SUPPORTED_BY]->(e)
+SET r.position = $position, r.statement = $statement, r.confidence = $confidence, r.kind = $kind
+WITH f, e, [(f)-[:SUPPORTED_BY]->(x:Episode)
+            WHERE x.occurred_at < e.occurred_at OR (x.occurred_at = e.occurred_at AND x.id < e.id) | x.id] AS earlier
+WHERE f.origin = 'extracted' AND size(earlier) = 0
+SET f.valid_from = e.occurred_at, f.statement = $statement, f.confidence = $confidence, f.kind = $kind,
+    f.embedding = coalesce($embedding, f.embedding)

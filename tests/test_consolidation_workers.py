@@ -1,16 +1,25 @@
-"""Consolidation's workers: lease owners are unique, the process pool is made once, and a derive
-result that does not match its batch fails loudly instead of dropping episodes."""
+"""Consolidation's workers: lease owners are unique, the leases of dead ones are taken back, the
+process pool is made once, and a derive result that does not match its batch fails loudly instead
+of dropping episodes."""
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
 import sys
 import threading
 from collections.abc import Iterator
 
 import pytest
+from support.client import GraphQLClient
+from support.operations import capture_turns
+from ulid import ULID
 
+from hippograph.consolidation import worker
 from hippograph.consolidation.derive import Derived, DerivePool
-from hippograph.consolidation.worker import _derive, worker_name
+from hippograph.consolidation.leases import parse_owner, reclaim_dead_leases, worker_name
+from hippograph.consolidation.worker import _derive, consolidate
 from hippograph.extraction.model import Extraction
 from hippograph.runtime import Runtime
 
@@ -55,3 +64,26 @@ def test_a_derive_result_shorter_than_its_batch_is_an_error(runtime: Runtime, na
     derived = [Derived(Extraction(mentions=(), relations=(), facts=(), sentences=()), ())]
     with pytest.raises(ValueError):
         _derive(runtime, batch, derived)
+
+
+def test_leases_of_dead_workers_on_this_host_are_taken_back(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
+    turns = [("Dana", f"Dana: I moved to Lisbon in spring, round {i}.", f"2023-0{1 + i}-01T10:00:00Z") for i in range(5)]
+    capture_turns(gql, namespace, turns, session="s1")
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    host = socket.gethostname()
+    owners = {
+        "alive": worker_name(),  # this process
+        "elsewhere": f"another-host:{ended.pid}:1:{ULID()}",  # cannot be checked from here
+        "dead": f"{host}:{ended.pid}:1:{ULID()}",
+        "dead, older name": f"{host}:{ended.pid}:{ULID()}",
+        "pid reused": f"{host}:{os.getpid()}:1:{ULID()}",  # this pid, another start time
+    }
+    for owner in owners.values():
+        assert len(worker._lease(runtime, namespace, 1, owner)) == 1
+    assert parse_owner(owners["dead"]) is not None and parse_owner("a name we never wrote") is None
+
+    assert reclaim_dead_leases(runtime.store, namespace) == 3
+    assert gql.data("status", namespace=namespace)["status"]["leased"] == 2
+    report = consolidate(runtime, namespace=namespace)
+    assert (report.processed, report.remaining) == (3, 2)  # the live and the unknown owner keep theirs

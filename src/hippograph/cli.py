@@ -65,6 +65,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     _store_flags(status)
     status.add_argument("--namespace", help="one namespace (default: all; the census needs one)")
 
+    dumper = commands.add_parser(
+        "dump", help="print a namespace's derived graph as canonical JSON (ids replaced by stable keys), to compare two"
+    )
+    _store_flags(dumper)
+    dumper.add_argument("--namespace", required=True)
+
     sweeper = commands.add_parser(
         "sweep", help="run the sweeps once: event TTL, erasure past the recovery window, History retention"
     )
@@ -130,6 +136,8 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
         return _restore(settings, args.file) if is_export(args.file) else _import(settings, args.file)
     if args.command == "status":
         return _status(settings, args.namespace)
+    if args.command == "dump":
+        return _dump(settings, args.namespace)
     if args.command == "sweep":
         return _sweep(settings, args.namespace)
     return _init(settings)
@@ -355,6 +363,20 @@ def _status(settings: Settings, namespace: str | None) -> int:
     finally:
         runtime.close()
     print(json.dumps(report, indent=2, sort_keys=True))
+    return 0
+
+
+def _dump(settings: Settings, namespace: str) -> int:
+    import json
+
+    from hippograph.consolidation.canonical import dump
+    from hippograph.store import open_store
+
+    store = open_store(settings)
+    try:
+        print(json.dumps(dump(store, namespace), indent=1, sort_keys=True, default=str))
+    finally:
+        store.close()
     return 0
 
 

@@ -5,11 +5,9 @@ counts are recomputed from relationships, so committing an episode twice leaves 
 What every episode needs (claim, entities, mentions, co-occurrences, fact lookups, finish) is one
 statement for the whole batch: a statement's round trip costs more than most of its work. New facts
 are held back and created together (see ``_Statements``).
-Belief revision happens here too (DESIGN §5): a functional relation with a new object closes the
-older edge's valid time and supersedes its fact, and so does a later statement that the relation
-no longer holds; a denial for the same time, or an opposite-polarity statement about the same
-subject, is linked by CONTRADICTS and the weaker side is quarantined. Nothing is deleted.
-Each revision is also noted as a memory event, which the caller publishes once it has committed.
+Belief revision happens here too (revise.py), decided by the episodes' own time so that the order
+batches commit in does not matter. Facts are not deleted. Each revision is also noted as a memory
+event, which the caller publishes once it has committed.
 """
 
 from __future__ import annotations
@@ -24,8 +22,9 @@ from hippograph.capture.normalize import hash_basis
 from hippograph.consolidation import types
 from hippograph.consolidation.keys import relation_fact_hash, statement_fact_hash
 from hippograph.consolidation.resolve import NameRef, Resolution
+from hippograph.consolidation.revise import NewFact, revise_polarity, revise_relation, support_props
+from hippograph.consolidation.timeline import Said
 from hippograph.embedding import Vector
-from hippograph.extraction.facts import opposite_polarity
 from hippograph.extraction.model import EntityType, Extraction, FactCandidate, Mention
 from hippograph.extraction.vocabulary import relation_types
 from hippograph.lifecycle.events import EventKind, MemoryEvent
@@ -77,8 +76,10 @@ class _Statements:
         self.flush()
         return self._tx.run(name, **params)
 
-    def create_fact(self, episode_id: str, props: dict[str, Any], about: list[dict[str, str]]) -> None:
-        self._facts.append({"episode_id": episode_id, "props": props, "about": about})
+    def create_fact(
+        self, episode_id: str, props: dict[str, Any], about: list[dict[str, str]], said: dict[str, Any]
+    ) -> None:
+        self._facts.append({"episode_id": episode_id, "props": props, "about": about, "said": said})
 
     def flush(self) -> None:
         if self._facts:
@@ -88,8 +89,9 @@ class _Statements:
 
 class _Versions:
     """The versions of every fact identity the batch states, read in one statement. A write to a
-    fact in this transaction makes an answer stale: a created or supported identity is asked again,
-    and after a revision (supersede, quarantine: a status changes) every identity is."""
+    fact in this transaction makes the answer for its identity stale: it is asked again. (A
+    revision changes other facts' time, status and support, but only between versions of one
+    identity or between active and quarantined, both believed: no other answer changes.)"""
 
     def __init__(self, tx: _Statements, probes: list[dict[str, str]]) -> None:
         self._tx = tx
@@ -97,18 +99,14 @@ class _Versions:
         for row in tx.run("find_facts", probes=probes) if probes else []:
             self._rows.setdefault((row["namespace"], row["hash"], row["episode_id"]), []).append(row)
         self._stale: set[tuple[str, str]] = set()
-        self._revised = False
 
     def of(self, namespace: str, digest: str, episode_id: str) -> list[dict[str, Any]]:
-        if self._revised or (namespace, digest) in self._stale:
+        if (namespace, digest) in self._stale:
             return self._tx.run("find_facts", probes=[_probe(namespace, digest, episode_id)])
         return self._rows.get((namespace, digest, episode_id), [])
 
     def wrote(self, namespace: str, digest: str) -> None:
         self._stale.add((namespace, digest))
-
-    def revised(self) -> None:
-        self._revised = True
 
 
 @dataclass(frozen=True)
@@ -123,10 +121,13 @@ class _Context:
     def note(self, kind: EventKind, fact: str, related: str) -> None:
         self.events.append(MemoryEvent(kind, self.work.namespace, fact, self.now, CONSOLIDATION, (related,)))
 
-    def revise(self, query: str, **params: Any) -> None:
-        """Run a statement that changes the status of facts."""
-        self.tx.run(query, **params)
-        self.versions.revised()
+    def run(self, query: str, **params: Any) -> list[dict[str, Any]]:
+        return self.tx.run(query, **params)
+
+    def create_fact(
+        self, episode: str, props: dict[str, Any], about: list[dict[str, str]], said: dict[str, Any]
+    ) -> None:
+        self.tx.create_fact(episode, props, about, said)
 
 
 def commit_episodes(
@@ -169,8 +170,10 @@ def commit_episodes(
     out = [] if events is None else events
     for work, ids, episode_identities in zip(owned, entity_ids, identities, strict=True):
         ctx = _Context(tx, work, ids, now, versions, out)
-        for candidate, identity, vector in zip(work.extraction.facts, episode_identities, work.statement_vectors, strict=True):
-            _commit_fact(ctx, candidate, identity, vector)
+        for position, (candidate, identity, vector) in enumerate(
+            zip(work.extraction.facts, episode_identities, work.statement_vectors, strict=True)
+        ):
+            _commit_fact(ctx, position, candidate, identity, vector)
     tx.run("finish_episodes", ids=[work.id for work in owned], now=now)
     return [work.id in claims for work in works]
 
@@ -188,13 +191,15 @@ def _merge_entities(tx: _Statements, works: list[EpisodeWork]) -> list[list[str]
     """The entity id of every mention of every episode, in order."""
     rows: list[dict[str, Any]] = []
     for work in works:
-        for ref in work.refs:
+        for index, ref in enumerate(work.refs):
             resolution = work.resolutions[ref]
             rows.append(
                 {
                     "ref": len(rows),
                     "namespace": work.namespace,
                     "at": work.occurred_at,
+                    # Its first mention in time (then episode id, then place) names the entity.
+                    "order": f"{work.id}:{index:05d}",
                     "id": resolution.entity_id or str(ULID()),
                     "type": resolution.type or ref.type,
                     "canonical": resolution.canonical or ref.key,
@@ -225,10 +230,16 @@ def _mention_rows(work: EpisodeWork, entity_ids: list[str]) -> list[dict[str, An
             "end": mention.end,
             "role": mention.role,
             "text": mention.text,
-            "method": work.resolutions[work.refs[index]].method,
+            "method": _method(work.resolutions[work.refs[index]].method),
         }
         for index, mention in enumerate(work.extraction.mentions)
     ]
+
+
+def _method(method: str) -> str:
+    """A name no entity had when its batch was resolved is that entity's by key now: whether it
+    minted the entity depends only on which batch committed first."""
+    return "exact" if method == "new" else method
 
 
 def _identity(work: EpisodeWork, entity_ids: list[str], candidate: FactCandidate) -> _Identity:
@@ -241,7 +252,9 @@ def _identity(work: EpisodeWork, entity_ids: list[str], candidate: FactCandidate
     return _Identity(subject, obj, None, statement_fact_hash(candidate.kind, hash_basis(candidate.statement)))
 
 
-def _commit_fact(ctx: _Context, candidate: FactCandidate, identity: _Identity, vector: Vector | None) -> None:
+def _commit_fact(
+    ctx: _Context, position: int, candidate: FactCandidate, identity: _Identity, vector: Vector | None
+) -> None:
     mentions = ctx.work.extraction.mentions
     subject, obj, edge, digest = identity.subject, identity.obj, identity.edge, identity.digest
     namespace = ctx.work.namespace
@@ -249,25 +262,25 @@ def _commit_fact(ctx: _Context, candidate: FactCandidate, identity: _Identity, v
     if any(version["supported"] for version in versions):
         return  # this episode was committed before, whatever became of the fact since
     ctx.versions.wrote(namespace, digest)
-    live = [version for version in versions if version["status"] in LIVE]
-    if live:
-        fact_id = live[0]["id"]
-        ctx.tx.run("support_fact", fact_id=fact_id, episode_id=ctx.work.id)
-        if edge is not None:
-            ctx.tx.run("refresh_relation_strength", fact=fact_id, subject=edge[0], object=edge[1])
-        return
-
-    fact_id = str(ULID())
+    said = Said(ctx.work.occurred_at, ctx.work.id, position, obj or "", candidate.negated, candidate.confidence,
+                candidate.statement, candidate.kind)
     about = [{"entity": entity, "role": role} for entity, role in ((subject, "subject"), (obj, "object")) if entity]
+    fact_id = str(ULID())
     functional = edge is not None and relation_types()[candidate.predicate or ""].functional
     props = _fact_properties(ctx, candidate, fact_id, digest, vector, _name(mentions, candidate.subject),
                              _name(mentions, candidate.object), functional)
-    ctx.tx.create_fact(ctx.work.id, props, about)
-    ctx.note(EventKind.CREATED, fact_id, ctx.work.id)
     if edge is not None:
-        _revise_relation(ctx, candidate, fact_id, *edge)
-    elif candidate.polarity is not None and subject is not None and candidate.predicate:
-        _check_polarity(ctx, candidate, fact_id, subject)
+        revise_relation(ctx, said, edge[0], candidate.predicate or "", NewFact(props, about, vector))
+        return
+    live = [version for version in versions if version["status"] in LIVE]
+    if live:
+        fact_id = live[0]["id"]
+        ctx.tx.run("support_fact", fact_id=fact_id, episode_id=ctx.work.id, embedding=vector, **support_props(said))
+    else:
+        ctx.tx.create_fact(ctx.work.id, props, about, support_props(said))
+        ctx.note(EventKind.CREATED, fact_id, ctx.work.id)
+    if candidate.polarity is not None and subject is not None and candidate.predicate:
+        revise_polarity(ctx, candidate, fact_id, subject, namespace)
 
 
 def _name(mentions: tuple[Mention, ...], index: int | None) -> str | None:
@@ -311,85 +324,3 @@ def _fact_properties(
     if vector is not None:
         props["embedding"] = vector
     return props
-
-
-def _revise_relation(ctx: _Context, candidate: FactCandidate, fact_id: str, subject: str, obj: str) -> None:
-    predicate = candidate.predicate or ""
-    valid_from = ctx.work.occurred_at
-    current = ctx.tx.run("open_relations", relation_type=predicate, subject=subject)
-    if candidate.negated:
-        for edge in current:
-            if edge["object"] != obj:
-                continue
-            if edge["valid_from"] < valid_from:
-                # Said later, "not any more" reports that the state ended: a change in the world
-                # ("I left Google", "I don't live in Denver now") closes valid time.
-                ctx.tx.run("close_relation", fact=edge["fact"], subject=subject, object=obj, valid_to=valid_from)
-                ctx.revise("supersede_fact", newer=fact_id, older=edge["fact"], valid_to=valid_from)
-                ctx.note(EventKind.SUPERSEDED, edge["fact"], fact_id)
-            else:
-                # Stated for the same time (or earlier), both cannot hold: a contradiction.
-                _contradict(ctx, fact_id, candidate.confidence, edge["fact"], edge["confidence"], edge=(subject, obj))
-        return
-
-    valid_to = None
-    if relation_types()[predicate].functional:
-        for edge in current:
-            if edge["object"] == obj:
-                continue
-            if edge["valid_from"] <= valid_from:
-                ctx.tx.run("close_relation", fact=edge["fact"], subject=subject, object=edge["object"], valid_to=valid_from)
-                ctx.revise("supersede_fact", newer=fact_id, older=edge["fact"], valid_to=valid_from)
-                ctx.note(EventKind.SUPERSEDED, edge["fact"], fact_id)
-            else:
-                # Consolidated out of order: this statement is older than the current one, so it
-                # enters history already closed and superseded by it.
-                valid_to = edge["valid_from"] if valid_to is None else min(valid_to, edge["valid_from"])
-                ctx.revise("supersede_fact", newer=edge["fact"], older=fact_id, valid_to=edge["valid_from"])
-                ctx.note(EventKind.SUPERSEDED, fact_id, edge["fact"])
-    ctx.tx.run(
-        "create_relation",
-        relation_type=predicate,
-        subject=subject,
-        object=obj,
-        valid_from=valid_from,
-        valid_to=valid_to,
-        now=ctx.now,
-        confidence=candidate.confidence,
-        fact=fact_id,
-    )
-
-
-def _check_polarity(ctx: _Context, candidate: FactCandidate, fact_id: str, subject: str) -> None:
-    opposite = opposite_polarity(candidate.polarity or "")
-    if opposite is None:
-        return
-    rows = ctx.tx.run(
-        "polarity_conflicts",
-        namespace=ctx.work.namespace,
-        predicate=candidate.predicate,
-        subject=subject,
-        fact=fact_id,
-        opposite=opposite,
-    )
-    for row in rows:
-        _contradict(ctx, fact_id, candidate.confidence, row["id"], row["confidence"])
-
-
-def _contradict(
-    ctx: _Context,
-    new_fact: str,
-    new_confidence: float,
-    old_fact: str,
-    old_confidence: float,
-    edge: tuple[str, str] | None = None,
-) -> None:
-    """Quarantine the lower-confidence side; on a tie the older one, as the newer statement is
-    likelier to describe the present. When the old fact has an edge (``edge``: its subject and
-    object) and is quarantined, the edge leaves the graph as currently known."""
-    quarantined = new_fact if new_confidence < old_confidence else old_fact
-    ctx.revise("contradict_facts", a=new_fact, b=old_fact, quarantined=quarantined)
-    ctx.note(EventKind.CONTRADICTED, new_fact, old_fact)
-    ctx.note(EventKind.CONTRADICTED, old_fact, new_fact)
-    if quarantined == old_fact and edge is not None:
-        ctx.tx.run("expire_relation", fact=old_fact, subject=edge[0], object=edge[1], now=ctx.now)

@@ -1,13 +1,12 @@
 """The consolidation worker (DESIGN §5): lease raw episodes in capture order, derive, commit a
 batch in one transaction in which each episode is all or nothing (a failing group is retried one
 episode at a time). A failure sends the episode back to raw with a backoff; after the last attempt
-it goes to the dead letter (state failed). A crash leaves the lease to expire."""
+it goes to the dead letter (state failed). A crash leaves the lease behind: the next drain on the
+same host takes it back at once (leases.py), one elsewhere when it expires."""
 
 from __future__ import annotations
 
 import logging
-import os
-import socket
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -17,12 +16,11 @@ from functools import partial
 
 from tqdm import tqdm
 
-from ulid import ULID
-
 from hippograph import metrics
 from hippograph.consolidation.aliases import namespace_aliases, with_alias_mentions
 from hippograph.consolidation.commit import EpisodeWork, commit_episodes
 from hippograph.consolidation.derive import Derived, derive_now
+from hippograph.consolidation.leases import reclaim_dead_leases, worker_name
 from hippograph.consolidation.resolve import name_ref, resolve_names
 from hippograph.extraction.model import EntityType, Turn
 from hippograph.lifecycle.events import MemoryEvent
@@ -41,13 +39,6 @@ class ConsolidationReport:
     processed: int
     failed: int
     remaining: int
-
-
-def worker_name() -> str:
-    """A lease owner's name, unique per call: a drain and a concurrent consolidate in one process
-    must not share leases. (An object's id would not do: the object dies at once and its address
-    is reused.)"""
-    return f"{socket.gethostname()}:{os.getpid()}:{ULID()}"
 
 
 def consolidate(
@@ -79,6 +70,7 @@ def drain(
     With worker processes, each has a batch leased ahead to derive while this process resolves
     and commits the oldest; batches are committed in lease order."""
     worker = worker or worker_name()
+    reclaim_dead_leases(runtime.store, namespace)
     pool = runtime.derive_pool
     ahead = 1 + (pool.processes if pool is not None else 0)
     pending: deque[tuple[list[Row], Future[list[Derived]]]] = deque()

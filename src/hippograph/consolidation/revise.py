@@ -1,0 +1,247 @@
+"""Belief revision inside the commit (DESIGN §5), decided by when things were said, not by when
+they were consolidated: an episode that was stuck behind a crashed worker's lease, or a batch that
+committed before an older one, must leave the graph as if every episode had come in time order.
+
+Relations: the subject's versions of the relation are worked out again from every statement of it
+(timeline.py) and the stored ones are brought in line: versions that start later or end earlier,
+a version split by a statement of another object said in the middle of it, SUPERSEDES and
+CONTRADICTS links moved to where they belong. Opposite-polarity statements ("loves sushi", "hates
+sushi") about one subject contradict each other whichever came first, and in each such group only
+the strongest side stays believed (higher confidence, then the later statement).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from ulid import ULID
+
+from hippograph.consolidation.timeline import Said, Timeline, Version, timeline
+from hippograph.embedding import Vector
+from hippograph.extraction.facts import opposite_polarity
+from hippograph.extraction.model import FactCandidate
+from hippograph.extraction.vocabulary import relation_types
+from hippograph.lifecycle.events import EventKind
+
+
+class Context(Protocol):
+    """What revision needs of the commit's context (commit.py)."""
+
+    @property
+    def now(self) -> datetime: ...
+
+    def run(self, query: str, **params: Any) -> list[dict[str, Any]]: ...
+
+    def create_fact(
+        self, episode: str, props: dict[str, Any], about: list[dict[str, str]], said: dict[str, Any]
+    ) -> None: ...
+
+    def note(self, kind: EventKind, fact: str, related: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class NewFact:
+    """The fact a candidate makes if it starts a version of its own."""
+
+    props: dict[str, Any]
+    about: list[dict[str, str]]
+    vector: Vector | None
+
+
+def support_props(said: Said) -> dict[str, Any]:
+    """What a SUPPORTED_BY edge keeps of its statement, so that a later revision can make it the
+    first statement of a version of its own."""
+    return {"position": said.position, "statement": said.statement, "confidence": said.confidence, "kind": said.kind}
+
+
+def revise_relation(ctx: Context, said: Said, subject: str, predicate: str, new: NewFact) -> None:
+    """Put ``said`` into the subject's versions of ``predicate``; ``new`` is its fact if it starts one."""
+    namespace = new.props["namespace"]
+    rows = ctx.run(
+        "relation_versions", relation_type=predicate, namespace=namespace, subject=subject, predicate=predicate
+    )
+    stored = {row["id"]: row for row in rows}
+    owner: dict[Said, str] = {}
+    for row in rows:
+        for s in row["said"]:
+            statement = Said(
+                s["at"], s["episode"], s["position"] or 0, row["object"], bool(row["negated"]),
+                row["confidence"] if s["confidence"] is None else s["confidence"],
+                s["statement"] or row["statement"],
+                s["kind"] or row["kind"],
+            )
+            owner[statement] = row["id"]
+    result = timeline([*owner, said], relation_types()[predicate].functional)
+    facts = _assign(ctx, result, owner, stored, said, new)
+    _write_versions(ctx, result, facts, owner, stored, said, new, subject)
+    _relink(ctx, "SUPERSEDES", stored, {(facts[v.superseded_by], facts[v]) for v in result.versions if v.superseded_by})
+    _relink(ctx, "CONTRADICTS", stored, {(facts[d], facts[v]) for d, v in result.contradictions})
+
+
+def _assign(
+    ctx: Context, result: Timeline, owner: dict[Said, str], stored: dict[str, dict[str, Any]], said: Said, new: NewFact
+) -> dict[Version, str]:
+    """Each version's fact: the stored one that holds its first statement (or, failing that, any
+    of its statements), else a new one: the candidate's own, or a copy of the fact it split from."""
+    facts: dict[Version, str] = {}
+    taken: set[str] = set()
+    for version in result.versions:
+        holders = [owner[s] for s in version.said if s in owner and owner[s] not in taken]
+        if holders:
+            facts[version] = holders[0]
+        elif version.first == said:
+            facts[version] = new.props["id"]
+            ctx.create_fact(said.episode, _new_props(new, version), new.about, support_props(said))
+            ctx.note(EventKind.CREATED, new.props["id"], said.episode)
+        else:  # a statement said between this version's statements split it from its fact
+            donor = next(owner[s] for s in version.said if s in owner)
+            [row] = ctx.run("fact_properties", id=donor, namespace=new.props["namespace"])
+            facts[version] = str(ULID())
+            props = {**row["props"], "id": facts[version], "recorded_at": ctx.now}
+            about = [new.about[0], {"entity": version.object, "role": "object"}]
+            ctx.create_fact(version.first.episode, props, about, support_props(version.first))
+            stored[facts[version]] = {"id": facts[version], "supersedes": [], "contradicts": [], "edges": [], "copy": True}
+            ctx.note(EventKind.CREATED, facts[version], version.first.episode)
+        taken.add(facts[version])
+    return facts
+
+
+def _new_props(new: NewFact, version: Version) -> dict[str, Any]:
+    props = dict(new.props)
+    props.update(status=version.status)
+    if version.valid_to is not None:
+        props["valid_to"] = version.valid_to
+    return props
+
+
+def _write_versions(
+    ctx: Context,
+    result: Timeline,
+    facts: dict[Version, str],
+    owner: dict[Said, str],
+    stored: dict[str, dict[str, Any]],
+    said: Said,
+    new: NewFact,
+    subject: str,
+) -> None:
+    revised: list[dict[str, Any]] = []
+    moves: list[dict[str, Any]] = []
+    edges: list[dict[str, Any]] = []
+    for version in result.versions:
+        fact = facts[version]
+        row = stored.get(fact)  # None: the candidate's own fact, created as it should be
+        for statement in version.said:
+            holder = owner.get(statement)
+            if holder == fact or (row is None and statement == said):
+                continue
+            if holder is None:
+                ctx.run("support_fact", fact_id=fact, episode_id=said.episode, embedding=None, **support_props(said))
+            else:
+                moves.append({"source": holder, "target": fact, "episode": statement.episode, **support_props(statement)})
+        if row is not None:
+            target = {
+                "valid_from": version.first.at,
+                "valid_to": version.valid_to,
+                "status": version.status,
+                "statement": version.first.statement,
+                "confidence": version.first.confidence,
+                "kind": version.first.kind,
+            }
+            if "copy" in row or {name: row.get(name) for name in target} != target:
+                revised.append({"id": fact, **target, "embedding": new.vector if version.first == said else None})
+        if version.negated:
+            continue
+        if row is None or not row["edges"]:
+            _create_edge(ctx, version, fact, subject, new.props["predicate"])
+            continue
+        edge = _edge_of(version)
+        if {name: row["edges"][0].get(name) for name in edge} != edge:
+            edges.append({"fact": fact, "subject": subject, "object": version.object, **edge})
+    if moves:
+        ctx.run("move_support", moves=moves)
+    if revised:
+        ctx.run("revise_facts", facts=revised)
+    if edges:
+        ctx.run("revise_relation_edges", edges=edges, now=ctx.now)
+
+
+def _edge_of(version: Version) -> dict[str, Any]:
+    return {
+        "valid_from": version.first.at,
+        "valid_to": version.valid_to,
+        "confidence": version.first.confidence,
+        "strength": len({s.episode for s in version.said}),
+        "expired": version.expired,
+    }
+
+
+def _create_edge(ctx: Context, version: Version, fact: str, subject: str, predicate: str) -> None:
+    edge = _edge_of(version)
+    ctx.run(
+        "create_relation",
+        relation_type=predicate,
+        subject=subject,
+        object=version.object,
+        fact=fact,
+        now=ctx.now,
+        **edge,
+    )
+
+
+def _relink(ctx: Context, kind: str, stored: dict[str, dict[str, Any]], wanted: set[tuple[str, str]]) -> None:
+    """Make the links of ``kind`` between the subject's versions exactly ``wanted``."""
+    column = "supersedes" if kind == "SUPERSEDES" else "contradicts"
+    have = {(row["id"], other) for row in stored.values() for other in row[column] if other in stored}
+    if have - wanted:
+        ctx.run(f"unlink_{column}", pairs=[{"a": a, "b": b} for a, b in sorted(have - wanted)])
+    if wanted - have:
+        ctx.run(f"link_{column}", pairs=[{"a": a, "b": b} for a, b in sorted(wanted - have)])
+        for a, b in sorted(wanted - have):
+            if kind == "SUPERSEDES":
+                ctx.note(EventKind.SUPERSEDED, b, a)
+            else:
+                ctx.note(EventKind.CONTRADICTED, a, b)
+                ctx.note(EventKind.CONTRADICTED, b, a)
+
+
+def revise_polarity(ctx: Context, candidate: FactCandidate, fact_id: str, subject: str, namespace: str) -> None:
+    """Link the fact with every live fact of the opposite polarity about the subject, and settle
+    who is believed in the whole group: a fact is quarantined while an opposite one outranks it."""
+    opposite = opposite_polarity(candidate.polarity or "")
+    if opposite is None:
+        return
+    rows = ctx.run(
+        "polarity_group",
+        namespace=namespace,
+        predicate=candidate.predicate,
+        subject=subject,
+        polarities=[candidate.polarity, opposite],
+    )
+    mine = [row for row in rows if row["polarity"] == candidate.polarity]
+    theirs = [row for row in rows if row["polarity"] == opposite]
+    me = next((row for row in mine if row["id"] == fact_id), None)
+    if me is None or not theirs:
+        return
+    links = [(fact_id, row["id"]) if _rank(me) > _rank(row) else (row["id"], fact_id) for row in theirs]
+    new_links = [(a, b) for a, b in links if b not in me["contradicts"] and a not in me["contradicts"]]
+    if new_links:
+        ctx.run("link_contradicts", pairs=[{"a": a, "b": b} for a, b in new_links])
+        for a, b in new_links:
+            ctx.note(EventKind.CONTRADICTED, a, b)
+            ctx.note(EventKind.CONTRADICTED, b, a)
+    best = {candidate.polarity: max(map(_rank, mine)), opposite: max(map(_rank, theirs))}
+    statuses = []
+    for row in rows:
+        rival = best[opposite if row["polarity"] == candidate.polarity else candidate.polarity]
+        status = "quarantined" if rival > _rank(row) else "active"
+        if status != row["status"]:
+            statuses.append({"id": row["id"], "status": status})
+    if statuses:
+        ctx.run("set_fact_status", facts=statuses)
+
+
+def _rank(row: dict[str, Any]) -> tuple[float, datetime, str]:
+    """Who is believed in a contradiction: the higher confidence, then the later statement."""
+    return (row["confidence"], row["valid_from"], row["hash"])
