@@ -140,7 +140,7 @@ def capture(gql: GraphQLClient, batches: Sequence[list[dict[str, str]]]) -> dict
 def consolidate(gql: GraphQLClient, namespaces: Sequence[str]) -> dict[str, Any]:
     processed, failed, start = 0, 0, time.perf_counter()
     for namespace in tqdm(namespaces, desc="consolidate", unit="ns"):
-        _, data = gql.post("consolidate", namespace=namespace, limit=1_000_000)
+        _, data = gql.post("consolidate", namespace=namespace, limit=100_000)
         processed += data["consolidate"]["processed"]
         failed += data["consolidate"]["failed"]
     seconds = time.perf_counter() - start
