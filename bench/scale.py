@@ -68,10 +68,11 @@ CATEGORIES = (1, 2, 3, 4)
 PROGRESS = "scale-progress.json"
 # Speakers get other names per namespace: nine LoCoMo speakers, so any nine consecutive names of
 # this list are distinct.
-NAMES = (
-    "Ada Bela Cyra Dov Eliza Femi Goran Hana Ivo Jana Kofi Lena Milo Nia Oren Pia Quinn Rafe Sana "
-    "Teo Uma Vito Wren Xena Yuri Zora Amos Bram Cleo Dara Enzo Faye Gil Hugo Iris Juno Kai Lars Mira Nils"
-).split()
+NAMES = [
+    *("Ada", "Bela", "Cyra", "Dov", "Eliza", "Femi", "Goran", "Hana", "Ivo", "Jana", "Kofi", "Lena"),
+    *("Milo", "Nia", "Oren", "Pia", "Quinn", "Rafe", "Sana", "Teo", "Uma", "Vito", "Wren", "Xena"),
+    *("Yuri", "Zora", "Amos", "Bram", "Cleo", "Dara", "Enzo", "Faye", "Gil", "Hugo", "Iris", "Juno"),
+]
 
 
 @dataclass(frozen=True)
@@ -310,8 +311,10 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
 
 def markdown(results: dict[str, Any]) -> str:
     lines = [
-        "| episodes | capture ep/s | consolidation ep/s | recall median ms | p95 ms | vector stage p95 ms "
-        "| vector overlap with alone | RSS MiB | bytes on disk / episode |",
+        (
+            "| episodes | capture ep/s | consolidation ep/s | recall median ms | p95 ms | vector stage p95 ms "
+            "| vector overlap with alone | RSS MiB | bytes on disk / episode |"
+        ),
         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for step in results["steps"].values():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 from conftest import GraphQLClient
@@ -17,6 +17,9 @@ from hippograph.recall.fusion import Ranked
 from hippograph.recall.service import MIN_COSINE
 from hippograph.recall.vector import VectorQuery, exact_neighbours, indexed_neighbours
 from hippograph.runtime import Runtime
+from hippograph.store import Store, Transaction
+
+Search = Callable[[Store, Transaction, VectorQuery], list[Ranked]]
 
 NAMES = ("Alice", "Bruno", "Chen", "Dara", "Emil")
 ACTIVITIES = (
@@ -30,7 +33,12 @@ ACTIVITIES = (
     "fixed an old bicycle",
 )
 TIMES = ("last Monday", "over the weekend", "in early spring")
-QUESTIONS = ("Who adopted a rescue puppy?", "Alice baked sourdough bread", "Who ran a half marathon?", "Dara went hiking")
+QUESTIONS = (
+    "Who adopted a rescue puppy?",
+    "Alice baked sourdough bread",
+    "Who ran a half marathon?",
+    "Dara went hiking",
+)
 K = 10
 # Stored vectors come from batches, the reference's from another batch: equal to ~1e-6.
 TOLERANCE = 1e-4
@@ -99,13 +107,13 @@ def test_recall_vector_channel_finds_the_namespace_own_neighbours(
 
 @pytest.mark.parametrize("search", [exact_neighbours, indexed_neighbours], ids=["exact", "index"])
 def test_both_ways_of_searching_agree_with_exact_cosine(
-    runtime: Runtime, drowned: tuple[str, dict[str, str]], search: object
+    runtime: Runtime, drowned: tuple[str, dict[str, str]], search: Search
 ) -> None:
     namespace, episodes = drowned
     for question in QUESTIONS:
         embedding = runtime.embedder.embed_query(question)
         query = VectorQuery(namespace, embedding, K, MIN_COSINE)
-        ranked: list[Ranked] = runtime.store.read_in(lambda tx, q=query: search(runtime.store, tx, q))  # type: ignore[operator]
+        ranked = runtime.store.read_in(lambda tx, q=query: search(runtime.store, tx, q))
         cosines = _reference(runtime, episodes, embedding)
         _assert_nearest([r.id for r in ranked], cosines, K)
         # Scored as the indexes score: (1 + cosine) / 2, best first.
@@ -114,7 +122,9 @@ def test_both_ways_of_searching_agree_with_exact_cosine(
         assert [r.score for r in ranked] == sorted((r.score for r in ranked), reverse=True)
 
 
-def test_a_namespace_without_episodes_gets_no_vector_hits(gql: GraphQLClient, drowned: tuple[str, dict[str, str]]) -> None:
+def test_a_namespace_without_episodes_gets_no_vector_hits(
+    gql: GraphQLClient, drowned: tuple[str, dict[str, str]]
+) -> None:
     hits = gql.data(
         "recall",
         input={"namespace": f"vec-empty-{uuid.uuid4().hex[:8]}", "query": QUESTIONS[0], "channels": ["VECTOR"]},
