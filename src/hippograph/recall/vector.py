@@ -10,9 +10,10 @@ may be theirs. So the channel answers one of two ways, whichever reads fewer mem
   exactly the namespace's nearest neighbours, however large the store; it reads the namespace.
 * **index**: the indexes are asked for neighbours and the namespace's are kept; an index that gave
   too few is asked again for ×4 as many, until it has given enough of the namespace's, has no
-  more, or its farthest neighbour scores below the threshold (nothing further could pass). As good
-  as the index's approximate search. When the other namespaces hold text like this one's, the
-  neighbours it must read to find ``limit`` of the namespace's are ``limit × store / namespace``.
+  more, its farthest neighbour scores below the threshold (nothing further could pass), or it has
+  been asked for ×4 what the namespace's share of the store should need. As good as the index's
+  approximate search. When the other namespaces hold text like this one's, the neighbours it must
+  read to find ``limit`` of the namespace's are ``limit × store / namespace``.
 
 Exact when ``namespace² ≤ limit × store`` (episodes, from the counts the store keeps: one read),
 so either way a recall reads at most about √(limit × store) memories: ~1,700 at a limit of 30 in
@@ -31,7 +32,6 @@ from hippograph.store import Store, Transaction
 # The first request to an index asks for this many times the neighbours needed, later ones ×WIDEN.
 OVERSAMPLE = 2
 WIDEN = 4
-# Both servers' vector indexes score a cosine c as (1 + c) / 2 (store/dialect.py).
 INDEXES = ("episode_embedding", "fact_embedding")
 
 
@@ -49,9 +49,13 @@ def vector_channel(store: Store, query: VectorQuery) -> list[Ranked]:
 
     def read(tx: Transaction) -> list[Ranked]:
         [count] = tx.run("vector_scope", namespace=query.namespace)
-        if count["episodes"] ** 2 <= query.limit * count["stored"]:
+        episodes, stored = count["episodes"], count["stored"]
+        if episodes**2 <= query.limit * stored:
             return exact_neighbours(store, tx, query)
-        return indexed_neighbours(store, tx, query)
+        # Widening stops at WIDEN times what a namespace of this share needs when its text is like
+        # the others': a namespace with few facts among many like them elsewhere would otherwise
+        # read the whole fact index (the counts are of episodes, not facts).
+        return indexed_neighbours(store, tx, query, max_k=WIDEN * query.limit * stored // episodes)
 
     return store.read_in(read)
 
@@ -77,8 +81,10 @@ class _Search:
     done: bool = False
 
 
-def indexed_neighbours(store: Store, tx: Transaction, query: VectorQuery) -> list[Ranked]:
-    """The namespace's nearest memories among the indexes' neighbours, widened until enough."""
+def indexed_neighbours(store: Store, tx: Transaction, query: VectorQuery, max_k: int | None = None) -> list[Ranked]:
+    """The namespace's nearest memories among the indexes' neighbours, widened until enough, or
+    until an index has been asked for ``max_k``."""
+    # Both servers' vector indexes score a cosine c as (1 + c) / 2 (store/dialect.py).
     min_score = (1 + query.min_cosine) / 2
     searches = [_Search(store.index(index), OVERSAMPLE * query.limit) for index in INDEXES]
     while pending := [s for s in searches if not s.done]:
@@ -97,6 +103,7 @@ def indexed_neighbours(store: Store, tx: Transaction, query: VectorQuery) -> lis
                 len(search.rows) >= query.limit
                 or result["returned"] < search.k
                 or (result["lowest"] is not None and result["lowest"] < min_score)
+                or (max_k is not None and search.k >= max_k)
             )
             search.k *= WIDEN
     ranked = [row for search in searches for row in search.rows]
