@@ -214,9 +214,12 @@ def measure_recall(gql: GraphQLClient, asks: Sequence[tuple[str, str]], warmup: 
     }
 
 
-def recall_asks(samples: list[dict[str, Any]], tenants_: Sequence[Tenant], count: int) -> list[tuple[str, str]]:
-    """``count`` (namespace, question) pairs: a random namespace, a random question renamed for it."""
-    rng = random.Random(16)
+def recall_asks(
+    samples: list[dict[str, Any]], tenants_: Sequence[Tenant], count: int, seed: int
+) -> list[tuple[str, str]]:
+    """``count`` (namespace, question) pairs: a random namespace, a random question renamed for it.
+    Each step draws its own (``seed``), so that no step finds its questions in the query cache."""
+    rng = random.Random(seed)
     questions = [qa["question"] for sample in samples for qa in sample["qa"] if qa["category"] in CATEGORIES]
     asks = []
     for _ in range(count):
@@ -264,7 +267,6 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
     turns = load_turns(samples)
     tenants_ = tenants(turns, args.probe, max(args.sizes))
     questions = probe_questions(samples, args.probe)
-    asks = recall_asks(samples, tenants_, args.warmup + args.queries)
     # Consolidation runs through the mutation, measured; the background worker would race it.
     os.environ["HIPPOGRAPH_CONSOLIDATION_INTERVAL_S"] = "0"
     progress_path = data_dir / PROGRESS
@@ -286,6 +288,7 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
     if "alone" not in progress:
         progress["alone"] = isolated_baseline(tenants_[0], questions)
         progress_path.write_text(json.dumps(progress))
+    asks = args.warmup + args.queries
     port = free_port()
     with running_server(data_dir, port) as server:
         gql = client(port)
@@ -299,7 +302,7 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
             results["steps"][str(size)] = {
                 "episodes": sum(want),
                 **step,
-                "recall": measure_recall(gql, asks, args.warmup),
+                "recall": measure_recall(gql, recall_asks(samples, tenants_, asks, seed=size), args.warmup),
                 "vector_overlap_with_alone": overlap(here, progress["alone"]),
                 "server_rss_mib": rss_mib(server.pid),
                 "server_peak_rss_mib": peak_rss_mib(server.pid),
