@@ -1,16 +1,21 @@
-// Vector channel: nearest neighbours by cosine over several indexes (episode and fact embeddings)
-// in one round trip. The indexes are global, so each is asked for $k neighbours (more than
-// $limit) and the namespace is filtered afterwards. The best $limit of both indexes' hits are among
-// each index's best $limit, so one ORDER BY over all of them gives the same rows as sorting each
-// index's first, in ~7 % less time (docs/benchmarks.md).
-// The rows come back as one list, in order, in one record (Transaction.run_listed).
-UNWIND $indexes AS index
-CALL (index) {
-  CALL db.index.vector.queryNodes(index, $k, $embedding) YIELD node, score
-  WHERE node.namespace = $namespace AND score >= $min_score
-  RETURN node, score
+// Vector channel over the indexes, for a namespace too large to score exactly (recall/vector.py):
+// each index in $searches is asked for its $k nearest neighbours in one round trip. The indexes
+// span every namespace, so the namespace is filtered afterwards, and each answer says how many
+// neighbours the index gave and the lowest score among them: the caller asks again with a larger
+// k when too few were the namespace's and more could be.
+// One record, one list (Transaction.run_listed).
+UNWIND $searches AS search
+CALL (search) {
+  CALL db.index.vector.queryNodes(search.index, search.k, $embedding) YIELD node, score
+  WITH
+    count(node) AS returned,
+    min(score) AS lowest,
+    collect(
+      CASE
+        WHEN node.namespace = $namespace AND score >= $min_score
+          THEN {id: node.id, label: labels(node)[0], score: score}
+      END
+    ) AS rows
+  RETURN returned, lowest, rows
 }
-WITH node.id AS id, labels(node)[0] AS label, score
-ORDER BY score DESC
-LIMIT $limit
-RETURN collect({id: id, label: label, score: score}) AS rows
+RETURN collect({index: search.index, returned: returned, lowest: lowest, rows: rows}) AS rows

@@ -36,6 +36,7 @@ from hippograph.recall.request import (
     StageTiming,
 )
 from hippograph.recall.scoring import ACTIVE, Candidate, Scored, score
+from hippograph.recall.vector import VectorQuery, vector_channel
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
 from hippograph.store.search import scoped_query
@@ -49,8 +50,6 @@ log = logging.getLogger(__name__)
 # at 5×, in 25% less time; docs/benchmarks.md).
 MIN_FETCH = 30
 FETCH_FACTOR = 2
-# The vector indexes span every namespace; ask for more neighbours than needed, then filter.
-VECTOR_OVERSAMPLE = 2
 MIN_COSINE = 0.3
 # The graph channel also starts from the entities of the keyword and vector channels' top hits.
 GRAPH_TEXT_HITS = 5
@@ -196,17 +195,7 @@ def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> list[Ranke
 
 
 def _vector(runtime: Runtime, request: RecallRequest, fetch: int, embedding: Vector) -> list[Ranked]:
-    return _search(
-        runtime,
-        "vector_search",
-        ("episode_embedding", "fact_embedding"),
-        embedding=embedding,
-        k=fetch * VECTOR_OVERSAMPLE,
-        # Both servers report a cosine index score as (1 + cos) / 2.
-        min_score=(1 + MIN_COSINE) / 2,
-        namespace=request.namespace,
-        limit=fetch,
-    )
+    return vector_channel(runtime.store, VectorQuery(request.namespace, embedding, fetch, MIN_COSINE))
 
 
 def _search(runtime: Runtime, query_name: str, indexes: Sequence[str], **params: Any) -> list[Ranked]:

@@ -24,6 +24,22 @@ SEARCH_INDEXES: dict[str, tuple[str, str]] = {
 
 
 @dataclass(frozen=True)
+class Cosine:
+    """How the server's ``vector.similarity.cosine`` relates to its vector indexes' score, which on
+    both servers is (1 + cosine) / 2: Neo4j's function returns that score, ArcadeDB's the cosine."""
+
+    function_is_index_score: bool
+
+    def similarity_of(self, cosine: float) -> float:
+        """The function's value for a cosine."""
+        return (1 + cosine) / 2 if self.function_is_index_score else cosine
+
+    def index_score(self, similarity: float) -> float:
+        """The index's score for a value of the function."""
+        return similarity if self.function_is_index_score else (1 + similarity) / 2
+
+
+@dataclass(frozen=True)
 class Dialect:
     name: str
     schema_file: str
@@ -35,6 +51,7 @@ class Dialect:
     # process collide even on different records, so they take turns (store/retry.py). Neo4j locks
     # records and lets writers run side by side.
     single_writer: bool
+    cosine: Cosine
     # Codes this server sends for a conflict that the driver does not classify as retryable. Both
     # servers send Neo.TransientError.Transaction.DeadlockDetected, which it does; none so far.
     transient_codes: frozenset[str] = frozenset()
@@ -48,10 +65,20 @@ class Dialect:
 
 
 NEO4J = Dialect(
-    "neo4j", "cypher/schema/neo4j.cypher", label_bracket_index_names=False, ddl_in_sql=False, single_writer=False
+    "neo4j",
+    "cypher/schema/neo4j.cypher",
+    label_bracket_index_names=False,
+    ddl_in_sql=False,
+    single_writer=False,
+    cosine=Cosine(function_is_index_score=True),
 )
 ARCADEDB = Dialect(
-    "arcadedb", "cypher/schema/arcadedb.sql", label_bracket_index_names=True, ddl_in_sql=True, single_writer=True
+    "arcadedb",
+    "cypher/schema/arcadedb.sql",
+    label_bracket_index_names=True,
+    ddl_in_sql=True,
+    single_writer=True,
+    cosine=Cosine(function_is_index_score=False),
 )
 
 

@@ -1,0 +1,110 @@
+"""The vector channel, kept inside one namespace.
+
+The vector indexes span every namespace, and neither server filters inside them through
+``db.index.vector.queryNodes`` (Neo4j 5.26 has no filter for it, nor has ArcadeDB's procedure).
+Asking for a fixed multiple of the neighbours needed and filtering afterwards fails a small
+namespace inside a large store: when other namespaces hold similar text, every neighbour returned
+may be theirs. So the channel answers one of two ways, whichever reads fewer memories:
+
+* **exact**: every embedded episode and fact of the namespace is scored by cosine. The answer is
+  exactly the namespace's nearest neighbours, however large the store; it reads the namespace.
+* **index**: the indexes are asked for neighbours and the namespace's are kept; an index that gave
+  too few is asked again for ×4 as many, until it has given enough of the namespace's, has no
+  more, its farthest neighbour scores below the threshold (nothing further could pass), or it has
+  been asked for ×4 what the namespace's share of the store should need. As good as the index's
+  approximate search. When the other namespaces hold text like this one's, the neighbours it must
+  read to find ``limit`` of the namespace's are ``limit × store / namespace``.
+
+Exact when ``namespace² ≤ limit × store`` (episodes, from the counts the store keeps: one read),
+so either way a recall reads at most about √(limit × store) memories: ~1,700 at a limit of 30 in
+a store of 100,000 episodes. Facts are not counted; they grow with their namespace's episodes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hippograph.embedding import Vector
+from hippograph.recall.fusion import Ranked
+from hippograph.store import Store, Transaction
+
+# The first request to an index asks for this many times the neighbours needed, later ones ×WIDEN.
+OVERSAMPLE = 2
+WIDEN = 4
+INDEXES = ("episode_embedding", "fact_embedding")
+
+
+@dataclass(frozen=True)
+class VectorQuery:
+    namespace: str
+    embedding: Vector
+    limit: int
+    min_cosine: float
+
+
+def vector_channel(store: Store, query: VectorQuery) -> list[Ranked]:
+    """The namespace's ``limit`` memories nearest to the embedding with a cosine of at least
+    ``min_cosine``, best first, scored as the indexes score."""
+
+    def read(tx: Transaction) -> list[Ranked]:
+        [count] = tx.run("vector_scope", namespace=query.namespace)
+        episodes, stored = count["episodes"], count["stored"]
+        if episodes**2 <= query.limit * stored:
+            return exact_neighbours(store, tx, query)
+        # Widening stops at WIDEN times what a namespace of this share needs when its text is like
+        # the others': a namespace with few facts among many like them elsewhere would otherwise
+        # read the whole fact index (the counts are of episodes, not facts).
+        return indexed_neighbours(store, tx, query, max_k=WIDEN * query.limit * stored // episodes)
+
+    return store.read_in(read)
+
+
+def exact_neighbours(store: Store, tx: Transaction, query: VectorQuery) -> list[Ranked]:
+    """The namespace's nearest memories, every one of them scored."""
+    cosine = store.dialect.cosine
+    rows = tx.run_listed(
+        "vector_exact",
+        namespace=query.namespace,
+        embedding=query.embedding,
+        min_similarity=cosine.similarity_of(query.min_cosine),
+        limit=query.limit,
+    )
+    return [Ranked(row["id"], cosine.index_score(row["similarity"]), row["label"]) for row in rows]
+
+
+@dataclass
+class _Search:
+    index: str
+    k: int
+    rows: Sequence[Ranked] = ()
+    done: bool = False
+
+
+def indexed_neighbours(store: Store, tx: Transaction, query: VectorQuery, max_k: int | None = None) -> list[Ranked]:
+    """The namespace's nearest memories among the indexes' neighbours, widened until enough, or
+    until an index has been asked for ``max_k``."""
+    # Both servers' vector indexes score a cosine c as (1 + c) / 2 (store/dialect.py).
+    min_score = (1 + query.min_cosine) / 2
+    searches = [_Search(store.index(index), OVERSAMPLE * query.limit) for index in INDEXES]
+    while pending := [s for s in searches if not s.done]:
+        results = tx.run_listed(
+            "vector_search",
+            searches=[{"index": s.index, "k": s.k} for s in pending],
+            embedding=query.embedding,
+            min_score=min_score,
+            namespace=query.namespace,
+        )
+        answers = {result["index"]: result for result in results}
+        for search in pending:
+            result = answers[search.index]
+            search.rows = [Ranked(row["id"], row["score"], row["label"]) for row in result["rows"]]
+            search.done = (
+                len(search.rows) >= query.limit
+                or result["returned"] < search.k
+                or (result["lowest"] is not None and result["lowest"] < min_score)
+                or (max_k is not None and search.k >= max_k)
+            )
+            search.k *= WIDEN
+    ranked = [row for search in searches for row in search.rows]
+    return sorted(ranked, key=lambda row: -row.score)[: query.limit]
