@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from support.census import census
 from support.client import GraphQLClient
-from support.operations import capture_turns
+from support.operations import capture_turns, history
 
 from hippograph.runtime import Runtime
 
@@ -125,3 +125,13 @@ def test_a_batch_stores_each_turn_with_its_own_vector_once(
         assert top["memory"]["id"] == outcome["id"], content
         [vector] = top["channels"]
         assert vector["score"] > 0.999, content
+
+
+def test_a_batch_gets_ascending_ids_that_no_history_event_shares(gql: GraphQLClient, namespace: str) -> None:
+    turns = [("Ana", f"Ana: note {i} about the kiln.", "2024-05-01T10:00:00Z") for i in range(20)]
+    ids = capture_turns(gql, namespace, turns, session="s1")
+    # Ties in time are broken by id in consolidation: the later turn must have the larger one.
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    events = [event["id"] for memory_id in ids for event in history(gql, namespace, memory_id)]
+    assert len(events) == len(ids)
+    assert not set(events) & set(ids)

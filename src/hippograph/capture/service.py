@@ -192,14 +192,15 @@ class _Batch:
         self.observers: dict[str, list[str]] = {}
         self.sessions: dict[tuple[str, str], list[str]] = {}
         self.history: list[dict[str, Any]] = []
-        # Episode ids ascend in capture order, even within one millisecond: consolidation breaks
-        # ties between episodes of the same time by id, so the later turn of a session wins.
-        self._first_id = int(ULID())
 
     def add(self, p: _Prepared, vector: Vector | None) -> CaptureOutcome:
         existing = self.known.get(p.key)
         if existing is None:
-            episode_id = str(ULID.from_int(self._first_id + len(self.episodes)))
+            # Ids ascend in capture order, even within one millisecond (python-ulid generates them
+            # monotonically per process): consolidation breaks ties between episodes of the same
+            # time by id, so the later turn of a session wins. Every id comes from the generator,
+            # never from arithmetic on another, so none can equal a History node's.
+            episode_id = str(ULID())
             self.episodes.append(_episode_properties(episode_id, p, vector, self.now))
             self.known[p.key] = {"id": episode_id, "observed_by": [p.agent]}
             if p.session is not None:
