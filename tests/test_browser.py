@@ -17,7 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect, sync_playwright
 from support.client import GraphQLClient
 from support.operations import capture_turns
-from support.processes import free_port, hippograph_process
+from support.processes import eventually, free_port, hippograph_process
 
 from hippograph.runtime import Runtime
 
@@ -195,6 +195,14 @@ def open_entity(page: Any, name: str) -> None:
 def seed(gql: GraphQLClient, namespace: str) -> None:
     capture_turns(gql, namespace, STORY, session="s1")
     assert gql.data("consolidate", namespace=namespace, limit=100)["consolidate"]["failed"] == 0
+
+    # A served store also consolidates in the background, and may hold some of the episodes
+    # when the mutation asks: the story is ready once none is raw or leased.
+    def consolidated() -> bool:
+        status = gql.data("status", namespace=namespace)["status"]
+        return status["raw"] == status["leased"] == status["failed"] == 0
+
+    eventually(consolidated, within_s=120)
 
 
 def graph_names(page: Any) -> list[str]:
