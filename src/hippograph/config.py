@@ -66,20 +66,17 @@ class Settings:
     # The embedded engine's Java heap; ArcadeDB's own default (4 GiB) is too greedy for a sidecar.
     heap: str = "1g"
     # More options for the embedded engine's JVM, separated by spaces. Compile thresholds ×4: a
-    # fresh JVM's JIT compilers otherwise take ~9 ms of CPU per consolidated episode, a fifth of
-    # consolidation's CPU, compiling code that is not hot yet; with ×4 they take ~5 and
-    # consolidation runs ~10 % faster, while a warmed-up server's recall is as fast
+    # fresh JVM's JIT compilers otherwise spend a large share of consolidation's CPU compiling code
+    # that is not hot yet, while a warmed-up server's recall is as fast either way
     # (docs/benchmarks.md, Consolidation throughput).
     jvm_options: str = "-XX:CompileThresholdScaling=4"
     neo4j_uri: str | None = None
     neo4j_user: str = "neo4j"
     neo4j_password: str = ""
     neo4j_database: str = "neo4j"
-    # Texts per MiniLM forward pass. Small: the encoder pads each pass to its longest text, and a
-    # batch of fact statements padded to 64 is ~1.8x the real tokens, to 8 ~1.25x; smaller passes
-    # lose more to overhead than padding costs (docs/benchmarks.md, Consolidation throughput).
-    # On ONNX Runtime texts of similar length share a pass, and 4 to 8 per pass embed a capture's
-    # turns fastest (docs/benchmarks.md, Capture against Mem0).
+    # Texts per MiniLM forward pass. Small: the encoder pads each pass to its longest text, so large
+    # passes compute mostly padding, and much smaller ones lose more to per-pass overhead than
+    # padding costs (docs/benchmarks.md: Consolidation throughput, Capture against Mem0).
     embedding_batch_size: int = 8
     torch_threads: int = 1
     # How often serve retries embeddings that failed at capture time.
@@ -101,21 +98,22 @@ class Settings:
     # how often serve's background worker looks for raw episodes (0 turns it off), and how many
     # worker processes extract and embed ahead of the commits (0: all in this process).
     # 64 rather than 32: each batch pays fixed costs (the lease, one statement per kind, and the
-    # entity vector index, which ArcadeDB rebuilds on the first search after a write: ~90 ms), and
-    # a worker process's spaCy and MiniLM passes are cheaper per text in larger batches.
+    # entity vector index, which ArcadeDB rebuilds on the first search after a write), and a worker
+    # process's spaCy and MiniLM passes are cheaper per text in larger batches.
     consolidation_batch: int = 64
     consolidation_lease_s: float = 300.0
     consolidation_max_attempts: int = 5
     consolidation_backoff_s: float = 10.0
     consolidation_interval_s: float = 2.0
     # Two worker processes rather than one: a worker's extraction and embeddings cost more CPU per
-    # episode than the commits, so one worker leaves this process waiting (36.9 → 46.5 episodes/s
-    # with two on 2 cores), for ~700 MB more memory and both cores busy while a backlog drains.
+    # episode than the commits, so one worker leaves this process waiting; the price is a second
+    # copy of the models in memory and both cores busy while a backlog drains.
     consolidation_processes: int = 2
     # Recall (DESIGN §6): the RRF constant, the graph channel's spreading activation, and how
     # many query embeddings are kept (agents repeat their questions). k is small because the
-    # channels are short (2×limit) and complementary: with k = 60, rank 1 and rank 40 differ by
-    # 40 %, so mediocre hits found by two channels outrank each channel's best (docs/benchmarks.md).
+    # channels are short (2×limit) and complementary: with the textbook k = 60, rank 1 and rank 40
+    # of one channel score almost alike, so mediocre hits found by two channels outrank each
+    # channel's best (docs/benchmarks.md).
     rrf_k: int = 5
     activation_decay: float = 0.8
     activation_typed_weight: float = 2.0

@@ -57,7 +57,7 @@ class MiniLMEmbedder:
         self._encoder: OnnxEncoder | None = None
         self._encoder_settled = False  # once True, _encoder is final (None: torch serves everything)
         self._encoder_lock = threading.Lock()
-        # Per instance, not per module: agents repeat questions, and an encode still costs ~11 ms.
+        # Per instance, not per module: agents repeat questions, and a cached vector costs no encode.
         self._query_vector = functools.lru_cache(maxsize=query_cache_size)(self._embed_one)
 
     def load(self) -> None:
@@ -73,8 +73,8 @@ class MiniLMEmbedder:
                 from sentence_transformers import SentenceTransformer
 
                 # One thread per encode by default: requests, the JVM and the consolidator share the
-                # cores, and torch's threads then wait on each other (49 ms for one query alone,
-                # ~500 ms under load with two threads, ~30 ms with one; docs/benchmarks.md).
+                # cores, and torch's threads then wait on each other, worst under load
+                # (docs/benchmarks.md).
                 torch.set_num_threads(self.threads)
                 transformers.utils.logging.disable_progress_bar()  # a server log is no terminal
 

@@ -143,7 +143,7 @@ def _export_graph(bert: Any, sample_ids: list[int], sample_mask: list[int]) -> b
     sample = (torch.tensor([sample_ids]), torch.tensor([sample_mask]))
     buffer = io.BytesIO()
     axes = {0: "batch", 1: "tokens"}
-    # The TorchScript exporter: ~1.5 s against ~16 s for the torch.export one. Its deprecation and
+    # The TorchScript exporter: an order of magnitude faster than the torch.export one. Its deprecation and
     # tracer warnings concern graphs with data-dependent control flow; the probes are what says
     # this graph is right.
     with warnings.catch_warnings(), torch.no_grad():

@@ -51,8 +51,8 @@ class Runtime:
     # Processes that extract and embed for consolidation; None: it all runs in this one.
     derive_pool: DerivePool | None = None
     # Threads that analyse a recall's query (embedding, names) while its keyword search runs. They
-    # outlive the recall: starting two threads per recall waited ~1.5 ms for the GIL to hand them
-    # their first turn (docs/benchmarks.md).
+    # outlive the recall: threads started per recall wait for the GIL to hand them their first turn
+    # (docs/benchmarks.md).
     query_threads: ThreadPoolExecutor = field(default_factory=_query_threads)
     # Set once warm_up has loaded every model: from then on no request waits for one.
     models_loaded: threading.Event = field(default_factory=threading.Event)
@@ -112,8 +112,9 @@ def _freeze_loaded_objects() -> None:
     after each model loads.
 
     The embedded engine's bridge (JPype) runs a full ``gc.collect()`` after every collection in the
-    JVM, about once a second under load. Over the models' millions of objects each took ~200 ms and
-    held the GIL, stalling whatever request was running: that was recall's p95. Frozen objects are
+    JVM, about once a second under load. Over the models' millions of objects each such collection
+    holds the GIL long enough to stall whatever request is running, which set recall's p95
+    (docs/benchmarks.md). Frozen objects are
     never scanned again, and they live as long as the process anyway.
     """
     gc.collect()

@@ -38,10 +38,9 @@ def find_names(doc: Doc) -> list[Mention]:
 
     A query's names are looked up, never minted, so they may over-generate: the store's entities
     decide which are names. The statistical recognizer, trained on news prose, was the wrong tool
-    here: ~5 ms of CPU per question, holding the GIL against the keyword search; on LoCoMo's 756
-    questions it left 57 without a known name ("Would Caroline still want to...") where this
-    leaves 8, and its types sent others astray ("Maria" as a concept: a stray concept entity
-    instead of the person; docs/benchmarks.md)."""
+    here: it costs CPU per question while holding the GIL against the keyword search, misses names
+    at the start of questions ("Would Caroline still want to..."), and its types send names to
+    stray entities ("Maria" as a concept instead of the person); docs/benchmarks.md compares them."""
     mentions = _resolve(doc)
     taken = bytearray(len(doc.text))
     for mention in mentions:

@@ -46,8 +46,8 @@ log = logging.getLogger(__name__)
 
 # Channels over-fetch so that fusion and filters have enough to work with: twice the limit, at
 # least 30. A hit below that in one channel adds less than 1 / (k + 2·limit) and rarely reaches
-# the top, while every extra id costs a lookup at authorization (LoCoMo: R@10 0.614 at 2×, 0.610
-# at 5×, in 25% less time; docs/benchmarks.md).
+# the top, while every extra id costs a lookup at authorization (measured in docs/benchmarks.md,
+# Recall on LoCoMo).
 MIN_FETCH = 30
 FETCH_FACTOR = 2
 MIN_COSINE = 0.3
@@ -225,7 +225,7 @@ def _authorized(tx: Transaction, request: RecallRequest, fused: Sequence[Fused],
     have passed: further down, fusion scores are too small to reach the limit (with k = 5, one
     channel's 40th hit scores 1/45 against 1/6 for its first), and each lookup costs the same
     whether the id passes or not. The lookup that authorizes a memory also reads it, so the hits
-    need no second one (a recall on LoCoMo 4 ms sooner)."""
+    need no second read."""
     params: dict[str, Any] = {
         key: (list(value) if isinstance(value, tuple) else value) for key, value in asdict(request.filters).items()
     }
@@ -279,9 +279,8 @@ def _hydrate_with_core(
 ) -> tuple[list[str], dict[str, Memory]]:
     """The hits, with the episodes that support the fact hits, and the namespace's core facts, read
     in the transaction that authorized the hits: a client that shows a fact's provenance needs no
-    second read (~17 ms over the API), and sees it as of the same snapshot as the fact. Only the
-    hits' supporters are read: reading every candidate's at authorization decoded ~40 episodes
-    for ~15 (docs/benchmarks.md)."""
+    second request, and sees it as of the same snapshot as the fact. Only the hits' supporters are
+    read, not every candidate's: most candidates never reach the limit."""
     core_ids = [row["id"] for row in tx.run("core_facts", namespace=namespace, limit=MAX_CORE)]
     supporting = dict.fromkeys(episode for s in scored for episode in visible.candidates[s.id].supported_by)
     found: dict[str, Memory] = dict(visible.memories)

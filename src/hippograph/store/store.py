@@ -109,8 +109,8 @@ class Transaction:
 
     def run_listed(self, name: str, **params: Any) -> list[Row]:
         """The rows of a statement that returns them all as one list, ``RETURN collect(...) AS
-        rows``. The driver reads each record as a Bolt message of its own, two socket reads and
-        ~30 µs of Python apiece; a list of 40 maps arrives as one (docs/benchmarks.md)."""
+        rows``. The driver reads each record as a Bolt message of its own, with socket reads and
+        Python work apiece; a list of maps arrives as one (docs/benchmarks.md)."""
         [record] = self.run(name, **params)
         rows: list[Row] = record["rows"]
         return rows
@@ -195,7 +195,7 @@ class Store:
 
     def _migrate_once(self, migration: str, work: Callable[[Transaction], object]) -> None:
         """A one-time data migration, recorded in the transaction that makes it, so that it runs
-        once per store: finding what to migrate reads every memory (~15 µs each on ArcadeDB)."""
+        once per store: finding what to migrate reads every memory."""
         if self.read("migration_done", id=migration):
             return
 
