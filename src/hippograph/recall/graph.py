@@ -1,28 +1,44 @@
-"""The graph channel (DESIGN §6): from the entities a query names, activation spreads over typed
-and co-occurrence edges, and memories score by the activation of the entities they involve.
+"""The graph channel (DESIGN §6): memories that meet the query at an entity or a concept.
 
-Seeds are the query's own entities, resolved the way consolidation resolves names (exact key,
-alias, spelling), and, at half weight, the entities of the other channels' top hits: what the
-query is about as text finds its way into the graph, as in HippoRAG's personalized PageRank.
+Seeds are the entities the query names (resolved as consolidation resolves names), the concepts
+its noun phrases match (read as extraction reads them) and, at lower weight, the top keyword and
+vector hits. Over the subgraph of the seeds' memories and the hits' nodes, personalized PageRank
+(HippoRAG) or spreading activation ranks the memories; nodes are weighted by their idf, and hubs
+(nodes linked to more than ``hub_share`` of the namespace's episodes: the speakers of a
+conversation, "friend") are left out, as stopwords are left out of a keyword query.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from hippograph.consolidation.resolve import name_ref, resolve_names
-from hippograph.recall.activation import ActivationParams, Edge, entity_weights, spread
+from hippograph.recall.activation import ActivationParams, idf
 from hippograph.recall.fusion import Ranked
+from hippograph.recall.ppr import Subgraph, personalized_pagerank, spreading_activation
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
 
-# Only the strongest activated entities score memories: the tail adds rows, not ranking.
-MAX_SCORED_ENTITIES = 32
-# Entities of the top keyword and vector hits are evidence of what the query is about, weaker than
-# a name the query states.
+PPR = "ppr"
+SPREADING = "spreading"
+# A hit of the keyword and vector channels is evidence of what the query is about, weaker than a
+# name or a phrase the query states.
 HIT_SEED_WEIGHT = 0.5
+# A node linked to this many memories or fewer is never a hub: in a small namespace every name
+# is a large share, and reading a few memories costs little.
+HUB_MIN_DF = 10
+
+
+@dataclass(frozen=True)
+class GraphOptions:
+    propagation: str = PPR  # PPR or SPREADING
+    damping: float = 0.5  # PPR: the share of the walk that moves on at each step
+    hub_share: float = 0.1
+    use_concepts: bool = True
+    use_idf: bool = True
+    activation: ActivationParams = field(default_factory=ActivationParams)
 
 
 @dataclass(frozen=True)
@@ -31,58 +47,76 @@ class GraphQuery:
     as_of: datetime
     known_at: datetime
     limit: int
-    params: ActivationParams = field(default_factory=ActivationParams)
+    options: GraphOptions = field(default_factory=GraphOptions)
 
 
-def query_entities(runtime: Runtime, namespace: str, query: str) -> list[str]:
-    """The ids of the known entities the query names."""
+@dataclass(frozen=True)
+class QuerySeeds:
+    """What the query itself points at: entity ids and concept keys."""
+
+    entities: tuple[str, ...]
+    concept_keys: tuple[str, ...]
+
+
+def query_seeds(runtime: Runtime, namespace: str, query: str) -> QuerySeeds:
     mentions = runtime.extractor.names(query)
-    if not mentions:
-        return []
-    resolved = resolve_names(runtime, namespace, [name_ref(m) for m in mentions], by_embedding=False)
-    return sorted({r.entity_id for r in resolved.values() if r.entity_id is not None})
+    entities: set[str] = set()
+    if mentions:
+        resolved = resolve_names(runtime, namespace, [name_ref(m) for m in mentions], by_embedding=False)
+        entities = {r.entity_id for r in resolved.values() if r.entity_id is not None}
+    return QuerySeeds(tuple(sorted(entities)), tuple(runtime.extractor.concept_keys(query)))
 
 
-def graph_channel(
-    runtime: Runtime, request: GraphQuery, named: Sequence[str], text_hits: Sequence[str]
-) -> list[Ranked]:
-    """Memory ids with graph scores, best first, from the entities the query names (see
-    ``query_entities``) and the other channels' top hits."""
-    return runtime.store.read_in(lambda tx: _activate(tx, request, named, text_hits))
+def graph_channel(runtime: Runtime, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:
+    """Memory ids with graph scores, best first."""
+    return runtime.store.read_in(lambda tx: _rank(tx, request, seeds, text_hits))
 
 
-def _activate(tx: Transaction, request: GraphQuery, named: Sequence[str], text_hits: Sequence[str]) -> list[Ranked]:
-    if not named and not text_hits:
-        return []
-    mentions: dict[str, int] = {}
-    seeds: dict[str, float] = {}
-    rows = tx.run("seed_entities", named=list(named), hits=list(text_hits), namespace=request.namespace)
-    for row in rows:
-        mentions[row["id"]] = row["mentions"] or 1
-        weight = 1.0 if row["named"] else HIT_SEED_WEIGHT
-        seeds[row["id"]] = max(weight, seeds.get(row["id"], 0.0))
-    if not seeds:
+def _rank(tx: Transaction, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:
+    options = request.options
+    keys = list(seeds.concept_keys) if options.use_concepts else []
+    if not seeds.entities and not keys and not text_hits:
         return []
     [count] = tx.run("namespace_episode_count", namespace=request.namespace)
-
-    def expand(frontier: list[str]) -> Iterator[Edge]:
-        for row in tx.run_listed(
-            "graph_expand",
-            frontier=frontier,
-            namespace=request.namespace,
-            as_of=request.as_of,
-            known_at=request.known_at,
-        ):
-            mentions.setdefault(row["target"], row["target_mentions"] or 1)
-            yield Edge(row["source"], row["target"], row["type"], float(row["strength"]), row["degree"])
-
-    weights = entity_weights(spread(seeds, expand, request.params), mentions, count["episodes"])
-    informative = [(entity, weight) for entity, weight in weights.items() if weight > 0]
-    strongest = sorted(informative, key=lambda item: (-item[1], item[0]))[:MAX_SCORED_ENTITIES]
-    rows = tx.run_listed(
-        "graph_memories",
-        entities=[{"id": entity, "weight": weight} for entity, weight in strongest],
+    episodes = max(count["episodes"], 1)
+    rows = tx.run(
+        "graph_seed_nodes",
+        entities=list(seeds.entities),
+        concept_keys=keys,
+        hits=list(text_hits),
         namespace=request.namespace,
-        limit=request.limit,
+        as_of=request.as_of,
+        known_at=request.known_at,
     )
-    return [Ranked(row["id"], row["score"], row["label"]) for row in rows]
+    graph = Subgraph()
+    start: dict[str, float] = {hit: HIT_SEED_WEIGHT for hit in text_hits}
+    for row in rows:
+        if _is_hub(row["df"], episodes, options) or (row["label"] == "Concept" and not options.use_concepts):
+            continue
+        weight = idf(row["df"], episodes) if options.use_idf else 1.0
+        graph.weight[row["id"]] = weight
+        if row["via"] is None:
+            start[row["id"]] = max(start.get(row["id"], 0.0), weight)
+        else:
+            graph.link(row["id"], row["via"])
+    labels: dict[str, str] = {}
+    for row in tx.run_listed(
+        "graph_node_memories",
+        nodes=sorted(graph.weight),
+        namespace=request.namespace,
+        as_of=request.as_of,
+        known_at=request.known_at,
+    ):
+        graph.link(row["node"], row["memory"])
+        labels[row["memory"]] = row["label"]
+    if options.propagation == SPREADING:
+        scores = spreading_activation(graph, start, options.activation)
+    else:
+        scores = personalized_pagerank(graph, start, options.damping)
+    # Only the memories this read saw (visible at the query's times, not forgotten) are ranked.
+    ranked = sorted(((scores.get(m, 0.0), m) for m in labels), key=lambda item: (-item[0], item[1]))
+    return [Ranked(memory, score, labels[memory]) for score, memory in ranked[: request.limit] if score > 0]
+
+
+def _is_hub(df: int, episodes: int, options: GraphOptions) -> bool:
+    return df > max(options.hub_share * episodes, HUB_MIN_DF)
