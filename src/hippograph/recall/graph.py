@@ -29,6 +29,8 @@ HIT_SEED_WEIGHT = 0.5
 # A node linked to this many memories or fewer is never a hub: in a small namespace every name
 # is a large share, and reading a few memories costs little.
 HUB_MIN_DF = 10
+# A further hop (``GraphOptions.hops``) goes out from this many of the best memories found so far.
+HOP_MEMORIES = 10
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class GraphOptions:
     hub_share: float = 0.1
     use_concepts: bool = True
     use_idf: bool = True
+    hops: int = 1  # 2: also through the nodes of the best memories the first hop found
     activation: ActivationParams = field(default_factory=ActivationParams)
 
 
@@ -78,44 +81,73 @@ def _rank(tx: Transaction, request: GraphQuery, seeds: QuerySeeds, text_hits: Se
     if not seeds.entities and not keys and not text_hits:
         return []
     [count] = tx.run("namespace_episode_count", namespace=request.namespace)
-    episodes = max(count["episodes"], 1)
-    rows = tx.run(
-        "graph_seed_nodes",
-        entities=list(seeds.entities),
-        concept_keys=keys,
-        hits=list(text_hits),
-        namespace=request.namespace,
-        as_of=request.as_of,
-        known_at=request.known_at,
-    )
-    graph = Subgraph()
-    start: dict[str, float] = {hit: HIT_SEED_WEIGHT for hit in text_hits}
-    for row in rows:
-        if _is_hub(row["df"], episodes, options) or (row["label"] == "Concept" and not options.use_concepts):
-            continue
-        weight = idf(row["df"], episodes) if options.use_idf else 1.0
-        graph.weight[row["id"]] = weight
-        if row["via"] is None:
-            start[row["id"]] = max(start.get(row["id"], 0.0), weight)
-        else:
-            graph.link(row["id"], row["via"])
-    labels: dict[str, str] = {}
-    for row in tx.run_listed(
-        "graph_node_memories",
-        nodes=sorted(graph.weight),
-        namespace=request.namespace,
-        as_of=request.as_of,
-        known_at=request.known_at,
-    ):
-        graph.link(row["node"], row["memory"])
-        labels[row["memory"]] = row["label"]
-    if options.propagation == SPREADING:
-        scores = spreading_activation(graph, start, options.activation)
-    else:
-        scores = personalized_pagerank(graph, start, options.damping)
+    walk = _Walk(tx, request, max(count["episodes"], 1))
+    start: dict[str, float] = dict.fromkeys(text_hits, HIT_SEED_WEIGHT)
+    walk.expand(list(seeds.entities), keys, list(text_hits), start)
+    for _ in range(options.hops - 1):
+        # A further hop goes out from the best memories found so far, through their own
+        # entities and concepts: what the query's memories are about leads to more memories.
+        scores = _propagate(walk.graph, start, options)
+        best = sorted((m for m in walk.labels if m not in walk.expanded), key=lambda m: (-scores.get(m, 0.0), m))
+        walk.expand([], [], best[:HOP_MEMORIES], None)
+    scores = _propagate(walk.graph, start, options)
     # Only the memories this read saw (visible at the query's times, not forgotten) are ranked.
-    ranked = sorted(((scores.get(m, 0.0), m) for m in labels), key=lambda item: (-item[0], item[1]))
-    return [Ranked(memory, score, labels[memory]) for score, memory in ranked[: request.limit] if score > 0]
+    ranked = sorted(((scores.get(m, 0.0), m) for m in walk.labels), key=lambda item: (-item[0], item[1]))
+    return [Ranked(memory, score, walk.labels[memory]) for score, memory in ranked[: request.limit] if score > 0]
+
+
+class _Walk:
+    """The subgraph read so far: nodes with their weights, memories with their labels."""
+
+    def __init__(self, tx: Transaction, request: GraphQuery, episodes: int) -> None:
+        self.tx, self.request, self.episodes = tx, request, episodes
+        self.graph = Subgraph()
+        self.labels: dict[str, str] = {}
+        self.expanded: set[str] = set()
+
+    def expand(self, entities: list[str], keys: list[str], memories: list[str], start: dict[str, float] | None) -> None:
+        """Add the seeds' nodes (into ``start`` when given), the memories' nodes, and every new
+        node's memories."""
+        request, options = self.request, self.request.options
+        self.expanded.update(memories)
+        rows = self.tx.run(
+            "graph_seed_nodes",
+            entities=entities,
+            concept_keys=keys,
+            hits=memories,
+            namespace=request.namespace,
+            as_of=request.as_of,
+            known_at=request.known_at,
+        )
+        new: set[str] = set()
+        for row in rows:
+            if _is_hub(row["df"], self.episodes, options) or (row["label"] == "Concept" and not options.use_concepts):
+                continue
+            weight = idf(row["df"], self.episodes) if options.use_idf else 1.0
+            if row["id"] not in self.graph.weight:
+                new.add(row["id"])
+            self.graph.weight[row["id"]] = weight
+            if row["via"] is None and start is not None:
+                start[row["id"]] = max(start.get(row["id"], 0.0), weight)
+            elif row["via"] is not None:
+                self.graph.link(row["id"], row["via"])
+        if not new:
+            return
+        for row in self.tx.run_listed(
+            "graph_node_memories",
+            nodes=sorted(new),
+            namespace=request.namespace,
+            as_of=request.as_of,
+            known_at=request.known_at,
+        ):
+            self.graph.link(row["node"], row["memory"])
+            self.labels[row["memory"]] = row["label"]
+
+
+def _propagate(graph: Subgraph, start: dict[str, float], options: GraphOptions) -> dict[str, float]:
+    if options.propagation == SPREADING:
+        return spreading_activation(graph, start, options.activation)
+    return personalized_pagerank(graph, start, options.damping)
 
 
 def _is_hub(df: int, episodes: int, options: GraphOptions) -> bool:

@@ -47,10 +47,10 @@ def personalized_pagerank(
         stuck = 0.0
         for vertex, mass in rank.items():
             targets = _targets(graph, vertex)
-            if not targets:
+            norm = sum(targets.values())
+            if norm <= 0:  # no way on, or only through nodes that say nothing (idf 0)
                 stuck += mass
                 continue
-            norm = sum(targets.values())
             for target, share in targets.items():
                 moved[target] += damping * mass * share / norm
         lost = (1 - damping) + damping * stuck

@@ -177,7 +177,9 @@ def _graph_options(runtime: Runtime, preset: ModePreset) -> GraphOptions:
         depth=max(s.activation_depth, preset.activation_depth),
         threshold=s.activation_threshold,
     )
-    return GraphOptions(s.graph_propagation, s.graph_damping, s.graph_hub_share, s.graph_concepts, s.graph_idf, activation)
+    return GraphOptions(
+        s.graph_propagation, s.graph_damping, s.graph_hub_share, s.graph_concepts, s.graph_idf, s.graph_hops, activation
+    )
 
 
 def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> list[Ranked]:
