@@ -106,10 +106,12 @@ def graph_episodes(gql: GraphQLClient, namespace: str, query: str, **options: An
 def test_the_graph_channel_finds_memories_through_a_concept(gql: GraphQLClient, namespace: str) -> None:
     ids = capture_turns(gql, namespace, POTTERY, session="s1")
     consolidate_over_api(gql, namespace)
-    # The question names no entity: only the concept links it to the two episodes.
+    # The question names no entity: only the concept links it to the two episodes, and the
+    # conversation's order to the turn after them.
     question = "Who takes pottery lessons?"
-    assert set(graph_episodes(gql, namespace, question)) == {ids[0], ids[1]}
+    found = graph_episodes(gql, namespace, question)
+    assert set(found[:2]) == {ids[0], ids[1]} and found[2:] == [ids[2]]
     # As of a day before the second episode happened, only the first had.
     assert graph_episodes(gql, namespace, question, asOf="2023-05-07T00:00:00Z") == [ids[0]]
     forget(gql, namespace, ids=[ids[0]], mode="EXECUTE", reason="test")
-    assert graph_episodes(gql, namespace, question) == [ids[1]]
+    assert graph_episodes(gql, namespace, question) == [ids[1], ids[2]]

@@ -125,7 +125,8 @@ class Settings:
     # (activation), the PageRank damping, the share of a namespace's episodes above which a node
     # is a hub and left out, whether concepts seed and link, whether nodes are idf-weighted, and
     # how many of the keyword and vector channels' top hits seed it, and how many hops out from
-    # the seeds' memories it reads (docs/benchmarks.md).
+    # the seeds' memories it reads, and whether it walks to the turns next to its best memories
+    # (docs/benchmarks.md).
     graph_propagation: str = "ppr"
     graph_damping: float = 0.5
     graph_hub_share: float = 0.1
@@ -133,6 +134,7 @@ class Settings:
     graph_idf: bool = True
     graph_text_hits: int = 5
     graph_hops: int = 1
+    graph_next_turns: bool = True
     query_cache_size: int = 1024
     # How long /metrics keeps its reading of consolidation's backlog: counting episodes by state
     # reads every episode, so scrapes closer together than this share one reading.

@@ -2,7 +2,8 @@
 
 Seeds are the entities the query names (resolved as consolidation resolves names), the concepts
 its noun phrases match (read as extraction reads them) and, at lower weight, the top keyword and
-vector hits. Over the subgraph of the seeds' memories and the hits' nodes, personalized PageRank
+vector hits. Over the subgraph of the seeds' memories, the hits' nodes and the turns next to the
+hits and the best memories (a question and its answer are two turns), personalized PageRank
 (HippoRAG) or spreading activation ranks the memories; nodes are weighted by their idf, and hubs
 (nodes linked to more than ``hub_share`` of the namespace's episodes: the speakers of a
 conversation, "friend") are left out, as stopwords are left out of a keyword query.
@@ -41,6 +42,7 @@ class GraphOptions:
     use_concepts: bool = True
     use_idf: bool = True
     hops: int = 1  # 2: also through the nodes of the best memories the first hop found
+    next_turns: bool = True  # also to the turns before and after the hits and the best memories
     activation: ActivationParams = field(default_factory=ActivationParams)
 
 
@@ -87,9 +89,9 @@ def _rank(tx: Transaction, request: GraphQuery, seeds: QuerySeeds, text_hits: Se
     for _ in range(options.hops - 1):
         # A further hop goes out from the best memories found so far, through their own
         # entities and concepts: what the query's memories are about leads to more memories.
-        scores = _propagate(walk.graph, start, options)
-        best = sorted((m for m in walk.labels if m not in walk.expanded), key=lambda m: (-scores.get(m, 0.0), m))
-        walk.expand([], [], best[:HOP_MEMORIES], None)
+        walk.expand([], [], walk.best(start, HOP_MEMORIES), None)
+    if options.next_turns:
+        walk.add_next_turns([*text_hits, *walk.best(start, HOP_MEMORIES)])
     scores = _propagate(walk.graph, start, options)
     # Only the memories this read saw (visible at the query's times, not forgotten) are ranked.
     ranked = sorted(((scores.get(m, 0.0), m) for m in walk.labels), key=lambda item: (-item[0], item[1]))
@@ -104,6 +106,25 @@ class _Walk:
         self.graph = Subgraph()
         self.labels: dict[str, str] = {}
         self.expanded: set[str] = set()
+
+    def best(self, start: dict[str, float], count: int) -> list[str]:
+        """The ``count`` best-scored memories not expanded yet."""
+        scores = _propagate(self.graph, start, self.request.options)
+        fresh = (memory for memory in self.labels if memory not in self.expanded)
+        return sorted(fresh, key=lambda memory: (-scores.get(memory, 0.0), memory))[:count]
+
+    def add_next_turns(self, memories: list[str]) -> None:
+        """Link each memory with the turns before and after it in its session."""
+        request = self.request
+        for row in self.tx.run_listed(
+            "graph_next_episodes",
+            memories=memories,
+            namespace=request.namespace,
+            as_of=request.as_of,
+            known_at=request.known_at,
+        ):
+            self.graph.link(row["memory"], row["neighbour"])
+            self.labels[row["neighbour"]] = "Episode"
 
     def expand(self, entities: list[str], keys: list[str], memories: list[str], start: dict[str, float] | None) -> None:
         """Add the seeds' nodes (into ``start`` when given), the memories' nodes, and every new

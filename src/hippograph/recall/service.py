@@ -178,7 +178,14 @@ def _graph_options(runtime: Runtime, preset: ModePreset) -> GraphOptions:
         threshold=s.activation_threshold,
     )
     return GraphOptions(
-        s.graph_propagation, s.graph_damping, s.graph_hub_share, s.graph_concepts, s.graph_idf, s.graph_hops, activation
+        s.graph_propagation,
+        s.graph_damping,
+        s.graph_hub_share,
+        s.graph_concepts,
+        s.graph_idf,
+        s.graph_hops,
+        s.graph_next_turns,
+        activation,
     )
 
 
