@@ -91,6 +91,16 @@ def test_a_memory_passes_more_to_its_rarer_node() -> None:
     assert activation["a"] > activation["b"] > 0
 
 
+def test_a_memory_whose_nodes_all_say_nothing_is_a_dead_end() -> None:
+    # Both speakers of a small namespace: in more than half of its memories, idf 0.
+    g = Subgraph(weight={"caroline": 0.0, "melanie": 0.0, "pottery": 2.0})
+    for node, memory in [("caroline", "m1"), ("melanie", "m1"), ("pottery", "m2")]:
+        g.link(node, memory)
+    rank = personalized_pagerank(g, {"m1": 1.0, "pottery": 1.0})
+    assert sum(rank.values()) == pytest.approx(1.0)
+    assert rank.get("caroline", 0.0) == 0.0 and rank["m2"] > 0
+
+
 def test_retention_decays_by_kind_and_slows_with_use() -> None:
     created = NOW - timedelta(days=60)
     episode = retention("episode", now=NOW, created_at=created)
