@@ -10,9 +10,10 @@ import pytest
 
 from hippograph.config import Settings
 from hippograph.lifecycle.retention import LifecycleState, lifecycle_state, retention
-from hippograph.recall.activation import ActivationParams, Edge, entity_weights, hub_damping, spread
+from hippograph.recall.activation import ActivationParams, Edge, hub_damping, idf, spread
 from hippograph.recall.fusion import Ranked, reciprocal_rank_fusion
 from hippograph.recall.modes import PRESETS
+from hippograph.recall.ppr import Subgraph, personalized_pagerank, spreading_activation
 from hippograph.recall.request import Channel, Mode
 from hippograph.recall.scoring import Candidate, score
 
@@ -66,9 +67,38 @@ def test_hubs_pass_on_less_than_leaves() -> None:
     from_leaf = spread({"leaf": 1.0}, expander(adjacency, asked))
     # 0.8 / 50 spokes is below the threshold: the hub reaches none of them; the leaf its one link.
     assert "s0" not in from_hub and from_leaf["t"] == pytest.approx(0.8)
-    weights = entity_weights({"hub": 1.0, "leaf": 1.0, "common": 1.0}, {"hub": 300, "leaf": 2, "common": 50}, 500)
-    assert weights["hub"] == 0.0  # in more than half of the memories: no evidence either way
-    assert 0 < weights["common"] < weights["leaf"] / 2
+    assert idf(300, 500) == 0.0  # in more than half of the memories: no evidence either way
+    assert 0 < idf(50, 500) < idf(2, 500) / 2
+
+
+def test_pagerank_walks_from_a_concept_to_memories_one_step_further() -> None:
+    g = Subgraph()
+    for node, memory in [("pottery", "m1"), ("pottery", "m2"), ("class", "m2"), ("class", "m3"), ("bread", "m4")]:
+        g.link(node, memory)
+    rank = personalized_pagerank(g, {"pottery": 1.0})
+    assert rank["m2"] > rank["m1"] > rank["m3"] > 0  # m2 meets the seed and m3 at once
+    assert "m4" not in rank and "bread" not in rank  # not connected to the seed
+    assert sum(rank.values()) == pytest.approx(1.0)
+
+
+def test_a_memory_passes_more_to_its_rarer_node() -> None:
+    g = Subgraph(weight={"rare": 3.0, "common": 0.5})
+    for node, memory in [("rare", "hit"), ("common", "hit"), ("rare", "a"), ("common", "b")]:
+        g.link(node, memory)
+    rank = personalized_pagerank(g, {"hit": 1.0})
+    assert rank["a"] > rank["b"] > 0
+    activation = spreading_activation(g, {"hit": 1.0}, ActivationParams(threshold=0.0))
+    assert activation["a"] > activation["b"] > 0
+
+
+def test_a_memory_whose_nodes_all_say_nothing_is_a_dead_end() -> None:
+    # Both speakers of a small namespace: in more than half of its memories, idf 0.
+    g = Subgraph(weight={"caroline": 0.0, "melanie": 0.0, "pottery": 2.0})
+    for node, memory in [("caroline", "m1"), ("melanie", "m1"), ("pottery", "m2")]:
+        g.link(node, memory)
+    rank = personalized_pagerank(g, {"m1": 1.0, "pottery": 1.0})
+    assert sum(rank.values()) == pytest.approx(1.0)
+    assert rank.get("caroline", 0.0) == 0.0 and rank["m2"] > 0
 
 
 def test_retention_decays_by_kind_and_slows_with_use() -> None:

@@ -121,6 +121,20 @@ class Settings:
     activation_strength_norm: float = 5.0
     activation_depth: int = 2
     activation_threshold: float = 0.1
+    # The graph channel (recall/graph.py): "ppr" (personalized PageRank) or "spreading"
+    # (activation), the PageRank damping, the share of a namespace's episodes above which a node
+    # is a hub and left out, whether concepts seed and link, whether nodes are idf-weighted, and
+    # how many of the keyword and vector channels' top hits seed it, and how many hops out from
+    # the seeds' memories it reads, and whether it walks to the turns next to its best memories
+    # (docs/benchmarks.md).
+    graph_propagation: str = "ppr"
+    graph_damping: float = 0.5
+    graph_hub_share: float = 0.1
+    graph_concepts: bool = True
+    graph_idf: bool = True
+    graph_text_hits: int = 5
+    graph_hops: int = 1
+    graph_next_turns: bool = True
     query_cache_size: int = 1024
     # How long /metrics keeps its reading of consolidation's backlog: counting episodes by state
     # reads every episode, so scrapes closer together than this share one reading.

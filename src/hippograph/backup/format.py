@@ -34,7 +34,7 @@ VERSION = 1
 
 # The labels a namespace's data has, in the order an import creates them. Namespace is the
 # namespace's own record (its episode count), named by ``name``; every other node by ``id``.
-NODE_LABELS: tuple[str, ...] = ("Namespace", "Session", "Episode", "Entity", "Alias", "Fact", "History")
+NODE_LABELS: tuple[str, ...] = ("Namespace", "Session", "Episode", "Entity", "Concept", "Alias", "Fact", "History")
 NAMESPACE_LABEL = "Namespace"
 # Labels of the store as a whole, which belong to no namespace and are not exported: API keys
 # (their secrets' hashes stay with the store that issued them) and the record of data migrations.
@@ -45,6 +45,7 @@ STRUCTURAL_TYPES: tuple[str, ...] = (
     "NEXT",
     "SUPPORTED_BY",
     "MENTIONS",
+    "MENTIONS_CONCEPT",
     "ABOUT",
     "CO_OCCURS",
     "SUPERSEDES",

@@ -39,6 +39,8 @@ def dump(store: Store, namespace: str) -> dict[str, Any]:
             keys[props["id"]] = f"entity:{props['type']}:{props['canonical']}"
         elif row["label"] == "Session":
             keys[props["id"]] = f"session:{props.get('external_id')}"
+        elif row["label"] == "Concept":
+            keys[props["id"]] = f"concept:{props['key']}"
     facts = {row["props"]["id"]: row["props"] for row in nodes if row["label"] == "Fact"}
     supporters: dict[str, list[str]] = {}
     about: dict[str, dict[str, str]] = {}

@@ -20,6 +20,7 @@ from ulid import ULID
 
 from hippograph.capture.normalize import hash_basis
 from hippograph.consolidation import types
+from hippograph.consolidation.concepts import merge_concepts
 from hippograph.consolidation.keys import relation_fact_hash, statement_fact_hash
 from hippograph.consolidation.resolve import NameRef, Resolution
 from hippograph.consolidation.revise import NewFact, revise_polarity, revise_relation, support_props
@@ -150,6 +151,7 @@ def commit_episodes(
     mentions = [row for work, ids in zip(owned, entity_ids, strict=True) for row in _mention_rows(work, ids)]
     if mentions:
         tx.run("merge_mentions", mentions=mentions)
+    merge_concepts(tx, owned)
     pairs = [
         {"a": a, "b": b, "first_time": claims[work.id]["first_time"]}
         for work, ids in zip(owned, entity_ids, strict=True)

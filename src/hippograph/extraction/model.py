@@ -82,11 +82,23 @@ class Sentence:
 
 
 @dataclass(frozen=True)
+class Concept:
+    """A common-noun phrase the text is about (extraction/concepts.py): not a name, a topic."""
+
+    key: str  # lowercase lemmas, the node's identity within a namespace ("pottery class")
+    text: str  # as written the first time ("pottery classes")
+    start: int
+    end: int
+    sentence: int
+
+
+@dataclass(frozen=True)
 class Extraction:
     sentences: tuple[Sentence, ...]
     mentions: tuple[Mention, ...]
     relations: tuple[Relation, ...]
     facts: tuple[FactCandidate, ...]
+    concepts: tuple[Concept, ...] = ()
 
     def cooccurrences(self) -> list[tuple[int, int]]:
         """Pairs of mention indexes named in the same sentence (the speaker pairs with none)."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from spacy.language import Language
 
+from hippograph.extraction.concepts import concept_keys, find_concepts
 from hippograph.extraction.facts import find_facts
 from hippograph.extraction.mentions import find_mentions, find_names
 from hippograph.extraction.model import Extraction, Mention, Sentence, Turn
@@ -19,6 +20,7 @@ class Extractor:
     def __init__(self) -> None:
         self.nlp = load_pipeline()
         self._not_for_names = _unneeded_for_names(self.nlp)
+        self._not_for_concepts = [name for name in self.nlp.pipe_names if name in ("parser", "ner", DICTIONARY)]
 
     def extract(self, turn: Turn) -> Extraction:
         return self.extract_many([turn])[0]
@@ -27,6 +29,11 @@ class Extractor:
         """The names to look up in ``text`` (recall's query): the dictionary's, the regex rules'
         and capitalized words (``find_names``), from the tokenizer and the dictionary alone."""
         return find_names(self.nlp(text, disable=self._not_for_names))
+
+    def concept_keys(self, text: str) -> list[str]:
+        """The concept keys ``text`` (recall's query) may be about, read as extraction reads them
+        but without the parser and the NER, which the tagger and lemmatizer do not need."""
+        return concept_keys(self.nlp(text, disable=self._not_for_concepts))
 
     def extract_many(self, turns: Sequence[Turn], batch_size: int = 64) -> list[Extraction]:
         bodies = [turn.body() for turn in turns]
@@ -41,7 +48,7 @@ class Extractor:
         shifted = tuple(
             m if m.role == "speaker" else replace(m, start=m.start + offset, end=m.end + offset) for m in mentions
         )
-        return Extraction(sentences, shifted, tuple(relations), tuple(facts))
+        return Extraction(sentences, shifted, tuple(relations), tuple(facts), find_concepts(doc, offset))
 
 
 def _unneeded_for_names(nlp: Language) -> list[str]:

@@ -80,11 +80,3 @@ def idf(mentions: int, memories: int) -> float:
     more than half of the memories (the speakers of a conversation) tells none apart, as a
     stopword tells no document apart; a rare one tells much."""
     return max(math.log((memories - mentions + 0.5) / (mentions + 0.5)), 0.0)
-
-
-def entity_weights(
-    activation: Mapping[str, float], mention_counts: Mapping[str, int], memories: int
-) -> dict[str, float]:
-    """What each activated entity adds to the graph score of a memory that mentions it or is about
-    it: its activation × its idf. A memory's graph score is the sum over its entities."""
-    return {entity: value * idf(mention_counts.get(entity, 1), memories) for entity, value in activation.items()}

@@ -1,28 +1,49 @@
-"""The graph channel (DESIGN §6): from the entities a query names, activation spreads over typed
-and co-occurrence edges, and memories score by the activation of the entities they involve.
+"""The graph channel (DESIGN §6): memories that meet the query at an entity or a concept.
 
-Seeds are the query's own entities, resolved the way consolidation resolves names (exact key,
-alias, spelling), and, at half weight, the entities of the other channels' top hits: what the
-query is about as text finds its way into the graph, as in HippoRAG's personalized PageRank.
+Seeds are the entities the query names (resolved as consolidation resolves names), the concepts
+its noun phrases match (read as extraction reads them) and, at lower weight, the top keyword and
+vector hits. Over the subgraph of the seeds' memories, the hits' nodes and the turns next to the
+hits and the best memories (a question and its answer are two turns), personalized PageRank
+(HippoRAG) or spreading activation ranks the memories; nodes are weighted by their idf, and hubs
+(nodes linked to more than ``hub_share`` of the namespace's episodes: the speakers of a
+conversation, "friend") are left out, as stopwords are left out of a keyword query.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from hippograph.consolidation.resolve import name_ref, resolve_names
-from hippograph.recall.activation import ActivationParams, Edge, entity_weights, spread
+from hippograph.recall.activation import ActivationParams, idf
 from hippograph.recall.fusion import Ranked
+from hippograph.recall.ppr import Subgraph, personalized_pagerank, spreading_activation
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
 
-# Only the strongest activated entities score memories: the tail adds rows, not ranking.
-MAX_SCORED_ENTITIES = 32
-# Entities of the top keyword and vector hits are evidence of what the query is about, weaker than
-# a name the query states.
+PPR = "ppr"
+SPREADING = "spreading"
+# A hit of the keyword and vector channels is evidence of what the query is about, weaker than a
+# name or a phrase the query states.
 HIT_SEED_WEIGHT = 0.5
+# A node linked to this many memories or fewer is never a hub: in a small namespace every name
+# is a large share, and reading a few memories costs little.
+HUB_MIN_DF = 10
+# A further hop (``GraphOptions.hops``) goes out from this many of the best memories found so far.
+HOP_MEMORIES = 10
+
+
+@dataclass(frozen=True)
+class GraphOptions:
+    propagation: str = PPR  # PPR or SPREADING
+    damping: float = 0.5  # PPR: the share of the walk that moves on at each step
+    hub_share: float = 0.1
+    use_concepts: bool = True
+    use_idf: bool = True
+    hops: int = 1  # 2: also through the nodes of the best memories the first hop found
+    next_turns: bool = True  # also to the turns before and after the hits and the best memories
+    activation: ActivationParams = field(default_factory=ActivationParams)
 
 
 @dataclass(frozen=True)
@@ -31,58 +52,124 @@ class GraphQuery:
     as_of: datetime
     known_at: datetime
     limit: int
-    params: ActivationParams = field(default_factory=ActivationParams)
+    options: GraphOptions = field(default_factory=GraphOptions)
 
 
-def query_entities(runtime: Runtime, namespace: str, query: str) -> list[str]:
-    """The ids of the known entities the query names."""
+@dataclass(frozen=True)
+class QuerySeeds:
+    """What the query itself points at: entity ids and concept keys."""
+
+    entities: tuple[str, ...]
+    concept_keys: tuple[str, ...]
+
+
+def query_seeds(runtime: Runtime, namespace: str, query: str) -> QuerySeeds:
     mentions = runtime.extractor.names(query)
-    if not mentions:
-        return []
-    resolved = resolve_names(runtime, namespace, [name_ref(m) for m in mentions], by_embedding=False)
-    return sorted({r.entity_id for r in resolved.values() if r.entity_id is not None})
+    entities: set[str] = set()
+    if mentions:
+        resolved = resolve_names(runtime, namespace, [name_ref(m) for m in mentions], by_embedding=False)
+        entities = {r.entity_id for r in resolved.values() if r.entity_id is not None}
+    return QuerySeeds(tuple(sorted(entities)), tuple(runtime.extractor.concept_keys(query)))
 
 
-def graph_channel(
-    runtime: Runtime, request: GraphQuery, named: Sequence[str], text_hits: Sequence[str]
-) -> list[Ranked]:
-    """Memory ids with graph scores, best first, from the entities the query names (see
-    ``query_entities``) and the other channels' top hits."""
-    return runtime.store.read_in(lambda tx: _activate(tx, request, named, text_hits))
+def graph_channel(runtime: Runtime, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:
+    """Memory ids with graph scores, best first."""
+    return runtime.store.read_in(lambda tx: _rank(tx, request, seeds, text_hits))
 
 
-def _activate(tx: Transaction, request: GraphQuery, named: Sequence[str], text_hits: Sequence[str]) -> list[Ranked]:
-    if not named and not text_hits:
-        return []
-    mentions: dict[str, int] = {}
-    seeds: dict[str, float] = {}
-    rows = tx.run("seed_entities", named=list(named), hits=list(text_hits), namespace=request.namespace)
-    for row in rows:
-        mentions[row["id"]] = row["mentions"] or 1
-        weight = 1.0 if row["named"] else HIT_SEED_WEIGHT
-        seeds[row["id"]] = max(weight, seeds.get(row["id"], 0.0))
-    if not seeds:
+def _rank(tx: Transaction, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:
+    options = request.options
+    keys = list(seeds.concept_keys) if options.use_concepts else []
+    if not seeds.entities and not keys and not text_hits:
         return []
     [count] = tx.run("namespace_episode_count", namespace=request.namespace)
+    walk = _Walk(tx, request, max(count["episodes"], 1))
+    start: dict[str, float] = dict.fromkeys(text_hits, HIT_SEED_WEIGHT)
+    walk.expand(list(seeds.entities), keys, list(text_hits), start)
+    for _ in range(options.hops - 1):
+        # A further hop goes out from the best memories found so far, through their own
+        # entities and concepts: what the query's memories are about leads to more memories.
+        walk.expand([], [], walk.best(start, HOP_MEMORIES), None)
+    if options.next_turns:
+        walk.add_next_turns([*text_hits, *walk.best(start, HOP_MEMORIES)])
+    scores = _propagate(walk.graph, start, options)
+    # Only the memories this read saw (visible at the query's times, not forgotten) are ranked.
+    ranked = sorted(((scores.get(m, 0.0), m) for m in walk.labels), key=lambda item: (-item[0], item[1]))
+    return [Ranked(memory, score, walk.labels[memory]) for score, memory in ranked[: request.limit] if score > 0]
 
-    def expand(frontier: list[str]) -> Iterator[Edge]:
-        for row in tx.run_listed(
-            "graph_expand",
-            frontier=frontier,
+
+class _Walk:
+    """The subgraph read so far: nodes with their weights, memories with their labels."""
+
+    def __init__(self, tx: Transaction, request: GraphQuery, episodes: int) -> None:
+        self.tx, self.request, self.episodes = tx, request, episodes
+        self.graph = Subgraph()
+        self.labels: dict[str, str] = {}
+        self.expanded: set[str] = set()
+
+    def best(self, start: dict[str, float], count: int) -> list[str]:
+        """The ``count`` best-scored memories not expanded yet."""
+        scores = _propagate(self.graph, start, self.request.options)
+        fresh = (memory for memory in self.labels if memory not in self.expanded)
+        return sorted(fresh, key=lambda memory: (-scores.get(memory, 0.0), memory))[:count]
+
+    def add_next_turns(self, memories: list[str]) -> None:
+        """Link each memory with the turns before and after it in its session."""
+        request = self.request
+        for row in self.tx.run_listed(
+            "graph_next_episodes",
+            memories=memories,
             namespace=request.namespace,
             as_of=request.as_of,
             known_at=request.known_at,
         ):
-            mentions.setdefault(row["target"], row["target_mentions"] or 1)
-            yield Edge(row["source"], row["target"], row["type"], float(row["strength"]), row["degree"])
+            self.graph.link(row["memory"], row["neighbour"])
+            self.labels[row["neighbour"]] = "Episode"
 
-    weights = entity_weights(spread(seeds, expand, request.params), mentions, count["episodes"])
-    informative = [(entity, weight) for entity, weight in weights.items() if weight > 0]
-    strongest = sorted(informative, key=lambda item: (-item[1], item[0]))[:MAX_SCORED_ENTITIES]
-    rows = tx.run_listed(
-        "graph_memories",
-        entities=[{"id": entity, "weight": weight} for entity, weight in strongest],
-        namespace=request.namespace,
-        limit=request.limit,
-    )
-    return [Ranked(row["id"], row["score"], row["label"]) for row in rows]
+    def expand(self, entities: list[str], keys: list[str], memories: list[str], start: dict[str, float] | None) -> None:
+        """Add the seeds' nodes (into ``start`` when given), the memories' nodes, and every new
+        node's memories."""
+        request, options = self.request, self.request.options
+        self.expanded.update(memories)
+        rows = self.tx.run(
+            "graph_seed_nodes",
+            entities=entities,
+            concept_keys=keys,
+            hits=memories,
+            namespace=request.namespace,
+            as_of=request.as_of,
+            known_at=request.known_at,
+        )
+        new: set[str] = set()
+        for row in rows:
+            if _is_hub(row["df"], self.episodes, options) or (row["label"] == "Concept" and not options.use_concepts):
+                continue
+            weight = idf(row["df"], self.episodes) if options.use_idf else 1.0
+            if row["id"] not in self.graph.weight:
+                new.add(row["id"])
+            self.graph.weight[row["id"]] = weight
+            if row["via"] is None and start is not None:
+                start[row["id"]] = max(start.get(row["id"], 0.0), weight)
+            elif row["via"] is not None:
+                self.graph.link(row["id"], row["via"])
+        if not new:
+            return
+        for row in self.tx.run_listed(
+            "graph_node_memories",
+            nodes=sorted(new),
+            namespace=request.namespace,
+            as_of=request.as_of,
+            known_at=request.known_at,
+        ):
+            self.graph.link(row["node"], row["memory"])
+            self.labels[row["memory"]] = row["label"]
+
+
+def _propagate(graph: Subgraph, start: dict[str, float], options: GraphOptions) -> dict[str, float]:
+    if options.propagation == SPREADING:
+        return spreading_activation(graph, start, options.activation)
+    return personalized_pagerank(graph, start, options.damping)
+
+
+def _is_hub(df: int, episodes: int, options: GraphOptions) -> bool:
+    return df > max(options.hub_share * episodes, HUB_MIN_DF)

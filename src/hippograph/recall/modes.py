@@ -7,10 +7,9 @@ from dataclasses import dataclass, field
 
 from hippograph.recall.request import Channel, Mode
 
-# The graph channel votes at half weight by default. Alone it finds the right memory first for one
-# question in 25, against one in 3 for either text channel (docs/benchmarks.md): its strength is
-# the related memory the text channels rank low, not the top of the list.
-GRAPH_WEIGHT = 0.5
+# The graph channel votes like the text channels: through concepts it finds the right memory first
+# for one question in 4.5, near the text channels' one in 3 (docs/benchmarks.md).
+GRAPH_WEIGHT = 1.0
 
 
 def _weights(graph: float = GRAPH_WEIGHT) -> Mapping[Channel, float]:

@@ -24,7 +24,7 @@ from hippograph.model import Episode, Fact, Memory
 from hippograph.recall.activation import ActivationParams
 from hippograph.recall.bundle import render_bundle
 from hippograph.recall.fusion import Fused, Ranked, reciprocal_rank_fusion
-from hippograph.recall.graph import GraphQuery, graph_channel, query_entities
+from hippograph.recall.graph import GraphOptions, GraphQuery, graph_channel, query_seeds
 from hippograph.recall.keyword import fulltext_query
 from hippograph.recall.modes import PRESETS, ModePreset
 from hippograph.recall.request import (
@@ -51,8 +51,6 @@ log = logging.getLogger(__name__)
 MIN_FETCH = 30
 FETCH_FACTOR = 2
 MIN_COSINE = 0.3
-# The graph channel also starts from the entities of the keyword and vector channels' top hits.
-GRAPH_TEXT_HITS = 5
 MAX_CORE = 10
 
 
@@ -113,7 +111,7 @@ def _run_channels(
     pool = runtime.query_threads
     wanted = request.channels
     embedding = pool.submit(runtime.embedder.embed_query, request.query) if Channel.VECTOR in wanted else None
-    named = pool.submit(query_entities, runtime, request.namespace, request.query) if Channel.GRAPH in wanted else None
+    named = pool.submit(query_seeds, runtime, request.namespace, request.query) if Channel.GRAPH in wanted else None
 
     def vector() -> list[Ranked]:
         assert embedding is not None
@@ -123,13 +121,13 @@ def _run_channels(
 
     def graph() -> list[Ranked]:
         assert named is not None
-        text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.rrf_k)[:GRAPH_TEXT_HITS]
+        text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.rrf_k)[: runtime.settings.graph_text_hits]
         query = GraphQuery(
             request.namespace,
             as_of=request.as_of or now,
             known_at=request.known_at or now,
             limit=fetch,
-            params=_activation(runtime, preset),
+            options=_graph_options(runtime, preset),
         )
         return graph_channel(runtime, query, named.result(), [hit.id for hit in text_hits])
 
@@ -167,9 +165,9 @@ def _validate(runtime: Runtime, request: RecallRequest) -> None:
         raise bad_input("since must be before until", field="filters")
 
 
-def _activation(runtime: Runtime, preset: ModePreset) -> ActivationParams:
+def _graph_options(runtime: Runtime, preset: ModePreset) -> GraphOptions:
     s = runtime.settings
-    return ActivationParams(
+    activation = ActivationParams(
         decay=s.activation_decay,
         typed_weight=s.activation_typed_weight,
         cooccurs_weight=s.activation_cooccurs_weight,
@@ -177,6 +175,16 @@ def _activation(runtime: Runtime, preset: ModePreset) -> ActivationParams:
         # A mode may look further than configured, never less far.
         depth=max(s.activation_depth, preset.activation_depth),
         threshold=s.activation_threshold,
+    )
+    return GraphOptions(
+        s.graph_propagation,
+        s.graph_damping,
+        s.graph_hub_share,
+        s.graph_concepts,
+        s.graph_idf,
+        s.graph_hops,
+        s.graph_next_turns,
+        activation,
     )
 
 

@@ -1,0 +1,38 @@
+// Graph channel, seeds (DESIGN §6): the entities the query names ($entities), the concepts whose
+// keys the query's noun phrases match ($concept_keys), the entities a named one has a typed edge
+// with (a stated relation, held at $as_of and believed at $known_at; CO_OCCURS is only proximity),
+// and the entities and concepts of the top keyword and vector hits ($hits: episodes directly,
+// facts through what they are about and the episodes that support them). Each comes with what it
+// is linked to (`via`: the hit or the named entity; null for the query's own) and how many
+// memories it links (its document frequency, for the idf and the hub cap).
+CALL () {
+  UNWIND $entities AS id
+  MATCH (n:Entity {id: id})
+  RETURN n, null AS via
+  UNION
+  UNWIND $concept_keys AS key
+  MATCH (n:Concept {namespace: $namespace, key: key})
+  RETURN n, null AS via
+  UNION
+  UNWIND $entities AS id
+  MATCH (:Entity {id: id})-[r]-(n:Entity)
+  WHERE type(r) <> 'CO_OCCURS' AND r.forgotten_at IS NULL
+    AND (r.valid_from IS NULL OR r.valid_from <= $as_of) AND (r.valid_to IS NULL OR r.valid_to > $as_of)
+    AND (r.recorded_at IS NULL OR r.recorded_at <= $known_at) AND (r.expired_at IS NULL OR r.expired_at > $known_at)
+  RETURN n, id AS via
+  UNION
+  UNWIND $hits AS id
+  MATCH (:Episode {id: id})-[:MENTIONS|MENTIONS_CONCEPT]->(n)
+  RETURN n, id AS via
+  UNION
+  UNWIND $hits AS id
+  MATCH (:Fact {id: id})-[:ABOUT]->(n:Entity)
+  RETURN n, id AS via
+  UNION
+  UNWIND $hits AS id
+  MATCH (:Fact {id: id})-[:SUPPORTED_BY]->(:Episode)-[:MENTIONS_CONCEPT]->(n:Concept)
+  RETURN n, id AS via
+}
+WITH n, via
+WHERE n.namespace = $namespace AND n.merged_into IS NULL
+RETURN n.id AS id, labels(n)[0] AS label, coalesce(n.mention_count, n.episode_count, 1) AS df, via
