@@ -43,8 +43,8 @@ POLICIES: dict[str, KindPolicy] = {
 # Lifecycle thresholds on retention.
 ACTIVE_FROM = 0.3
 STALE_FROM = 0.1
-# Retention never reaches 0: recall multiplies it into a score, and a zero (exp underflows after a
-# few centuries at the shortest stability) would tie every old memory whatever its relevance. Below
+# Retention never reaches 0: recall multiplies it into a score, and a zero (exp underflows within
+# decades at the shortest stability) would tie every old memory whatever its relevance. Below
 # the floor, age no longer separates memories and relevance still does.
 RETENTION_FLOOR = 1e-12
 
