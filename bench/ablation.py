@@ -30,7 +30,7 @@ _CONSUMERS = (
     "hippograph.extraction.slots",
     "hippograph.extraction.relations",
     "hippograph.extraction.nlp",
-    "hippograph.consolidation.types",
+    "hippograph.resolution.types",
 )
 
 
@@ -103,7 +103,7 @@ def apply(names: list[str]) -> None:
         return
     import importlib
 
-    from hippograph.rules import load_rules
+    from hippograph.kernel.rules import load_rules
 
     def ablated(name: str) -> dict[str, Any]:
         data = load_rules(name)

@@ -36,8 +36,8 @@ from harness import (
 
 from hippograph.backup import export as exporting
 from hippograph.backup import restore
-from hippograph.config import Settings
 from hippograph.embedding import MiniLMEmbedder
+from hippograph.kernel.config import Settings
 from hippograph.store import open_store
 
 BATCH = 64

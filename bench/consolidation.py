@@ -40,10 +40,10 @@ from typing import Any
 import psutil
 
 from hippograph.capture.service import capture
-from hippograph.config import Settings
 from hippograph.consolidation.worker import consolidate
 from hippograph.extraction.pipeline import Extractor, Turn
-from hippograph.model import CaptureInput
+from hippograph.kernel.config import Settings
+from hippograph.kernel.model import CaptureInput
 from hippograph.runtime import open_runtime
 
 LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "bench" / "locomo-dev.json"

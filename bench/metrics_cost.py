@@ -31,8 +31,8 @@ from starlette.testclient import TestClient
 sys.path.insert(0, str(REPO / "src"))
 
 from hippograph.api.app import create_app
-from hippograph.config import Settings
 from hippograph.consolidation.status import backlog
+from hippograph.kernel.config import Settings
 from hippograph.runtime import open_runtime
 
 OPERATIONS = REPO / "graphql" / "operations"

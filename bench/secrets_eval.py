@@ -26,7 +26,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from hippograph.capture.scrub import scrub_credentials
+from hippograph.kernel.text.scrub import scrub_credentials
 
 HERE = Path(__file__).resolve().parent
 WINDOW = 8

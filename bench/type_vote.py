@@ -20,9 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from consolidation import locomo_captures
 from harness import LOCOMO
 
-from hippograph.consolidation import types
-from hippograph.consolidation.keys import canonical_key
 from hippograph.extraction.pipeline import Extractor, Turn
+from hippograph.kernel.keys import canonical_key
+from hippograph.resolution import types
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ from support.processes import free_port
 
 from hippograph.access import KeyRole, NewKey, create_key
 from hippograph.api.app import create_app
-from hippograph.config import Settings
+from hippograph.kernel.config import Settings
 from hippograph.runtime import Runtime, open_runtime
 
 

@@ -15,7 +15,7 @@ from support.processes import eventually
 from websockets.sync.client import connect
 
 from hippograph.access import KeyRole, create_key, list_keys, revoke_key
-from hippograph.resources import read_text
+from hippograph.kernel.resources import read_text
 from hippograph.runtime import Runtime
 
 # Failed authentications are counted per address: tests that fail on purpose call from addresses

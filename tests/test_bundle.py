@@ -12,7 +12,7 @@ from support.client import GraphQLClient
 from support.hostile import BRACKETS, ENTITIES, HOSTILE, LINE_BREAKS, NAME, TAG, ZERO_WIDTH, as_read
 from support.operations import capture_turns
 
-from hippograph.model import Episode, Fact, Memory
+from hippograph.kernel.model import Episode, Fact, Memory
 from hippograph.recall.bundle import CLOSE_TAG, OPEN_TAG, SNIPPET_CHARS, render_bundle
 from hippograph.recall.request import RecallHit
 

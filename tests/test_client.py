@@ -32,7 +32,7 @@ from hippograph.client import (
     Unreachable,
 )
 from hippograph.client.documents import document
-from hippograph.config import Limits
+from hippograph.kernel.config import Limits
 from hippograph.runtime import Runtime
 
 

@@ -12,7 +12,7 @@ import pytest
 from support.census import census
 from support.client import GraphQLClient
 
-from hippograph.errors import ErrorCode, HippographError
+from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.runtime import Runtime
 from hippograph.store.retry import RetryPolicy, WriterGate, is_transient, with_retries
 

@@ -12,10 +12,10 @@ from support.operations import capture_turns, consolidate_over_api, entity_id
 
 from hippograph.consolidation import worker
 from hippograph.consolidation.commit import commit_episodes
-from hippograph.consolidation.keys import canonical_key
-from hippograph.consolidation.resolve import NameRef, resolve_names
 from hippograph.consolidation.worker import consolidate, requeue
 from hippograph.embedding import MiniLMEmbedder
+from hippograph.kernel.keys import canonical_key
+from hippograph.resolution.resolve import NameRef, resolve_names
 from hippograph.runtime import Runtime
 
 STORY = [

@@ -17,9 +17,9 @@ from support.operations import capture_turns
 from ulid import ULID
 
 from hippograph.consolidation import worker
-from hippograph.consolidation.derive import Derived, DerivePool
 from hippograph.consolidation.leases import parse_owner, reclaim_dead_leases, worker_name
 from hippograph.consolidation.worker import _derive, consolidate
+from hippograph.extraction.derive import Derived, DerivePool
 from hippograph.extraction.model import Extraction
 from hippograph.runtime import Runtime
 

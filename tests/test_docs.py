@@ -15,9 +15,9 @@ from prometheus_client.metrics import MetricWrapperBase
 from support.processes import REPO
 
 from graphql import parse, validate
-from hippograph import metrics
 from hippograph.api.schema import schema
-from hippograph.config import Access, Limits, Settings
+from hippograph.kernel import metrics
+from hippograph.kernel.config import Access, Limits, Settings
 
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 # Hosts a doc may name in a bare URL: the server on the reader's own machine, and placeholders.

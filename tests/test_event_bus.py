@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
-from hippograph.lifecycle.events import EventBus, EventKind, MemoryEvent
+from hippograph.kernel.events import EventBus, EventKind, MemoryEvent
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -12,7 +12,7 @@ from support.client import GraphQLClient
 from support.operations import consolidate_over_api, remember
 from websockets.sync.client import ClientConnection, connect
 
-from hippograph.resources import read_text
+from hippograph.kernel.resources import read_text
 from hippograph.runtime import Runtime
 
 PROTOCOL = "graphql-transport-ws"

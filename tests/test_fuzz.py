@@ -44,7 +44,7 @@ from hippograph.api import request_id
 from hippograph.api.errors import format_error
 from hippograph.api.schema import schema
 from hippograph.api.types import encode_cursor
-from hippograph.capture.validate import NAMESPACE
+from hippograph.kernel.validation import NAMESPACE
 
 # Enough requests to reach every operation's arguments many times over, few enough for CI.
 OPERATION_EXAMPLES = 2500

@@ -134,7 +134,7 @@ def test_a_key_reads_and_writes_nothing_across_the_boundary(runtime: Runtime, te
 def test_a_subscription_to_another_namespace_is_refused(tenants: tuple[Tenant, Tenant], base_url: str) -> None:
     from websockets.sync.client import connect
 
-    from hippograph.resources import read_text
+    from hippograph.kernel.resources import read_text
 
     victim, attacker = tenants
     secret = attacker.client.http.headers["authorization"].removeprefix("Bearer ")

@@ -10,7 +10,7 @@ from support.client import GraphQLClient
 from support.operations import capture_turns, recall_over_api
 from support.statements import run_test_statement
 
-from hippograph.recall.keyword import fulltext_query
+from hippograph.kernel.lucene import fulltext_query
 from hippograph.runtime import Runtime
 from hippograph.store.search import scoped_query
 

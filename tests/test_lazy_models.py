@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
+
+from support.processes import REPO
 
 from hippograph.extraction.lazy import LazyExtractor
 
@@ -14,3 +19,23 @@ def test_threads_asking_together_share_one_extractor() -> None:
         names = list(threads.map(lambda _: [m.name for m in lazy.names("Caroline moved to Boston.")], range(4)))
     assert loads == [1]
     assert names == [names[0]] * 4 and "Caroline" in names[0]
+
+
+HEAVY = ("spacy", "torch", "onnxruntime", "transformers", "sentence_transformers")
+SERVICES = (
+    "hippograph.capture.service",
+    "hippograph.recall.service",
+    "hippograph.lifecycle.forget",
+    "hippograph.lifecycle.remember",
+    "hippograph.graph.curation",
+    "hippograph.runtime",
+    "hippograph.cli",
+)
+
+
+def test_importing_the_services_loads_no_model_library() -> None:
+    # In a fresh interpreter: this one has loaded the models already.
+    probe = f"import sys\nfor m in {SERVICES!r}: __import__(m)\nprint(sorted(h for h in {HEAVY!r} if h in sys.modules))"
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    loaded = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip() == "[]"

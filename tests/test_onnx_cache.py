@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hippograph import onnx_cache
-from hippograph.embedding import MiniLMEmbedder
-from hippograph.onnx_encoder import PROBES, ExportedEncoder
+from hippograph.embedding import MiniLMEmbedder, onnx_cache
+from hippograph.embedding.onnx_encoder import PROBES, ExportedEncoder
 
 EXPORT = ExportedEncoder(graph=b"graph bytes", tokenizer="{}", max_length=256, probe_vectors=((1.0, 0.0),) * len(PROBES))
 

@@ -11,14 +11,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support.hostile import PROPERTY_SETTINGS, TAG, as_read, spelled_tag, surviving_windows, texts_with_secrets
 
-from hippograph.capture.normalize import content_hash, hash_basis, storage_form
-from hippograph.capture.service import clean_content
-from hippograph.capture.validate import NAMESPACE, validate_namespace
-from hippograph.errors import HippographError
-from hippograph.lifecycle.retention import POLICIES, retention
+from hippograph.kernel.errors import HippographError
+from hippograph.kernel.lucene import MAX_TERMS, fulltext_query
+from hippograph.kernel.retention import POLICIES, retention
+from hippograph.kernel.text.clean import clean_content
+from hippograph.kernel.text.normalize import content_hash, hash_basis, storage_form
+from hippograph.kernel.validation import NAMESPACE, validate_namespace
 from hippograph.lifecycle.token import sign, verify
 from hippograph.recall.fusion import Ranked, reciprocal_rank_fusion
-from hippograph.recall.keyword import MAX_TERMS, fulltext_query
 from hippograph.recall.request import Channel
 from hippograph.store.search import namespace_token, scoped_query
 

@@ -10,7 +10,7 @@ import pytest
 from support.client import GraphQLClient
 from support.operations import capture_turns, consolidate_over_api, recall_over_api
 
-from hippograph.model import Fact
+from hippograph.kernel.model import Fact
 from hippograph.recall.fusion import Fused
 from hippograph.recall.request import RecallFilters, RecallRequest
 from hippograph.recall.service import _authorized, recall

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from hippograph.config import Settings
-from hippograph.lifecycle.retention import LifecycleState, lifecycle_state, retention
+from hippograph.kernel.config import Settings
+from hippograph.kernel.retention import LifecycleState, lifecycle_state, retention
 from hippograph.recall.activation import ActivationParams, Edge, hub_damping, idf, spread
 from hippograph.recall.fusion import Ranked, reciprocal_rank_fusion
 from hippograph.recall.modes import PRESETS

@@ -8,7 +8,7 @@ import pytest
 from support.client import GraphQLClient
 from support.operations import fact, history, remember
 
-from hippograph.lifecycle.retention import POLICIES, Supersession
+from hippograph.kernel.retention import POLICIES, Supersession
 
 KINDS = [kind for kind in POLICIES if kind != "episode"]
 

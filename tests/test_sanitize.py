@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from support.hostile import BRACKETS, ENTITIES, HOSTILE, LINE_BREAKS, TAG, ZERO_WIDTH, as_read
 
-from hippograph.capture.sanitize import Sanitized, excise_injections
-from hippograph.rules import load_rules
+from hippograph.kernel.rules import load_rules
+from hippograph.kernel.text.sanitize import Sanitized, excise_injections
 
 # One token from each template family.
 FAMILY_TOKENS = [

@@ -16,9 +16,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support.hostile import GENERATOR, NEGATIVE_NAMES, PROPERTY_SETTINGS, surviving_windows, texts_with_secrets
 
-from hippograph.capture.scrub import Scrubbed, _rules, marker, scrub_credentials
-from hippograph.model import Redaction
-from hippograph.rules import load_rules
+from hippograph.kernel.model import Redaction
+from hippograph.kernel.rules import load_rules
+from hippograph.kernel.text.scrub import Scrubbed, _rules, marker, scrub_credentials
 
 ALNUM = "a1B2c3D4e5F6g7H8i9J0"  # 20 mixed characters to build key bodies from
 HEX = "0123456789abcdef"

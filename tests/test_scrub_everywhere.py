@@ -16,7 +16,7 @@ import pytest
 from support.client import GraphQLClient
 from support.operations import consolidate_over_api, entity_id
 
-from hippograph.capture.fields import scrub_json
+from hippograph.kernel.text.fields import scrub_json
 from hippograph.lifecycle.pin import set_pinned
 from hippograph.runtime import Runtime
 

@@ -20,7 +20,7 @@ from support.processes import REPO, eventually, free_port, hippograph_process
 from hippograph.capture.reembed import reembed_pending
 from hippograph.capture.service import capture
 from hippograph.embedding import Vector
-from hippograph.model import CaptureInput
+from hippograph.kernel.model import CaptureInput
 from hippograph.recall.request import RecallRequest
 from hippograph.recall.service import recall
 from hippograph.runtime import Runtime

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from hippograph.access.keys import KeyRole
-from hippograph.config import Settings
-from hippograph.errors import HippographError
+from hippograph.kernel.config import Settings
+from hippograph.kernel.errors import HippographError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -253,7 +253,7 @@ def _import(settings: Settings, path: Path) -> int:
 
     from hippograph.capture.jsonl import read_captures
     from hippograph.capture.service import capture, check_capture
-    from hippograph.errors import bad_input
+    from hippograph.kernel.errors import bad_input
     from hippograph.runtime import open_runtime
 
     runtime = open_runtime(settings)
@@ -297,7 +297,7 @@ def _export(settings: Settings, namespace: str | None, output: Path | None) -> i
     from tqdm import tqdm
 
     from hippograph.backup.export import census, export
-    from hippograph.errors import bad_input
+    from hippograph.kernel.errors import bad_input
     from hippograph.store import open_store
 
     store = open_store(settings)

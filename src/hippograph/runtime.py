@@ -11,12 +11,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol, runtime_checkable
 
-from hippograph import onnx_cache
-from hippograph.config import Settings
-from hippograph.consolidation.derive import DerivePool
-from hippograph.embedding import Embedder, MiniLMEmbedder
+from hippograph.embedding import Embedder, MiniLMEmbedder, onnx_cache
+from hippograph.extraction.derive import DerivePool
 from hippograph.extraction.lazy import LazyExtractor, TextExtractor
-from hippograph.lifecycle.events import EventBus
+from hippograph.kernel.config import Settings
+from hippograph.kernel.events import EventBus
 from hippograph.store import Store, open_store
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ from typing import Any
 
 import httpx
 
-from hippograph.resources import read_text
+from hippograph.kernel.resources import read_text
 
 
 class GraphQLClient:

@@ -10,7 +10,7 @@ from typing import Any
 
 import neo4j
 
-from hippograph.config import Settings
+from hippograph.kernel.config import Settings
 from hippograph.store.embedded import DATABASE
 
 _STATEMENTS = Path(__file__).resolve().parents[1] / "cypher"

@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from hippograph.capture.validate import validate_namespace
-from hippograph.errors import ErrorCode, HippographError, bad_input
+from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
+from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store, UniquenessConflict
 
 log = logging.getLogger(__name__)

@@ -54,7 +54,7 @@ from hippograph.api.threads import call
 from hippograph.api.websocket import TransportWSHandler, Unauthenticated
 from hippograph.capture.reembed import reembed_pending
 from hippograph.consolidation.worker import drain
-from hippograph.errors import ErrorCode, bad_input
+from hippograph.kernel.errors import ErrorCode, bad_input
 from hippograph.lifecycle.sweep import sweep
 from hippograph.runtime import Runtime
 

@@ -17,8 +17,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from hippograph.access import LOCAL, KeyRing, Principal
 from hippograph.api.refusals import refuse
 from hippograph.api.throttle import FailedAuthThrottle, RateLimiter
-from hippograph.config import Access
-from hippograph.errors import ErrorCode, HippographError
+from hippograph.kernel.config import Access
+from hippograph.kernel.errors import ErrorCode, HippographError
 
 audit = logging.getLogger("hippograph.audit")
 

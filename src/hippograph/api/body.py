@@ -7,7 +7,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hippograph.api.refusals import refuse
-from hippograph.errors import ErrorCode
+from hippograph.kernel.errors import ErrorCode
 
 
 class BodyLimit:

@@ -23,7 +23,7 @@ from graphql import (
     ValidationRule,
     value_from_ast_untyped,
 )
-from hippograph.errors import ErrorCode, HippographError
+from hippograph.kernel.errors import ErrorCode, HippographError
 
 # Root fields whose cost is a field of their input argument, with its default.
 _SIZED_BY = {"recall": ("input", "limit", 10)}

@@ -7,8 +7,8 @@ from typing import Any
 
 from graphql import GraphQLError
 from hippograph.api import request_id
-from hippograph.errors import ErrorCode, HippographError
-from hippograph.metrics import ERRORS
+from hippograph.kernel.errors import ErrorCode, HippographError
+from hippograph.kernel.metrics import ERRORS
 
 log = logging.getLogger(__name__)
 

@@ -17,9 +17,9 @@ from graphql import GraphQLResolveInfo, GraphQLSchema, OperationType
 from hippograph.access import KeyRole, Principal
 from hippograph.api.budget import measure, too_deep
 from hippograph.api.errors import coded
-from hippograph.capture.validate import validate_namespace
-from hippograph.config import Limits
-from hippograph.errors import ErrorCode, HippographError, bad_input
+from hippograph.kernel.config import Limits
+from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
+from hippograph.kernel.validation import validate_namespace
 
 audit = logging.getLogger("hippograph.audit")
 

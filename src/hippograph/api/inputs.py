@@ -7,9 +7,9 @@ from typing import Any
 
 import graphene
 
-from hippograph import model
 from hippograph.api.scalars import JSON, DateTime
 from hippograph.api.types import Channel, FactKind, ForgetMode, RecallMode, Role
+from hippograph.kernel import model
 from hippograph.lifecycle.forget import ForgetFilters, ForgetRequest
 from hippograph.lifecycle.forget import ForgetMode as ForgetModeValue
 from hippograph.lifecycle.modify import ModifyInput as ModifyRequest

@@ -14,8 +14,8 @@ from inspect import isawaitable
 from typing import Any
 
 from graphql import GraphQLSchema
-from hippograph import metrics
 from hippograph.api.errors import code_of
+from hippograph.kernel import metrics
 
 
 def instrument_schema(schema: GraphQLSchema) -> None:

@@ -9,9 +9,9 @@ from collections.abc import Iterable
 from aiodataloader import DataLoader
 
 from hippograph.api.threads import call
-from hippograph.memories import hydrate
-from hippograph.model import Memory
+from hippograph.kernel.model import Memory
 from hippograph.store import Store
+from hippograph.store.memories import hydrate
 
 MemoryKey = tuple[str, str]  # (namespace, id)
 

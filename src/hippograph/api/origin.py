@@ -15,7 +15,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hippograph.api.refusals import refuse
-from hippograph.errors import ErrorCode
+from hippograph.kernel.errors import ErrorCode
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
-from hippograph.errors import ErrorCode
-from hippograph.metrics import REFUSED
+from hippograph.kernel.errors import ErrorCode
+from hippograph.kernel.metrics import REFUSED
 
 
 def refusal(

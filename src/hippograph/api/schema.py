@@ -30,21 +30,21 @@ from hippograph.api.threads import call
 from hippograph.capture.service import capture
 from hippograph.consolidation.status import status
 from hippograph.consolidation.worker import consolidate
-from hippograph.curation import add_alias, merge_entities
-from hippograph.entities import get_entity, list_entities, neighborhood, timeline
-from hippograph.errors import HippographError, bad_input
-from hippograph.history import read_history
+from hippograph.graph.curation import add_alias, merge_entities
+from hippograph.graph.entities import get_entity, list_entities, neighborhood, timeline
+from hippograph.kernel.errors import HippographError, bad_input
+from hippograph.kernel.events import EventKind, MemoryEvent
+from hippograph.kernel.model import CaptureOutcome
 from hippograph.lifecycle.erase import erase
-from hippograph.lifecycle.events import EventKind, MemoryEvent
 from hippograph.lifecycle.forget import forget, recover
 from hippograph.lifecycle.modify import modify
 from hippograph.lifecycle.pin import set_pinned
 from hippograph.lifecycle.remember import remember
 from hippograph.lifecycle.stats import stats
 from hippograph.lifecycle.sweep import sweep
-from hippograph.memories import get_memory, page_memories
-from hippograph.model import CaptureOutcome
 from hippograph.recall.service import recall
+from hippograph.store.history import read_history
+from hippograph.store.memories import get_memory, page_memories
 
 MAX_CONSOLIDATE = 100_000
 

@@ -14,9 +14,9 @@ from starlette.responses import Response
 from starlette.routing import request_response
 from starlette.types import ASGIApp
 
-from hippograph import metrics
 from hippograph.api.threads import call
 from hippograph.consolidation.status import backlog
+from hippograph.kernel import metrics
 from hippograph.runtime import Runtime
 
 

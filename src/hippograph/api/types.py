@@ -9,13 +9,13 @@ from typing import Any
 
 import graphene
 
-from hippograph import model
 from hippograph.api.scalars import JSON, DateTime
-from hippograph.lifecycle.events import EventKind
+from hippograph.kernel import model
+from hippograph.kernel.events import EventKind
+from hippograph.kernel.retention import LifecycleState as LifecycleStateValue
 from hippograph.lifecycle.forget import ForgetMode as ForgetModeValue
 from hippograph.lifecycle.remember import FACT_KINDS
 from hippograph.lifecycle.remember import RememberStatus as RememberStatusValue
-from hippograph.lifecycle.retention import LifecycleState as LifecycleStateValue
 from hippograph.lifecycle.state import memory_retention, memory_state
 from hippograph.recall import request as recall_request
 

@@ -27,7 +27,7 @@ from hippograph.backup.format import (
     open_text,
     relationship_types,
 )
-from hippograph.errors import bad_input
+from hippograph.kernel.errors import bad_input
 from hippograph.store import Row, Store, Transaction
 
 PAGE = 500

@@ -29,7 +29,7 @@ from hippograph.backup.format import (
     open_text,
     relationship_types,
 )
-from hippograph.errors import ErrorCode, HippographError, bad_input, not_json
+from hippograph.kernel.errors import ErrorCode, HippographError, bad_input, not_json
 from hippograph.store import Row, Store, Transaction, UniquenessConflict
 
 BATCH = 500

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import IO
 
-from hippograph.errors import bad_input, not_json
-from hippograph.model import CaptureInput, Role
+from hippograph.kernel.errors import bad_input, not_json
+from hippograph.kernel.model import CaptureInput, Role
 
 
 def read_captures(stream: IO[str]) -> Iterator[tuple[int, CaptureInput]]:

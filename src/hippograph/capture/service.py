@@ -13,17 +13,11 @@ from typing import Any
 
 from ulid import ULID
 
-from hippograph import metrics
-from hippograph.capture.fields import as_redactions, scrub_field, scrub_json, scrub_tags, tally_of
-from hippograph.capture.normalize import content_hash, storage_form
-from hippograph.capture.sanitize import excise_injections
-from hippograph.capture.scrub import scrub_credentials
-from hippograph.capture.validate import validate_capture
-from hippograph.embedding import Vector
-from hippograph.errors import ErrorCode, HippographError, bad_input
-from hippograph.history import history_event
-from hippograph.lifecycle.events import EventKind, MemoryEvent
-from hippograph.model import (
+from hippograph.embedding import Vector, embed_or_none
+from hippograph.kernel import metrics
+from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
+from hippograph.kernel.events import EventKind, MemoryEvent
+from hippograph.kernel.model import (
     DEFAULT_IMPORTANCE,
     UNKNOWN_AGENT,
     CaptureInput,
@@ -31,8 +25,13 @@ from hippograph.model import (
     CaptureStatus,
     Redaction,
 )
+from hippograph.kernel.text.clean import clean_content
+from hippograph.kernel.text.fields import as_redactions, scrub_field, scrub_json, scrub_tags, tally_of
+from hippograph.kernel.text.normalize import content_hash
+from hippograph.kernel.validation import validate_capture
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction, UniquenessConflict
+from hippograph.store.history import history_event
 from hippograph.store.search import NAMESPACE_FIELD, namespace_token
 
 log = logging.getLogger(__name__)
@@ -80,7 +79,7 @@ def capture(runtime: Runtime, items: Sequence[CaptureInput], actor: str | None =
 
     known = _existing(runtime, [p.key for p in prepared])
     to_embed = list({p.key: p.content for p in prepared if p.key not in known}.items())
-    vectors = dict(zip((key for key, _ in to_embed), embed_or_none(runtime, [c for _, c in to_embed])))
+    vectors = dict(zip((key for key, _ in to_embed), embed_or_none(runtime.embedder, [c for _, c in to_embed])))
 
     def write(tx: Transaction) -> list[CaptureOutcome]:
         return _write(tx, prepared, vectors, now, actor)
@@ -138,30 +137,6 @@ def _prepare(runtime: Runtime, item: CaptureInput, now: datetime, index: int) ->
     )
 
 
-@dataclass(frozen=True)
-class Cleaned:
-    """Content as it may be stored: injection markers excised, credentials redacted, normalized."""
-
-    text: str
-    redactions: tuple[Redaction, ...]
-    excised: tuple[str, ...]
-
-
-def clean_content(raw: str, field: str = "content") -> Cleaned:
-    """Sanitize, scrub and normalize a text a client sent (content, a statement). The other client
-    strings (names, tags, metadata, reasons) are scrubbed only: see capture.fields."""
-    sanitized = excise_injections(raw)
-    scrubbed = scrub_credentials(sanitized.text)
-    text = storage_form(scrubbed.text)
-    if not text:
-        raise bad_input(
-            f"nothing is left of the {field} once injection markers are removed",
-            field=field,
-            excised=list(sanitized.excised),
-        )
-    return Cleaned(text, tuple(scrubbed.redactions), sanitized.excised)
-
-
 def _existing(runtime: Runtime, keys: list[tuple[str, str]]) -> set[tuple[str, str]]:
     rows = runtime.store.read("episodes_by_hash", keys=_key_params(keys))
     return {(row["namespace"], row["content_hash"]) for row in rows}
@@ -169,16 +144,6 @@ def _existing(runtime: Runtime, keys: list[tuple[str, str]]) -> set[tuple[str, s
 
 def _key_params(keys: list[tuple[str, str]]) -> list[dict[str, str]]:
     return [{"namespace": namespace, "content_hash": digest} for namespace, digest in keys]
-
-
-def embed_or_none(runtime: Runtime, texts: list[str]) -> list[Vector | None]:
-    """A failing embedder must not lose the capture: the episode is stored keyword-searchable and
-    marked for re-embedding."""
-    try:
-        return list(runtime.embedder.embed(texts))
-    except Exception:
-        log.exception("embedding %d texts failed; storing them without vectors for now", len(texts))
-        return [None] * len(texts)
 
 
 class _Batch:

@@ -45,7 +45,7 @@ from hippograph.client.types import (
     RememberResult,
     Role,
 )
-from hippograph.errors import HippographError
+from hippograph.kernel.errors import HippographError
 
 __all__ = [
     "ApiError",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from hippograph.resources import read_text
+from hippograph.kernel.resources import read_text
 
 _SPREAD = re.compile(r"\.\.\.\s*([A-Za-z_]\w*)")
 _FRAGMENT = re.compile(r"^fragment\s+(\w+)\s", re.MULTILINE)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hippograph.errors import ErrorCode, HippographError
+from hippograph.kernel.errors import ErrorCode, HippographError
 
 
 class ApiError(HippographError):

@@ -18,18 +18,18 @@ from typing import Any
 
 from ulid import ULID
 
-from hippograph.capture.normalize import hash_basis
-from hippograph.consolidation import types
 from hippograph.consolidation.concepts import merge_concepts
-from hippograph.consolidation.keys import relation_fact_hash, statement_fact_hash
-from hippograph.consolidation.resolve import NameRef, Resolution
 from hippograph.consolidation.revise import NewFact, revise_polarity, revise_relation, support_props
 from hippograph.consolidation.timeline import Said
 from hippograph.embedding import Vector
 from hippograph.extraction.model import EntityType, Extraction, FactCandidate, Mention
 from hippograph.extraction.vocabulary import relation_types
-from hippograph.lifecycle.events import EventKind, MemoryEvent
-from hippograph.model import DEFAULT_IMPORTANCE
+from hippograph.kernel.events import EventKind, MemoryEvent
+from hippograph.kernel.keys import relation_fact_hash, statement_fact_hash
+from hippograph.kernel.model import DEFAULT_IMPORTANCE
+from hippograph.kernel.text.normalize import hash_basis
+from hippograph.resolution import types
+from hippograph.resolution.resolve import NameRef, Resolution
 from hippograph.store import Transaction
 from hippograph.store.search import NAMESPACE_FIELD, namespace_token
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ulid import ULID
 
-from hippograph.consolidation.keys import canonical_key
+from hippograph.kernel.keys import canonical_key
 
 if TYPE_CHECKING:
     from hippograph.consolidation.commit import EpisodeWork

@@ -23,7 +23,7 @@ from hippograph.embedding import Vector
 from hippograph.extraction.facts import opposite_polarity
 from hippograph.extraction.model import FactCandidate
 from hippograph.extraction.vocabulary import relation_types
-from hippograph.lifecycle.events import EventKind
+from hippograph.kernel.events import EventKind
 
 
 class Context(Protocol):

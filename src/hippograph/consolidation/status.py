@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hippograph import __version__
-from hippograph.metrics import Backlog
+from hippograph.kernel.metrics import Backlog
 from hippograph.runtime import Runtime
 
 DEAD_LETTERS_SHOWN = 50

@@ -16,15 +16,15 @@ from functools import partial
 
 from tqdm import tqdm
 
-from hippograph import metrics
 from hippograph.consolidation.aliases import namespace_aliases, with_alias_mentions
 from hippograph.consolidation.commit import EpisodeWork, commit_episodes
-from hippograph.consolidation.derive import Derived, derive_now
 from hippograph.consolidation.leases import reclaim_dead_leases, worker_name
-from hippograph.consolidation.resolve import name_ref, resolve_names
+from hippograph.extraction.derive import Derived, derive_now
 from hippograph.extraction.model import EntityType, Turn
-from hippograph.lifecycle.events import MemoryEvent
-from hippograph.model import UNKNOWN_AGENT, Role
+from hippograph.kernel import metrics
+from hippograph.kernel.events import MemoryEvent
+from hippograph.kernel.model import UNKNOWN_AGENT, Role
+from hippograph.resolution.resolve import name_ref, resolve_names
 from hippograph.runtime import Runtime
 from hippograph.store import Row, Transaction
 

@@ -17,7 +17,7 @@ from functools import cache
 from spacy.tokens import Doc, Token
 
 from hippograph.extraction.model import Concept
-from hippograph.rules import load_rules
+from hippograph.kernel.rules import load_rules
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from functools import cache
 
 from spacy.tokens import Span
 
-from hippograph.rules import load_rules
+from hippograph.kernel.rules import load_rules
 
 DESIGNATOR = "designator"  # Mention.source of a name whose designator decided its type
 

@@ -27,7 +27,7 @@ from hippograph.extraction.relations import (
     is_question,
     lexicon,
 )
-from hippograph.rules import load_rules
+from hippograph.kernel.rules import load_rules
 
 _PEOPLE = (EntityType.PERSON, EntityType.AGENT)
 _PERSONAL_PRONOUNS = frozenset({"you", "he", "she", "him", "her", "they", "them"})

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from hippograph.rules import load_rules
+from hippograph.kernel.rules import load_rules
 
 # Punctuation that may hug a word without being part of it ("(Acme", "Robotics,", "'Bridge'").
 _EDGE_PUNCTUATION = "\"'“”‘’`.,;:!?()[]{}"

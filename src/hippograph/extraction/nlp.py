@@ -35,8 +35,8 @@ from spacy.pipeline import AttributeRuler, EntityRecognizer
 from spacy.tokens import Doc, Span
 
 from hippograph.extraction.model import EntityType
-from hippograph.resources import read_text
-from hippograph.rules import load_rules
+from hippograph.kernel.resources import read_text
+from hippograph.kernel.rules import load_rules
 
 log = logging.getLogger(__name__)
 

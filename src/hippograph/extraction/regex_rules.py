@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from hippograph.extraction.junk import is_junk, strip_leading_noise
 from hippograph.extraction.model import EntityType, Mention
-from hippograph.rules import load_rules
+from hippograph.kernel.rules import load_rules
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from spacy.vocab import Vocab
 from hippograph.extraction import slots
 from hippograph.extraction.model import EntityType, Mention, Relation
 from hippograph.extraction.vocabulary import relation_types
-from hippograph.rules import load_rules
+from hippograph.kernel.rules import load_rules
 
 _SUBJECT_DEPS = ("nsubj", "nsubjpass")
 _NAME_MODIFIER_DEPS = ("compound", "amod", "nmod")

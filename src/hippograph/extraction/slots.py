@@ -25,7 +25,7 @@ from spacy.tokens import Token
 
 from hippograph.extraction import designators
 from hippograph.extraction.model import EntityType, Mention
-from hippograph.rules import load_rules
+from hippograph.kernel.rules import load_rules
 
 ARGUMENT = "argument"  # Mention.source of a mention typed (or found) by its relation slot
 # Sources whose type no slot overrides: the curated dictionary, a user's alias, a designator, the

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from hippograph.rules import load_rules
+from hippograph.kernel.rules import load_rules
 
 
 @dataclass(frozen=True)

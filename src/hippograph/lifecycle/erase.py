@@ -9,15 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from hippograph.capture.validate import validate_namespace
-from hippograph.errors import ErrorCode, HippographError
-from hippograph.history import history_event
-from hippograph.lifecycle.common import require_reason
-from hippograph.lifecycle.events import EventKind, MemoryEvent
-from hippograph.memories import hydrate_in
-from hippograph.model import Episode
+from hippograph.kernel.errors import ErrorCode, HippographError
+from hippograph.kernel.events import EventKind, MemoryEvent
+from hippograph.kernel.model import Episode
+from hippograph.kernel.validation import require_reason, validate_namespace
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
+from hippograph.store.history import history_event
+from hippograph.store.memories import hydrate_in
 
 
 @dataclass(frozen=True)

@@ -13,20 +13,19 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
-from hippograph.capture.fields import as_stored
-from hippograph.capture.validate import validate_namespace
-from hippograph.errors import ErrorCode, HippographError, bad_input
-from hippograph.history import history_event
+from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
+from hippograph.kernel.events import EventKind, MemoryEvent
+from hippograph.kernel.lucene import fulltext_query
+from hippograph.kernel.model import Episode, Memory
+from hippograph.kernel.retention import EPISODE_KIND
+from hippograph.kernel.text.fields import as_stored
+from hippograph.kernel.validation import optional_reason, require_reason, validate_namespace
 from hippograph.lifecycle import token
-from hippograph.lifecycle.common import optional_reason, require_reason
-from hippograph.lifecycle.events import EventKind, MemoryEvent
 from hippograph.lifecycle.remember import FACT_KINDS
-from hippograph.lifecycle.retention import EPISODE_KIND
-from hippograph.memories import get_memory, hydrate_in
-from hippograph.model import Episode, Memory
-from hippograph.recall.keyword import fulltext_query
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
+from hippograph.store.history import history_event
+from hippograph.store.memories import get_memory, hydrate_in
 from hippograph.store.search import scoped_query
 
 KINDS = (EPISODE_KIND, *FACT_KINDS)

@@ -11,19 +11,19 @@ from typing import Any
 
 from ulid import ULID
 
-from hippograph.capture.fields import scrub_tags, tally_of
-from hippograph.capture.normalize import hash_basis
-from hippograph.capture.service import clean_content, embed_or_none
-from hippograph.capture.validate import validate_namespace
-from hippograph.consolidation.keys import statement_fact_hash
-from hippograph.errors import ErrorCode, HippographError, bad_input
-from hippograph.history import history_event
-from hippograph.lifecycle.common import get_fact, require_reason
-from hippograph.lifecycle.events import EventKind, MemoryEvent
-from hippograph.memories import hydrate
-from hippograph.model import Fact
+from hippograph.embedding import embed_or_none
+from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
+from hippograph.kernel.events import EventKind, MemoryEvent
+from hippograph.kernel.keys import statement_fact_hash
+from hippograph.kernel.model import Fact
+from hippograph.kernel.text.clean import clean_content
+from hippograph.kernel.text.fields import scrub_tags, tally_of
+from hippograph.kernel.text.normalize import hash_basis
+from hippograph.kernel.validation import require_reason, validate_namespace
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
+from hippograph.store.history import history_event
+from hippograph.store.memories import get_fact, hydrate
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ def modify(runtime: Runtime, change: ModifyInput) -> Fact:
     old = get_fact(runtime.store, change.namespace, change.id)
     if "statement" in updates:
         updates["content_hash"] = statement_fact_hash(old.kind, hash_basis(updates["statement"]))
-        vector = embed_or_none(runtime, [updates["statement"]])[0]
+        vector = embed_or_none(runtime.embedder, [updates["statement"]])[0]
         updates["embedding"] = vector
     now = runtime.clock()
     new_id = str(ULID())

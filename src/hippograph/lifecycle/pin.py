@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from hippograph.capture.validate import validate_namespace
-from hippograph.errors import bad_input
-from hippograph.history import history_event
-from hippograph.lifecycle.common import optional_reason
-from hippograph.memories import get_memory
-from hippograph.model import Memory
+from hippograph.kernel.errors import bad_input
+from hippograph.kernel.model import Memory
+from hippograph.kernel.validation import optional_reason, validate_namespace
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
+from hippograph.store.history import history_event
+from hippograph.store.memories import get_memory
 
 
 def set_pinned(

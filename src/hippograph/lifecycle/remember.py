@@ -14,19 +14,20 @@ from typing import Any
 
 from ulid import ULID
 
-from hippograph.capture.fields import as_redactions, scrub_field, scrub_tags, tally_of
-from hippograph.capture.normalize import hash_basis
-from hippograph.capture.service import Cleaned, clean_content, embed_or_none
-from hippograph.capture.validate import CLOCK_SKEW, EARLIEST, validate_capture
-from hippograph.consolidation.keys import statement_fact_hash
-from hippograph.errors import HippographError, bad_input
-from hippograph.history import history_event
-from hippograph.lifecycle.events import EventKind, MemoryEvent
-from hippograph.lifecycle.retention import EPISODE_KIND, POLICIES, Supersession
-from hippograph.memories import hydrate
-from hippograph.model import DEFAULT_IMPORTANCE, CaptureInput, Fact, Redaction
+from hippograph.embedding import embed_or_none
+from hippograph.kernel.errors import HippographError, bad_input
+from hippograph.kernel.events import EventKind, MemoryEvent
+from hippograph.kernel.keys import statement_fact_hash
+from hippograph.kernel.model import DEFAULT_IMPORTANCE, CaptureInput, Fact, Redaction
+from hippograph.kernel.retention import EPISODE_KIND, POLICIES, Supersession
+from hippograph.kernel.text.clean import Cleaned, clean_content
+from hippograph.kernel.text.fields import as_redactions, scrub_field, scrub_tags, tally_of
+from hippograph.kernel.text.normalize import hash_basis
+from hippograph.kernel.validation import CLOCK_SKEW, EARLIEST, validate_capture
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
+from hippograph.store.history import history_event
+from hippograph.store.memories import hydrate
 from hippograph.store.search import NAMESPACE_FIELD, namespace_token
 
 FACT_KINDS = tuple(kind for kind in POLICIES if kind != EPISODE_KIND)
@@ -85,7 +86,7 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
     if rule is Supersession.KEY and fields["key"] is None:
         warnings.append(f"this {item.kind} has no key, so it can never be superseded by a later fact")
     digest = statement_fact_hash(item.kind, hash_basis(cleaned.text))
-    vector = embed_or_none(runtime, [cleaned.text])[0]
+    vector = embed_or_none(runtime.embedder, [cleaned.text])[0]
     valid_from = item.valid_from or now
     props: dict[str, Any] = {
         "id": str(ULID()),

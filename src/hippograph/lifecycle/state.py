@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from hippograph.lifecycle.retention import EPISODE_KIND, LifecycleState, lifecycle_state, retention
-from hippograph.model import Episode, Memory
+from hippograph.kernel.model import Episode, Memory
+from hippograph.kernel.retention import EPISODE_KIND, LifecycleState, lifecycle_state, retention
 
 
 def memory_kind(memory: Memory) -> str:

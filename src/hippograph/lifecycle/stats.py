@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from hippograph.capture.validate import validate_namespace
-from hippograph.lifecycle.retention import EPISODE_KIND, lifecycle_state, retention
+from hippograph.kernel.retention import EPISODE_KIND, lifecycle_state, retention
+from hippograph.kernel.validation import validate_namespace
 from hippograph.runtime import Runtime
 
 HALF = 0.5

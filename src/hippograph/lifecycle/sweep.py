@@ -11,11 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from hippograph.errors import ErrorCode, HippographError
+from hippograph.kernel.errors import ErrorCode, HippographError
+from hippograph.kernel.events import EventKind, MemoryEvent
+from hippograph.kernel.model import DEFAULT_IMPORTANCE
 from hippograph.lifecycle.erase import erase_in, erased_events
-from hippograph.lifecycle.events import EventKind, MemoryEvent
 from hippograph.lifecycle.forget import forget_in
-from hippograph.model import DEFAULT_IMPORTANCE
 from hippograph.runtime import Runtime
 from hippograph.store import Row
 

@@ -16,7 +16,7 @@ import secrets
 from collections.abc import Iterable
 from datetime import datetime
 
-from hippograph.config import Settings
+from hippograph.kernel.config import Settings
 
 KEY_FILE = "confirm-token-key"
 # "<expiry in Unix seconds>.<HMAC-SHA256 in hex>"; ASCII digits only, where str.isdigit takes "²".

@@ -18,7 +18,7 @@ import anyio
 from mcp.server.mcpserver import MCPServer
 
 from hippograph.api.origin import is_loopback
-from hippograph.config import Settings
+from hippograph.kernel.config import Settings
 from hippograph.mcp.backend import LOCAL_URL, Clients, local_api
 from hippograph.mcp.tools import build_server
 

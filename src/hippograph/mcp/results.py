@@ -14,7 +14,7 @@ from typing import Any, ParamSpec
 
 from mcp_types import CallToolResult, TextContent
 
-from hippograph.errors import HippographError
+from hippograph.kernel.errors import HippographError
 
 log = logging.getLogger(__name__)
 P = ParamSpec("P")

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from hippograph.model import Episode, Fact, Memory
+from hippograph.kernel.model import Episode, Fact, Memory
+from hippograph.kernel.rules import load_rules
 from hippograph.recall.request import Degradation, RecallHit
-from hippograph.rules import load_rules
 
 SNIPPET_CHARS = 360
 OPEN_TAG = "<recalled-memory-context>"

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from hippograph.consolidation.resolve import name_ref, resolve_names
 from hippograph.recall.activation import ActivationParams, idf
 from hippograph.recall.fusion import Ranked
 from hippograph.recall.ppr import Subgraph, personalized_pagerank, spreading_activation
+from hippograph.resolution.resolve import name_ref, resolve_names
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
 

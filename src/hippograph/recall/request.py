@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
-from hippograph.model import Memory
+from hippograph.kernel.model import Memory
+from hippograph.kernel.timing import StageTiming
 
 
 class Channel(StrEnum):
@@ -84,12 +85,6 @@ class RecallHit:
     score: float
     channels: tuple[ChannelHit, ...]
     explanation: Explanation | None = None
-
-
-@dataclass(frozen=True)
-class StageTiming:
-    stage: str
-    ms: float
 
 
 @dataclass(frozen=True)

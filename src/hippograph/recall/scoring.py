@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from hippograph.lifecycle.retention import EPISODE_KIND, LifecycleState, lifecycle_state, retention
+from hippograph.kernel.retention import EPISODE_KIND, LifecycleState, lifecycle_state, retention
 from hippograph.recall.fusion import Fused
 from hippograph.recall.modes import ModePreset
 from hippograph.recall.request import ChannelHit, Explanation

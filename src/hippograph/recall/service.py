@@ -13,19 +13,19 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 
-from hippograph import metrics
-from hippograph.capture.fields import as_stored
-from hippograph.capture.validate import validate_namespace
 from hippograph.embedding import Vector
-from hippograph.errors import bad_input
-from hippograph.lifecycle.retention import EPISODE_KIND
-from hippograph.memories import episodes_in, facts_in, memory_from_row
-from hippograph.model import Episode, Fact, Memory
+from hippograph.kernel import metrics
+from hippograph.kernel.errors import bad_input
+from hippograph.kernel.lucene import fulltext_query
+from hippograph.kernel.model import Episode, Fact, Memory
+from hippograph.kernel.retention import EPISODE_KIND
+from hippograph.kernel.text.fields import as_stored
+from hippograph.kernel.timing import StageTiming, Stopwatch
+from hippograph.kernel.validation import validate_namespace
 from hippograph.recall.activation import ActivationParams
 from hippograph.recall.bundle import render_bundle
 from hippograph.recall.fusion import Fused, Ranked, reciprocal_rank_fusion
 from hippograph.recall.graph import GraphOptions, GraphQuery, graph_channel, query_seeds
-from hippograph.recall.keyword import fulltext_query
 from hippograph.recall.modes import PRESETS, ModePreset
 from hippograph.recall.request import (
     Channel,
@@ -33,14 +33,13 @@ from hippograph.recall.request import (
     RecallHit,
     RecallRequest,
     RecallResult,
-    StageTiming,
 )
 from hippograph.recall.scoring import ACTIVE, Candidate, Scored, score
 from hippograph.recall.vector import VectorQuery, vector_channel
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
+from hippograph.store.memories import episodes_in, facts_in, memory_from_row
 from hippograph.store.search import scoped_query
-from hippograph.timing import Stopwatch
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import neo4j
 
-from hippograph.config import Settings
+from hippograph.kernel.config import Settings
 from hippograph.store.dialect import ARCADEDB, NEO4J
 from hippograph.store.embedded import EmbeddedArcadeDB, running_engine
 from hippograph.store.store import Store

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hippograph.resources import read_text
+from hippograph.kernel.resources import read_text
 
 # Search indexes by the logical name queries use, with the label and properties they cover. The
 # text indexes also cover the namespace's token (see store/search.py).

@@ -30,8 +30,8 @@ from typing import TypeVar
 
 import neo4j
 
-from hippograph.errors import ErrorCode, HippographError
-from hippograph.metrics import STORE_RETRIES
+from hippograph.kernel.errors import ErrorCode, HippographError
+from hippograph.kernel.metrics import STORE_RETRIES
 
 log = logging.getLogger(__name__)
 

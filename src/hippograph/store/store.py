@@ -12,9 +12,9 @@ from typing import Any, TypeVar
 import neo4j
 import neo4j.time
 
-from hippograph.errors import ErrorCode, HippographError
-from hippograph.metrics import STATEMENT_ERRORS, STATEMENT_SECONDS, timed
-from hippograph.resources import read_text
+from hippograph.kernel.errors import ErrorCode, HippographError
+from hippograph.kernel.metrics import STATEMENT_ERRORS, STATEMENT_SECONDS, timed
+from hippograph.kernel.resources import read_text
 from hippograph.store.dialect import Dialect
 from hippograph.store.retry import NoGate, WriterGate, is_transient, with_retries
 from hippograph.store.search import namespace_token

@@ -5,8 +5,13 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
-from hippograph.recall.request import StageTiming
+
+@dataclass(frozen=True)
+class StageTiming:
+    stage: str
+    ms: float
 
 
 class Stopwatch:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
-from hippograph.resources import read_text
+from hippograph.kernel.resources import read_text
 
 
 def load_rules(name: str) -> dict[str, Any]:

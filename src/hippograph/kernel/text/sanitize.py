@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from hippograph.rules import load_rules
+from hippograph.kernel.rules import load_rules
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from hippograph.resources import read_text
+from hippograph.kernel.resources import read_text
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 MAX_TERMS = 32

@@ -13,11 +13,11 @@ from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
-from hippograph.consolidation import types
-from hippograph.consolidation.keys import canonical_key
 from hippograph.embedding import Vector
 from hippograph.extraction.model import EntityType, Mention
-from hippograph.recall.keyword import fulltext_query
+from hippograph.kernel.keys import canonical_key
+from hippograph.kernel.lucene import fulltext_query
+from hippograph.resolution import types
 from hippograph.runtime import Runtime
 
 FUZZY_MIN_RATIO = 92.0
@@ -37,7 +37,7 @@ class NameRef:
     key: str
     name: str
     from_dictionary: bool  # the canonical form came from the dictionary or a user alias
-    weight: int = 1  # of this mention's type in the entity's type vote (consolidation/types.py)
+    weight: int = 1  # of this mention's type in the entity's type vote (resolution/types.py)
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ def resolve_names(
 def _mint_together(resolved: dict[NameRef, Resolution]) -> dict[NameRef, Resolution]:
     """New names that share a key and a compatible type become one entity, of the most specific
     type named ("Acme Robotics" the capitalized phrase and "Acme Robotics" the organization), by the
-    weighted vote of their mentions (consolidation/types.py), whatever order they came in."""
+    weighted vote of their mentions (resolution/types.py), whatever order they came in."""
     groups: dict[str, list[NameRef]] = {}
     for ref, resolution in resolved.items():
         if resolution.entity_id is None:

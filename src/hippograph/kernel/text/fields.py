@@ -2,14 +2,11 @@
 metadata of a capture; key, subject, predicate, object and tags of a fact; reasons and actors in
 History.
 
-Content goes through ``clean_content`` (capture.service), which also excises injection markers and
+Content goes through ``clean_content`` (kernel.text.clean), which also excises injection markers and
 normalizes. These fields are names and identities, so they are only scrubbed: scrubbing is
 idempotent and deterministic, so the same secret-bearing input still maps to the same stored value
 (one session, one supersession key). Callers trim or collapse whitespace before scrubbing, since
 the credential rules read ``password: x`` but not ``password:\\n x``.
-
-This module sits apart from capture.service so that history.py, which capture.service imports,
-can use it too.
 """
 
 from __future__ import annotations
@@ -19,8 +16,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from hippograph.capture.scrub import Scrubbed, marker, scrub_credentials
-from hippograph.model import Redaction
+from hippograph.kernel.model import Redaction
+from hippograph.kernel.text.scrub import Scrubbed, marker, scrub_credentials
 
 # A value every name-based credential rule takes as a secret: machine-made (letters and digits),
 # and 40 characters, the exact length of an AWS secret access key.

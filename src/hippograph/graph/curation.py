@@ -10,16 +10,16 @@ from collections import Counter
 
 from ulid import ULID
 
-from hippograph.capture.fields import scrub_field
-from hippograph.consolidation.keys import canonical_key
-from hippograph.entities import get_entity
-from hippograph.errors import ErrorCode, HippographError, bad_input
 from hippograph.extraction.vocabulary import relation_types
-from hippograph.history import history_event
-from hippograph.lifecycle.common import require_reason
-from hippograph.model import Entity
+from hippograph.graph.entities import get_entity
+from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
+from hippograph.kernel.keys import canonical_key
+from hippograph.kernel.model import Entity
+from hippograph.kernel.text.fields import scrub_field
+from hippograph.kernel.validation import require_reason
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
+from hippograph.store.history import history_event
 
 MAX_ALIAS_CHARS = 200
 

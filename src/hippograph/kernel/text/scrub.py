@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any
 
-from hippograph.model import Redaction
-from hippograph.rules import load_rules
+from hippograph.kernel.model import Redaction
+from hippograph.kernel.rules import load_rules
 
 _KIND = re.compile(r"[a-z0-9_]+")
 # Capturing, so that split() keeps the markers between the stretches it returns.

@@ -8,15 +8,17 @@ import math
 import re
 from datetime import UTC, datetime, timedelta
 
-from hippograph.capture.scrub import scrub_credentials
-from hippograph.config import Limits
-from hippograph.errors import ErrorCode, HippographError, bad_input
-from hippograph.model import CaptureInput, Role
+from hippograph.kernel.config import Limits
+from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
+from hippograph.kernel.model import CaptureInput, Role
+from hippograph.kernel.text.fields import scrub_field
+from hippograph.kernel.text.scrub import scrub_credentials
 
 audit = logging.getLogger("hippograph.audit")
 
 NAMESPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}")
 EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
+MAX_REASON_CHARS = 1000
 # A client clock may run a little ahead; anything further in the future is a bug or a forgery.
 CLOCK_SKEW = timedelta(days=1)
 
@@ -31,6 +33,21 @@ def validate_namespace(namespace: str) -> None:
     # it is the key a client reads back with), so one that holds a credential is refused.
     if scrub_credentials(namespace).redactions:
         raise bad_input("namespace must not contain a credential", field="namespace")
+
+
+def require_reason(reason: str | None) -> str:
+    """A destructive or corrective change must say why; History keeps it (and memory events carry
+    it), so its credentials are redacted here, before either sees it."""
+    text = " ".join((reason or "").split())
+    if not text:
+        raise bad_input("a reason is required", field="reason")
+    if len(text) > MAX_REASON_CHARS:
+        raise bad_input(f"the reason is longer than {MAX_REASON_CHARS} characters", field="reason")
+    return scrub_field(text)
+
+
+def optional_reason(reason: str | None) -> str | None:
+    return require_reason(reason) if reason and reason.strip() else None
 
 
 def validate_capture(item: CaptureInput, limits: Limits, now: datetime) -> None:

@@ -17,8 +17,8 @@ import tempfile
 from importlib import metadata
 from pathlib import Path
 
-from hippograph import onnx_encoder
-from hippograph.onnx_encoder import ExportedEncoder
+from hippograph.embedding import onnx_encoder
+from hippograph.embedding.onnx_encoder import ExportedEncoder
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
-from hippograph.rules import load_rules
+from hippograph.kernel.rules import load_rules
 
 
 class Statements(Protocol):

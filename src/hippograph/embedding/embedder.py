@@ -10,9 +10,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from hippograph import onnx_cache, onnx_encoder
-from hippograph.metrics import EMBEDDED_TEXTS, EMBEDDING_SECONDS, timed
-from hippograph.onnx_encoder import OnnxEncoder
+from hippograph.embedding import onnx_cache, onnx_encoder
+from hippograph.embedding.onnx_encoder import OnnxEncoder
+from hippograph.kernel.metrics import EMBEDDED_TEXTS, EMBEDDING_SECONDS, timed
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +26,16 @@ class Embedder(Protocol):
     def embed_query(self, text: str) -> Vector:
         """One recall query's vector; may be cached."""
         ...
+
+
+def embed_or_none(embedder: Embedder, texts: list[str]) -> list[Vector | None]:
+    """A failing embedder must not lose the write: its text is stored keyword-searchable and
+    marked for re-embedding."""
+    try:
+        return list(embedder.embed(texts))
+    except Exception:
+        log.exception("embedding %d texts failed; storing them without vectors for now", len(texts))
+        return [None] * len(texts)
 
 
 class MiniLMEmbedder:

@@ -24,8 +24,8 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 if TYPE_CHECKING:
-    from hippograph.model import CaptureOutcome
-    from hippograph.recall.request import StageTiming
+    from hippograph.kernel.model import CaptureOutcome
+    from hippograph.kernel.timing import StageTiming
 
 log = logging.getLogger(__name__)
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from ulid import ULID
 
-from hippograph.capture.fields import scrub_field
-from hippograph.capture.validate import validate_namespace
+from hippograph.kernel.text.fields import scrub_field
+from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store
 
 

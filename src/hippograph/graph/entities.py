@@ -6,12 +6,12 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
 
-from hippograph.capture.validate import validate_namespace
-from hippograph.errors import ErrorCode, HippographError, bad_input
-from hippograph.memories import hydrate
-from hippograph.model import Entity, Fact
-from hippograph.recall.keyword import fulltext_query
+from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
+from hippograph.kernel.lucene import fulltext_query
+from hippograph.kernel.model import Entity, Fact
+from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store
+from hippograph.store.memories import hydrate
 
 MAX_DEPTH = 3
 MAX_EDGES = 500

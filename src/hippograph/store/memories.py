@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
-from hippograph.capture.validate import validate_namespace
-from hippograph.errors import ErrorCode, HippographError, bad_input
-from hippograph.model import Episode, Fact, Memory
+from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
+from hippograph.kernel.model import Episode, Fact, Memory
+from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store, Transaction
 
 M = TypeVar("M", bound=Episode | Fact)
@@ -43,6 +43,18 @@ def get_memory(store: Store, namespace: str, memory_id: str) -> Memory:
     memory = hydrate(store, namespace, [memory_id]).get(memory_id)
     if memory is None:
         raise HippographError(ErrorCode.NOT_FOUND, f"no memory {memory_id!r} in namespace {namespace!r}")
+    return memory
+
+
+def get_fact(store: Store, namespace: str, fact_id: str) -> Fact:
+    """The fact with this id; an episode is refused, as episodes are immutable records."""
+    memory = get_memory(store, namespace, fact_id)
+    if isinstance(memory, Episode):
+        raise HippographError(
+            ErrorCode.EPISODE_IMMUTABLE,
+            f"{fact_id} is an episode; episodes are immutable (forget or erase it instead)",
+            field="id",
+        )
     return memory
 
 

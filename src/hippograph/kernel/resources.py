@@ -9,8 +9,8 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-_PACKAGED = Path(__file__).resolve().parent / "_resources"
-_CHECKOUT = Path(__file__).resolve().parents[2]
+_PACKAGED = Path(__file__).resolve().parents[1] / "_resources"
+_CHECKOUT = Path(__file__).resolve().parents[3]
 
 
 def resource_root() -> Path:

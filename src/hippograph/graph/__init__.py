@@ -1,0 +1,2 @@
+"""Reading and curating the derived graph: entities, their neighbourhoods and timelines, aliases
+and merges."""
