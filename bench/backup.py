@@ -142,7 +142,7 @@ def main() -> None:
         report["import_check_s"], report["import_write_s"], report["undo_s"] = checks, writes, undos
 
         settings = Settings.from_env()
-        embedder = MiniLMEmbedder(settings.embedding_batch_size, settings.torch_threads)
+        embedder = MiniLMEmbedder(settings.models.embedding_batch_size, settings.models.torch_threads)
         embedder.load()
         sources = texts(plain)
         start = time.perf_counter()

@@ -104,7 +104,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="hippograph-bench-") as scratch:
         captured = Path(scratch) / "captured"
-        runtime = open_runtime(Settings(data_dir=captured, consolidation_interval_s=0))
+        runtime = open_runtime(Settings().with_overrides(data_dir=captured, consolidation_interval_s=0))
         try:
             for start in range(0, len(captures), runtime.settings.limits.max_batch):
                 capture(runtime, captures[start : start + runtime.settings.limits.max_batch])

@@ -54,8 +54,8 @@ def browser_query(runtime: Runtime, name: str, **params: Any) -> list[neo4j.Reco
     """A ready query of cypher/browser/, as Neo4j Browser would send it, over the store's Bolt
     endpoint with a driver of its own."""
     settings = runtime.settings
-    record = json.loads((settings.data_dir / "bolt.json").read_text(encoding="utf-8"))
-    password = (settings.data_dir / "root-password").read_text(encoding="utf-8").strip()
+    record = json.loads((settings.store.data_dir / "bolt.json").read_text(encoding="utf-8"))
+    password = (settings.store.data_dir / "root-password").read_text(encoding="utf-8").strip()
     statement = (BROWSER / f"{name}.cypher").read_text(encoding="utf-8")
     with neo4j.GraphDatabase.driver(record["uri"], auth=("root", password)) as driver:
         records, _, _ = driver.execute_query(statement, params, database_=DATABASE)
@@ -72,7 +72,7 @@ def concept_episodes(runtime: Runtime, namespace: str, key: str) -> set[str]:
 def test_one_concept_links_both_episodes_within_its_namespace(
     runtime: Runtime, gql: GraphQLClient, namespace: str
 ) -> None:
-    if not runtime.settings.embedded:
+    if not runtime.settings.store.embedded:
         pytest.skip("the browser queries run over the embedded store's Bolt endpoint here")
     ids = capture_turns(gql, namespace, POTTERY, session="s1")
     other = capture_turns(gql, namespace + "-other", POTTERY[:1], session="s1")

@@ -119,7 +119,7 @@ def test_resolution_merges_right_and_refuses_wrong(gql: GraphQLClient, namespace
 
 def test_failures_retry_with_backoff_then_dead_letter(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
     episode = gql.data("capture", input={"namespace": namespace, "content": "Caroline: I paint on Sundays."})["capture"]["id"]
-    settings = replace(runtime.settings, consolidation_max_attempts=2, consolidation_backoff_s=3600)
+    settings = runtime.settings.with_overrides(consolidation_max_attempts=2, consolidation_backoff_s=3600)
     broken = replace(runtime, settings=settings, extractor=BrokenExtractor(), derive_pool=None)
     first = consolidate(broken, namespace=namespace, limit=1)
     assert (first.processed, first.failed) == (0, 1)
@@ -202,7 +202,7 @@ def test_a_fact_stated_twice_in_one_batch_is_one_fact_with_two_supports(
 def test_small_embedding_batches_give_the_vectors_of_one_padded_batch(runtime: Runtime) -> None:
     """The batch size only changes how much padding each pass computes, not the vectors."""
     texts = [f"Caroline said she {'really ' * n}liked the pottery class in Boston." for n in range(20)]
-    assert runtime.settings.embedding_batch_size < len(texts)
+    assert runtime.settings.models.embedding_batch_size < len(texts)
     one_pass = MiniLMEmbedder(batch_size=len(texts), query_cache_size=1, onnx=False).embed(texts)
     for small, padded in zip(runtime.embedder.embed(texts), one_pass):
         assert sum(a * b for a, b in zip(small, padded)) > 0.99999

@@ -32,7 +32,7 @@ def test_the_runtime_embeds_on_onnx_runtime(runtime: Runtime) -> None:
 
 
 def test_a_batch_on_onnx_runtime_gives_torchs_vectors(runtime: Runtime, torch_embedder: MiniLMEmbedder) -> None:
-    assert len(TEXTS) > runtime.settings.embedding_batch_size  # several passes, each padded
+    assert len(TEXTS) > runtime.settings.models.embedding_batch_size  # several passes, each padded
     onnx = runtime.embedder.embed(TEXTS)
     reference = torch_embedder.embed(TEXTS)
     assert len(onnx) == len(reference) == len(TEXTS)

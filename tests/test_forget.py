@@ -55,7 +55,7 @@ def test_preview_then_execute_forgets_softly(gql: GraphQLClient, namespace: str)
 def test_above_the_threshold_only_the_previews_token_confirms(
     gql: GraphQLClient, namespace: str, runtime: Runtime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ids = capture_many(gql, namespace, runtime.settings.forget_confirm_threshold + 2)
+    ids = capture_many(gql, namespace, runtime.settings.lifecycle.forget_confirm_threshold + 2)
     selection = {"filters": {"agents": ["Omar"]}}
     preview = forget(gql, namespace, **selection)
     assert preview["candidates"] == sorted(ids) and preview["confirmationRequired"] is True
@@ -69,7 +69,7 @@ def test_above_the_threshold_only_the_previews_token_confirms(
     new = capture_many(gql, namespace, 1, first=len(ids))
     assert forget_error(gql, namespace, token=preview["token"], **execute) == "CONFIRMATION_REQUIRED"
     fresh = forget(gql, namespace, **selection)
-    later = runtime.clock() + timedelta(seconds=runtime.settings.forget_token_ttl_s + 1)
+    later = runtime.clock() + timedelta(seconds=runtime.settings.lifecycle.forget_token_ttl_s + 1)
     with monkeypatch.context() as patch:
         patch.setattr(runtime, "clock", lambda: later)
         assert forget_error(gql, namespace, token=fresh["token"], **execute) == "CONFIRMATION_REQUIRED"
@@ -117,7 +117,7 @@ def test_forgetting_an_episode_takes_its_facts_and_recover_brings_them_back(
     assert gql.error_code("recover", namespace=namespace, id=episodes[0]) == "BAD_INPUT"  # not forgotten
 
     forget(gql, namespace, ids=episodes, mode="EXECUTE", reason="wrong person")
-    past = runtime.clock() + timedelta(days=runtime.settings.recover_window_days + 1)
+    past = runtime.clock() + timedelta(days=runtime.settings.lifecycle.recover_window_days + 1)
     monkeypatch.setattr(runtime, "clock", lambda: past)
     assert gql.error_code("recover", namespace=namespace, id=episodes[0]) == "BAD_INPUT"
     assert gql.error_code("recover", namespace=namespace, id="01NOPE") == "NOT_FOUND"

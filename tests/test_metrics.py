@@ -115,7 +115,7 @@ def test_metrics_count_requests_captures_recall_consolidation_and_the_store(
     doomed = capture(gql, namespace, "Melanie keeps bees on the roof.", "melanie")
     broken = replace(
         runtime,
-        settings=replace(runtime.settings, consolidation_max_attempts=1),
+        settings=runtime.settings.with_overrides(consolidation_max_attempts=1),
         extractor=BrokenExtractor(),
         derive_pool=None,
     )

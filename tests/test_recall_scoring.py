@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from hippograph.kernel.config import Settings
+from hippograph.kernel.config import ActivationParams, Settings
 from hippograph.kernel.retention import LifecycleState, lifecycle_state, retention
-from hippograph.recall.activation import ActivationParams, Edge, hub_damping, idf, spread
+from hippograph.recall.activation import Edge, hub_damping, idf, spread
 from hippograph.recall.fusion import Ranked, reciprocal_rank_fusion
 from hippograph.recall.modes import PRESETS
 from hippograph.recall.ppr import Subgraph, personalized_pagerank, spreading_activation
@@ -146,7 +146,7 @@ def test_default_k_lets_each_channels_best_lead_over_shared_low_ranks() -> None:
         return ranked((best, 1.0), *[(f"{best}-{i}", 1.0) for i in range(8)], ("shared", 1.0))
 
     rankings = {Channel.KEYWORD: channel("keyword-best"), Channel.VECTOR: channel("vector-best")}
-    fused = reciprocal_rank_fusion(rankings, k=Settings().rrf_k)
+    fused = reciprocal_rank_fusion(rankings, k=Settings().recall.rrf_k)
     assert {f.id for f in fused[:2]} == {"keyword-best", "vector-best"}
     # With the textbook k = 60, ranks are nearly flat and the tenth hit of both comes first.
     assert reciprocal_rank_fusion(rankings, k=60)[0].id == "shared"

@@ -43,12 +43,12 @@ class BrokenEmbedder:
 
 
 def test_the_embedded_engine_runs_with_the_configured_jvm_options(runtime: Runtime) -> None:
-    if not runtime.settings.embedded:
+    if not runtime.settings.store.embedded:
         pytest.skip("Neo4j runs its own JVM")
     import jpype
 
     arguments = jpype.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
-    assert set(runtime.settings.jvm_options.split()) <= {str(argument) for argument in arguments}
+    assert set(runtime.settings.store.jvm_options.split()) <= {str(argument) for argument in arguments}
 
 
 def test_a_failing_embedder_loses_nothing(runtime: Runtime, gql: GraphQLClient, namespace: str) -> None:

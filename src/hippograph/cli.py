@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from hippograph.access.keys import KeyRole
-from hippograph.kernel.config import Settings
+from hippograph.kernel.config import Settings, SettingsError
 from hippograph.kernel.errors import HippographError
 
 
@@ -101,13 +101,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.command == "schema":
         return _schema(args.write)
-    settings = Settings.from_env().with_overrides(
-        data_dir=args.data_dir,
-        heap=args.heap,
-        neo4j_uri=args.neo4j_uri,
-        host=getattr(args, "host", None),
-        port=getattr(args, "port", None) if args.command == "serve" else None,
-    )
+    try:
+        settings = Settings.from_env().with_overrides(
+            data_dir=args.data_dir,
+            heap=args.heap,
+            neo4j_uri=args.neo4j_uri,
+            host=getattr(args, "host", None),
+            port=getattr(args, "port", None) if args.command == "serve" else None,
+        )
+    except SettingsError as error:
+        print(f"hippograph {args.command}: {error}", file=sys.stderr)
+        return 2
     try:
         return _run(args, settings)
     except HippographError as error:
@@ -166,10 +170,10 @@ def _serve(settings: Settings) -> int:
     from hippograph.runtime import open_runtime, warm_up_in_background
 
     runtime = open_runtime(settings)  # the store only: the models load once it serves
-    if not is_loopback(settings.host) and not list_keys(runtime.store):
+    if not is_loopback(settings.server.host) and not list_keys(runtime.store):
         runtime.close()
         print(
-            f"hippograph serve: refusing to bind {settings.host} without an API key; "
+            f"hippograph serve: refusing to bind {settings.server.host} without an API key; "
             "create one with `hippograph keys create` or bind 127.0.0.1",
             file=sys.stderr,
         )
@@ -177,11 +181,11 @@ def _serve(settings: Settings) -> int:
     app = create_app(runtime, close_runtime_on_shutdown=True)
     # /readyz answers as soon as the store does, before the models have loaded.
     warm_up_in_background(runtime)
-    print(f"starting Hippograph on http://{settings.host}:{settings.port}/graphql ({runtime.store.dialect.name})", flush=True)
+    print(f"starting Hippograph on http://{settings.server.host}:{settings.server.port}/graphql ({runtime.store.dialect.name})", flush=True)
     uvicorn.run(
         app,
-        host=settings.host,
-        port=settings.port,
+        host=settings.server.host,
+        port=settings.server.port,
         log_level="warning",
         forwarded_allow_ips=settings.access.forwarded_allow_ips,
     )

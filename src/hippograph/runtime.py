@@ -80,16 +80,16 @@ def open_runtime(settings: Settings) -> Runtime:
         store.close()
         raise
     embedder = MiniLMEmbedder(
-        settings.embedding_batch_size,
-        settings.torch_threads,
-        settings.query_cache_size,
-        cache_dir=settings.model_cache_dir or onnx_cache.default_dir(),
+        settings.models.embedding_batch_size,
+        settings.models.torch_threads,
+        settings.models.query_cache_size,
+        cache_dir=settings.models.model_cache_dir or onnx_cache.default_dir(),
         on_load=_freeze_loaded_objects,
     )
     extractor = LazyExtractor(on_load=_freeze_loaded_objects)
     pool = None
-    if settings.consolidation_processes > 0:
-        pool = DerivePool(settings.consolidation_processes, settings.embedding_batch_size, settings.torch_threads)
+    if settings.consolidation.processes > 0:
+        pool = DerivePool(settings.consolidation.processes, settings.models.embedding_batch_size, settings.models.torch_threads)
     return Runtime(settings, store, embedder, extractor, derive_pool=pool)
 
 

@@ -213,11 +213,11 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
     shutdown: uvicorn re-raises SIGTERM once it has drained, so no code after it would run."""
     settings = runtime.settings
     access = settings.access
-    loopback = is_loopback(settings.host)
+    loopback = is_loopback(settings.server.host)
     ring = KeyRing(runtime.store, access.key_refresh_s, runtime.clock)
     gate = Gate(ring, access, keyless_allowed=loopback)
     graphql_app = HippographGraphQL(runtime, gate)
-    allowed_hosts = access.allowed_hosts or ((*LOOPBACK_NAMES, settings.host) if loopback else ("*",))
+    allowed_hosts = access.allowed_hosts or ((*LOOPBACK_NAMES, settings.server.host) if loopback else ("*",))
 
     async def healthz(request: Request) -> JSONResponse:
         return JSONResponse({"status": "ok", "version": __version__})
@@ -240,16 +240,16 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
         tasks = [
             asyncio.create_task(_every(access.key_refresh_s, "key refresh", gate.refresh)),
             # Episodes stored while the embedder failed get their vectors once it works again.
-            asyncio.create_task(_every(settings.reembed_interval_s, "re-embedding", reembed_pending, runtime)),
+            asyncio.create_task(_every(settings.server.reembed_interval_s, "re-embedding", reembed_pending, runtime)),
         ]
-        if settings.consolidation_interval_s > 0:
+        if settings.consolidation.interval_s > 0:
             tasks.append(
                 asyncio.create_task(
-                    _every(settings.consolidation_interval_s, "consolidation", drain, runtime, limit=_BACKGROUND_BATCH)
+                    _every(settings.consolidation.interval_s, "consolidation", drain, runtime, limit=_BACKGROUND_BATCH)
                 )
             )
-        if settings.sweep_interval_s > 0:
-            tasks.append(asyncio.create_task(_every(settings.sweep_interval_s, "sweep", sweep, runtime)))
+        if settings.lifecycle.sweep_interval_s > 0:
+            tasks.append(asyncio.create_task(_every(settings.lifecycle.sweep_interval_s, "sweep", sweep, runtime)))
         try:
             yield
         finally:

@@ -78,7 +78,7 @@ def drain(
     exhausted = False
     while True:
         while not exhausted and len(pending) < ahead and leased < limit:
-            batch = _lease(runtime, namespace, min(runtime.settings.consolidation_batch, limit - leased), worker)
+            batch = _lease(runtime, namespace, min(runtime.settings.consolidation.batch, limit - leased), worker)
             exhausted = not batch
             if batch:
                 leased += len(batch)
@@ -108,7 +108,7 @@ def remaining(runtime: Runtime, namespace: str | None) -> int:
 
 def _lease(runtime: Runtime, namespace: str | None, count: int, worker: str) -> list[Row]:
     now = runtime.clock()
-    expires = now + timedelta(seconds=runtime.settings.consolidation_lease_s)
+    expires = now + timedelta(seconds=runtime.settings.consolidation.lease_s)
     return runtime.store.write(
         lambda tx: tx.run("lease_episodes", namespace=namespace, now=now, expires=expires, worker=worker, limit=count),
         background=True,
@@ -215,14 +215,14 @@ def _turn(episode: Row) -> Turn:
 
 def _release(runtime: Runtime, episode: Row, worker: str, error: Exception) -> None:
     settings = runtime.settings
-    delay = settings.consolidation_backoff_s * 2 ** max(0, episode["attempts"] - 1)
+    delay = settings.consolidation.backoff_s * 2 ** max(0, episode["attempts"] - 1)
     retry_at: datetime = runtime.clock() + timedelta(seconds=delay)
     rows = runtime.store.write(
         lambda tx: tx.run(
             "release_episode",
             id=episode["id"],
             worker=worker,
-            max_attempts=settings.consolidation_max_attempts,
+            max_attempts=settings.consolidation.max_attempts,
             retry_at=retry_at,
             error=f"{type(error).__name__}: {error}"[:500],
         )

@@ -1,41 +1,189 @@
-"""Settings, read once from the environment (``HIPPOGRAPH_*``, ``NEO4J_*``) and command-line flags."""
+"""Settings, read once from the environment (``HIPPOGRAPH_*``, ``NEO4J_*``) and command-line flags.
+
+They come in small groups, one per part of the service. Each group is a frozen pydantic dataclass,
+so a value out of range or of the wrong type fails when the settings are read, naming its
+variable, instead of deep inside a request. A setting's variable is ``HIPPOGRAPH_`` followed by its
+name: the group's prefix (``CONSOLIDATION_``, ``ACTIVATION_``, ``GRAPH_``) and the field, in upper
+case; the Neo4j connection reads ``NEO4J_*`` as is. ``Settings().items()`` lists them all.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import ConfigDict, Field, ValidationError
+from pydantic.dataclasses import dataclass
+
+Positive = Annotated[int, Field(gt=0)]
+Count = Annotated[int, Field(ge=0)]
+Seconds = Annotated[float, Field(ge=0)]
+Share = Annotated[float, Field(gt=0, le=1)]
+Weight = Annotated[float, Field(ge=0)]
 
 
-@dataclass(frozen=True)
+# A name that is no field is a mistake, never something to ignore.
+_STRICT = ConfigDict(extra="forbid")
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be used; the message names its variable."""
+
+
+@dataclass(frozen=True, config=_STRICT)
+class ServerSettings:
+    host: str = "127.0.0.1"
+    port: Annotated[int, Field(ge=0, le=65535)] = 8420
+    # How often serve retries embeddings that failed at capture time.
+    reembed_interval_s: Seconds = 60.0
+    # How long /metrics keeps its reading of consolidation's backlog: counting episodes by state
+    # reads every episode, so scrapes closer together than this share one reading.
+    metrics_backlog_cache_s: Seconds = 10.0
+
+
+@dataclass(frozen=True, config=_STRICT)
+class StoreSettings:
+    data_dir: Path = Path("hippograph-data")
+    # The embedded engine's Java heap; ArcadeDB's own default (4 GiB) is too greedy for a sidecar.
+    heap: str = "1g"
+    # More options for the embedded engine's JVM, separated by spaces. Compile thresholds ×4: a
+    # fresh JVM's JIT compilers otherwise spend a large share of consolidation's CPU compiling code
+    # that is not hot yet, while a warmed-up server's recall is as fast either way.
+    jvm_options: str = "-XX:CompileThresholdScaling=4"
+    neo4j_uri: str | None = None
+    neo4j_user: str = "neo4j"
+    neo4j_password: str = ""
+    neo4j_database: str = "neo4j"
+
+    @property
+    def embedded(self) -> bool:
+        return not self.neo4j_uri
+
+
+@dataclass(frozen=True, config=_STRICT)
+class ModelSettings:
+    # Texts per MiniLM forward pass. Small: the encoder pads each pass to its longest text, so large
+    # passes compute mostly padding, and much smaller ones lose more to per-pass overhead than
+    # padding costs.
+    embedding_batch_size: Positive = 8
+    torch_threads: Positive = 1
+    # Query embeddings kept: agents repeat their questions.
+    query_cache_size: Count = 1024
+    # Where MiniLM's ONNX export is kept between processes; unset: the user's cache directory.
+    model_cache_dir: Path | None = None
+
+
+@dataclass(frozen=True, config=_STRICT)
+class ConsolidationSettings:
+    PREFIX: ClassVar[str] = "consolidation_"
+    # Episodes per lease. 64 rather than 32: each batch pays fixed costs (the lease, one statement
+    # per kind, and the entity vector index, which ArcadeDB rebuilds on the first search after a
+    # write), and a worker process's spaCy and MiniLM passes are cheaper per text in larger batches.
+    batch: Positive = 64
+    # How long a lease lasts before another worker may take the episode over.
+    lease_s: Annotated[float, Field(gt=0)] = 300.0
+    # Attempts before the dead letter, and the backoff after a failure (doubling).
+    max_attempts: Positive = 5
+    backoff_s: Seconds = 10.0
+    # How often serve's background worker looks for raw episodes; 0 turns it off.
+    interval_s: Seconds = 2.0
+    # Worker processes that extract and embed ahead of the commits (0: all in this process). Two
+    # rather than one: a worker's extraction and embeddings cost more CPU per episode than the
+    # commits, so one worker leaves this process waiting; the price is a second copy of the models
+    # in memory and both cores busy while a backlog drains.
+    processes: Count = 2
+
+
+@dataclass(frozen=True, config=_STRICT)
+class ActivationParams:
+    """Spreading activation over the graph (recall/activation.py)."""
+
+    PREFIX: ClassVar[str] = "activation_"
+    decay: Share = 0.8
+    typed_weight: Weight = 2.0
+    cooccurs_weight: Weight = 1.0
+    strength_norm: Annotated[float, Field(gt=0)] = 5.0
+    depth: Count = 2
+    threshold: Weight = 0.1
+
+
+@dataclass(frozen=True, config=_STRICT)
+class GraphSettings:
+    """The graph channel (recall/graph.py)."""
+
+    PREFIX: ClassVar[str] = "graph_"
+    # "ppr" (personalized PageRank) or "spreading" (activation).
+    propagation: Literal["ppr", "spreading"] = "ppr"
+    damping: Annotated[float, Field(gt=0, lt=1)] = 0.5
+    # The share of a namespace's episodes above which a node is a hub and left out.
+    hub_share: Share = 0.1
+    # Whether concepts seed and link, and whether nodes are idf-weighted.
+    concepts: bool = True
+    idf: bool = True
+    # How many of the keyword and vector channels' top hits seed it.
+    text_hits: Count = 5
+    # How many hops out from the seeds' memories it reads.
+    hops: Annotated[int, Field(ge=1, le=2)] = 1
+    # Whether it walks to the turns next to its best memories.
+    next_turns: bool = True
+
+
+@dataclass(frozen=True, config=_STRICT)
+class RecallSettings:
+    # The RRF constant. Small because the channels are short (2×limit) and complementary: with the
+    # textbook k = 60, rank 1 and rank 40 of one channel score almost alike, so mediocre hits found
+    # by two channels outrank each channel's best.
+    rrf_k: Count = 5
+    activation: ActivationParams = ActivationParams()
+    graph: GraphSettings = GraphSettings()
+
+
+@dataclass(frozen=True, config=_STRICT)
+class LifecycleSettings:
+    # A forget that would touch more memories than the threshold needs the confirm token of its
+    # preview, which stays valid for forget_token_ttl_s. The key that signs those tokens comes
+    # from here or, when unset, from a file in data_dir.
+    forget_confirm_threshold: Count = 10
+    forget_token_ttl_s: Annotated[float, Field(gt=0)] = 600.0
+    forget_token_key: str | None = None
+    # Forgotten memories can be recovered for this long; the sweeper erases them afterwards.
+    recover_window_days: Seconds = 30.0
+    event_ttl_days: Seconds = 30.0
+    history_retention_days: Seconds = 180.0
+    # How often serve sweeps (event TTL, purge of forgotten memories, old History); 0 turns it off.
+    sweep_interval_s: Seconds = 3600.0
+
+
+@dataclass(frozen=True, config=_STRICT)
 class Limits:
     """Bounds on what a client may send; every one is checked before anything is written."""
 
-    max_content_bytes: int = 64 * 1024
-    max_batch: int = 64
-    max_tags: int = 32
-    max_tag_chars: int = 64
-    max_metadata_bytes: int = 8 * 1024
-    max_name_chars: int = 200
-    max_recall_limit: int = 100
-    max_page_size: int = 100
-    max_query_chars: int = 2000
-    max_query_depth: int = 12
-    max_forget_candidates: int = 1000
+    max_content_bytes: Positive = 64 * 1024
+    max_batch: Positive = 64
+    max_tags: Positive = 32
+    max_tag_chars: Positive = 64
+    max_metadata_bytes: Positive = 8 * 1024
+    max_name_chars: Positive = 200
+    max_recall_limit: Positive = 100
+    max_page_size: Positive = 100
+    max_query_chars: Positive = 2000
+    max_query_depth: Positive = 12
+    max_forget_candidates: Positive = 1000
     # Request budgets, checked before anything runs: the HTTP body, and a cost computed from the
     # parsed operation (a recall costs its limit, each captured input 1, a list field its page
     # size, any other field 1), aliases and fragments included.
-    max_body_bytes: int = 5 * 1024 * 1024
-    max_cost: int = 1000
+    max_body_bytes: Positive = 5 * 1024 * 1024
+    max_cost: Positive = 1000
     # Memory for parsed operations kept, estimated from their text; an operation longer than the
     # second bound is not kept at all.
-    document_cache_bytes: int = 32 * 1024 * 1024
-    max_cached_document_chars: int = 64 * 1024
+    document_cache_bytes: Count = 32 * 1024 * 1024
+    max_cached_document_chars: Count = 64 * 1024
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=_STRICT)
 class Access:
     """Who may talk to the server, and how often (docs/security.md)."""
 
@@ -46,143 +194,101 @@ class Access:
     # /metrics answers without a key when true; otherwise it needs a key once keys exist.
     metrics_public: bool = True
     # A key's requests per second, refilled continuously, with bursts of twice that.
-    rate_per_s: float = 50.0
+    rate_per_s: Annotated[float, Field(gt=0)] = 50.0
     # After this many failed authentications from one address, that address waits before it may
     # try again: base_s, doubling with each further failure, at most max_s.
-    auth_free_failures: int = 5
-    auth_backoff_base_s: float = 1.0
-    auth_backoff_max_s: float = 300.0
+    auth_free_failures: Count = 5
+    auth_backoff_base_s: Seconds = 1.0
+    auth_backoff_max_s: Seconds = 300.0
     # How long a key or a revocation takes at most to reach a running server.
-    key_refresh_s: float = 2.0
+    key_refresh_s: Annotated[float, Field(gt=0)] = 2.0
     # Addresses of reverse proxies whose X-Forwarded-For names the client (uvicorn's setting).
     forwarded_allow_ips: str = "127.0.0.1"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=_STRICT)
 class Settings:
-    host: str = "127.0.0.1"
-    port: int = 8420
-    data_dir: Path = Path("hippograph-data")
-    # The embedded engine's Java heap; ArcadeDB's own default (4 GiB) is too greedy for a sidecar.
-    heap: str = "1g"
-    # More options for the embedded engine's JVM, separated by spaces. Compile thresholds ×4: a
-    # fresh JVM's JIT compilers otherwise spend a large share of consolidation's CPU compiling code
-    # that is not hot yet, while a warmed-up server's recall is as fast either way
-    # (docs/benchmarks.md, Consolidation throughput).
-    jvm_options: str = "-XX:CompileThresholdScaling=4"
-    neo4j_uri: str | None = None
-    neo4j_user: str = "neo4j"
-    neo4j_password: str = ""
-    neo4j_database: str = "neo4j"
-    # Texts per MiniLM forward pass. Small: the encoder pads each pass to its longest text, so large
-    # passes compute mostly padding, and much smaller ones lose more to per-pass overhead than
-    # padding costs (docs/benchmarks.md: Consolidation throughput, Capture against Mem0).
-    embedding_batch_size: int = 8
-    torch_threads: int = 1
-    # How often serve retries embeddings that failed at capture time.
-    reembed_interval_s: float = 60.0
-    # Memory management (DESIGN §7). A forget that would touch more memories than the threshold
-    # needs the confirm token of its preview, which stays valid for forget_token_ttl_s. The key
-    # that signs those tokens comes from here or, when unset, from a file in data_dir.
-    forget_confirm_threshold: int = 10
-    forget_token_ttl_s: float = 600.0
-    forget_token_key: str | None = None
-    # Forgotten memories can be recovered for this long; the sweeper erases them afterwards.
-    recover_window_days: float = 30.0
-    event_ttl_days: float = 30.0
-    history_retention_days: float = 180.0
-    # How often serve sweeps (event TTL, purge of forgotten memories, old History); 0 turns it off.
-    sweep_interval_s: float = 3600.0
-    # Consolidation: episodes per lease, how long a lease lasts before another worker may take
-    # the episode over, attempts before the dead letter, backoff after a failure (doubling), and
-    # how often serve's background worker looks for raw episodes (0 turns it off), and how many
-    # worker processes extract and embed ahead of the commits (0: all in this process).
-    # 64 rather than 32: each batch pays fixed costs (the lease, one statement per kind, and the
-    # entity vector index, which ArcadeDB rebuilds on the first search after a write), and a worker
-    # process's spaCy and MiniLM passes are cheaper per text in larger batches.
-    consolidation_batch: int = 64
-    consolidation_lease_s: float = 300.0
-    consolidation_max_attempts: int = 5
-    consolidation_backoff_s: float = 10.0
-    consolidation_interval_s: float = 2.0
-    # Two worker processes rather than one: a worker's extraction and embeddings cost more CPU per
-    # episode than the commits, so one worker leaves this process waiting; the price is a second
-    # copy of the models in memory and both cores busy while a backlog drains.
-    consolidation_processes: int = 2
-    # Recall (DESIGN §6): the RRF constant, the graph channel's spreading activation, and how
-    # many query embeddings are kept (agents repeat their questions). k is small because the
-    # channels are short (2×limit) and complementary: with the textbook k = 60, rank 1 and rank 40
-    # of one channel score almost alike, so mediocre hits found by two channels outrank each
-    # channel's best (docs/benchmarks.md).
-    rrf_k: int = 5
-    activation_decay: float = 0.8
-    activation_typed_weight: float = 2.0
-    activation_cooccurs_weight: float = 1.0
-    activation_strength_norm: float = 5.0
-    activation_depth: int = 2
-    activation_threshold: float = 0.1
-    # The graph channel (recall/graph.py): "ppr" (personalized PageRank) or "spreading"
-    # (activation), the PageRank damping, the share of a namespace's episodes above which a node
-    # is a hub and left out, whether concepts seed and link, whether nodes are idf-weighted, and
-    # how many of the keyword and vector channels' top hits seed it, and how many hops out from
-    # the seeds' memories it reads, and whether it walks to the turns next to its best memories
-    # (docs/benchmarks.md).
-    graph_propagation: str = "ppr"
-    graph_damping: float = 0.5
-    graph_hub_share: float = 0.1
-    graph_concepts: bool = True
-    graph_idf: bool = True
-    graph_text_hits: int = 5
-    graph_hops: int = 1
-    graph_next_turns: bool = True
-    query_cache_size: int = 1024
-    # How long /metrics keeps its reading of consolidation's backlog: counting episodes by state
-    # reads every episode, so scrapes closer together than this share one reading.
-    metrics_backlog_cache_s: float = 10.0
-    # Where MiniLM's ONNX export is kept between processes (onnx_cache.py); unset: the
-    # user's cache directory.
-    model_cache_dir: Path | None = None
+    server: ServerSettings = ServerSettings()
+    store: StoreSettings = StoreSettings()
+    models: ModelSettings = ModelSettings()
+    consolidation: ConsolidationSettings = ConsolidationSettings()
+    recall: RecallSettings = RecallSettings()
+    lifecycle: LifecycleSettings = LifecycleSettings()
     limits: Limits = Limits()
     access: Access = Access()
 
-    @property
-    def embedded(self) -> bool:
-        return not self.neo4j_uri
+    def items(self) -> list[tuple[str, Any]]:
+        """Every setting's name (``consolidation_batch``, ``neo4j_uri``, ...) and value, in the
+        groups' order."""
+        return [(name, _walk(self, path)) for name, path in _leaves(type(self))]
+
+    @classmethod
+    def variable(cls, name: str) -> str:
+        """The environment variable of a setting: ``HIPPOGRAPH_<NAME>``, ``NEO4J_*`` as is."""
+        return name.upper() if name.startswith("neo4j_") else f"HIPPOGRAPH_{name.upper()}"
 
     def with_overrides(self, **overrides: Any) -> Settings:
-        """A copy with the given fields replaced; ``None`` means "not given" and keeps the value."""
-        return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+        """A copy with the named settings replaced; ``None`` means "not given" and keeps the value."""
+        return _build(self, {name: value for name, value in overrides.items() if value is not None}, str)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
-        values = _read(cls, env, skip={"limits", "access"})
-        return cls(**values, limits=Limits(**_read(Limits, env)), access=Access(**_read(Access, env)))
+        defaults = cls()
+        given = {name: env[cls.variable(name)] for name, _ in defaults.items() if env.get(cls.variable(name), "") != ""}
+        return _build(defaults, given, cls.variable)
 
 
-def _read(cls: type, env: Mapping[str, str], skip: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
-    """The fields of ``cls`` set in the environment: ``HIPPOGRAPH_<FIELD>``, ``NEO4J_*`` as is."""
-    values: dict[str, Any] = {}
-    for field in fields(cls):
-        if field.name in skip:
-            continue
-        prefix = "" if field.name.startswith("neo4j_") else "HIPPOGRAPH_"
-        raw = env.get(prefix + field.name.upper())
-        if raw not in (None, ""):
-            values[field.name] = _coerce(field.type, raw)
-    return values
+def _leaves(group: type, prefix: str = "") -> Iterator[tuple[str, tuple[str, ...]]]:
+    """(setting name, path of attributes) for every leaf field under ``group``."""
+    for field in dataclasses.fields(group):
+        kind = field.default if dataclasses.is_dataclass(field.default) else None
+        if kind is not None:
+            inner = prefix + getattr(type(kind), "PREFIX", "")
+            for name, path in _leaves(type(kind), inner):
+                yield name, (field.name, *path)
+        else:
+            yield prefix + field.name, (field.name,)
 
 
-def _coerce(type_name: Any, raw: str) -> Any:
-    kind = str(type_name)
-    if kind == "int":
-        return int(raw)
-    if kind == "float":
-        return float(raw)
-    if kind == "bool":
-        return raw.strip().lower() in {"1", "true", "yes", "on"}
-    if kind in ("Path", "Path | None"):
-        return Path(raw)
-    if kind.startswith("tuple"):
-        return tuple(part.strip() for part in raw.split(",") if part.strip())
-    return raw
+def _walk(group: Any, path: tuple[str, ...]) -> Any:
+    for attr in path:
+        group = getattr(group, attr)
+    return group
+
+
+def _build(base: Any, values: Mapping[str, Any], label: Any) -> Any:
+    """``base`` with the settings in ``values`` replaced, each group validated as it is rebuilt."""
+    paths = dict(_leaves(type(base)))
+    unknown = sorted(set(values) - set(paths))
+    if unknown:
+        raise SettingsError(f"unknown settings: {', '.join(unknown)}")
+    return _replace(base, {paths[name]: (name, value) for name, value in values.items()}, label)
+
+
+def _replace(group: Any, changes: Mapping[tuple[str, ...], tuple[str, Any]], label: Any) -> Any:
+    direct: dict[str, Any] = {}
+    nested: dict[str, dict[tuple[str, ...], tuple[str, Any]]] = {}
+    for path, change in changes.items():
+        if len(path) == 1:
+            direct[path[0]] = change
+        else:
+            nested.setdefault(path[0], {})[path[1:]] = change
+    updates = {attr: _replace(getattr(group, attr), inner, label) for attr, inner in nested.items()}
+    for attr, (name, value) in direct.items():
+        updates[attr] = _split(value) if _is_tuple(group, attr) and isinstance(value, str) else value
+    try:
+        return dataclasses.replace(group, **updates)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        attr = str(problem["loc"][0]) if problem["loc"] else ""
+        name, value = direct.get(attr, (attr, None))
+        raise SettingsError(f"{label(name)}: {problem['msg']} (got {value!r})") from None
+
+
+def _is_tuple(group: Any, attr: str) -> bool:
+    return str(next(f.type for f in dataclasses.fields(group) if f.name == attr)).startswith("tuple")
+
+
+def _split(raw: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in raw.split(",") if part.strip())

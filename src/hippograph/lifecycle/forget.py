@@ -77,11 +77,11 @@ def forget(runtime: Runtime, request: ForgetRequest) -> ForgetOutcome:
     reason = require_reason(request.reason) if request.mode is ForgetMode.EXECUTE else None
     now = runtime.clock()
     key = token.signing_key(runtime.settings)
-    threshold = runtime.settings.forget_confirm_threshold
+    threshold = runtime.settings.lifecycle.forget_confirm_threshold
 
     if request.mode is ForgetMode.PREVIEW:
         candidates = runtime.store.read_in(lambda tx: _candidates(runtime, tx, request))
-        expires_at = now + timedelta(seconds=runtime.settings.forget_token_ttl_s)
+        expires_at = now + timedelta(seconds=runtime.settings.lifecycle.forget_token_ttl_s)
         signed = token.sign(key, request.namespace, candidates, expires_at) if candidates else None
         return ForgetOutcome(
             ForgetMode.PREVIEW, candidates, signed, expires_at if signed else None, len(candidates) > threshold
@@ -141,7 +141,7 @@ def recover(runtime: Runtime, namespace: str, memory_id: str, reason: str | None
     validate_namespace(namespace)
     why = optional_reason(reason)
     now = runtime.clock()
-    window = timedelta(days=runtime.settings.recover_window_days)
+    window = timedelta(days=runtime.settings.lifecycle.recover_window_days)
 
     def write(tx: Transaction) -> tuple[str, ...]:
         memory = hydrate_in(tx, namespace, [memory_id]).get(memory_id)
@@ -151,7 +151,7 @@ def recover(runtime: Runtime, namespace: str, memory_id: str, reason: str | None
             raise bad_input(f"{memory_id} is not forgotten", field="id")
         if memory.forgotten_at + window < now:
             raise bad_input(
-                f"{memory_id} was forgotten more than {runtime.settings.recover_window_days:g} days ago; "
+                f"{memory_id} was forgotten more than {runtime.settings.lifecycle.recover_window_days:g} days ago; "
                 "it is past recovery and will be erased",
                 field="id",
             )

@@ -40,7 +40,7 @@ def sweep(runtime: Runtime, namespace: str | None = None) -> SweepReport:
         lambda: runtime.store.read(
             "expired_events",
             namespace=namespace,
-            cutoff=now - timedelta(days=settings.event_ttl_days),
+            cutoff=now - timedelta(days=settings.lifecycle.event_ttl_days),
             max_importance=DEFAULT_IMPORTANCE,
             limit=BATCH,
         ),
@@ -50,12 +50,12 @@ def sweep(runtime: Runtime, namespace: str | None = None) -> SweepReport:
         lambda: runtime.store.read(
             "forgotten_before",
             namespace=namespace,
-            cutoff=now - timedelta(days=settings.recover_window_days),
+            cutoff=now - timedelta(days=settings.lifecycle.recover_window_days),
             limit=BATCH,
         ),
         lambda rows: _erase_forgotten(runtime, rows, now),
     )
-    cutoff = now - timedelta(days=settings.history_retention_days)
+    cutoff = now - timedelta(days=settings.lifecycle.history_retention_days)
     purged = _in_batches(
         lambda: runtime.store.write(
             lambda tx: tx.run("expire_history", namespace=namespace, cutoff=cutoff, limit=BATCH)
@@ -82,7 +82,7 @@ def _in_batches(
 
 
 def _expire_events(runtime: Runtime, rows: list[Row], now: datetime) -> int:
-    reason = f"event TTL: never accessed in {runtime.settings.event_ttl_days:g} days"
+    reason = f"event TTL: never accessed in {runtime.settings.lifecycle.event_ttl_days:g} days"
     by_namespace: dict[str, list[str]] = defaultdict(list)
     for row in rows:
         by_namespace[row["namespace"]].append(row["id"])
@@ -95,7 +95,7 @@ def _expire_events(runtime: Runtime, rows: list[Row], now: datetime) -> int:
 
 
 def _erase_forgotten(runtime: Runtime, rows: list[Row], now: datetime) -> int:
-    reason = f"forgotten more than {runtime.settings.recover_window_days:g} days ago"
+    reason = f"forgotten more than {runtime.settings.lifecycle.recover_window_days:g} days ago"
     erased = 0
     for row in rows:
         space, memory_id = row["namespace"], row["id"]

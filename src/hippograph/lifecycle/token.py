@@ -24,9 +24,9 @@ _SHAPE = re.compile(r"[0-9]{1,12}\.[0-9a-f]{64}")
 
 
 def signing_key(settings: Settings) -> bytes:
-    if settings.forget_token_key:
-        return settings.forget_token_key.encode("utf-8")
-    path = settings.data_dir / KEY_FILE
+    if settings.lifecycle.forget_token_key:
+        return settings.lifecycle.forget_token_key.encode("utf-8")
+    path = settings.store.data_dir / KEY_FILE
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(secrets.token_urlsafe(32), encoding="utf-8")

@@ -38,7 +38,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
         settings = settings.with_overrides(host="127.0.0.1")
     # One line per API call at INFO would drown what matters in the host's log.
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    loopback = is_loopback(settings.host)
+    loopback = is_loopback(settings.server.host)
     clients = Clients(
         args.url or LOCAL_URL, os.environ.get(KEY_VARIABLE) or None, own_key_required=not loopback,
         namespace=args.namespace,
@@ -46,7 +46,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     server = build_server(clients)
     if args.url:
         clients.connect(None)
-        anyio.run(_serve, server, settings.host, args, None)
+        anyio.run(_serve, server, settings.server.host, args, None)
         return 0
     # The store opens in the main thread: the embedded engine's JVM, started from any other,
     # keeps the process from exiting.
@@ -58,12 +58,12 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     if not loopback and not _has_keys(runtime):
         runtime.close()
         print(
-            f"hippograph mcp: refusing to bind {settings.host} without an API key; create one with "
+            f"hippograph mcp: refusing to bind {settings.server.host} without an API key; create one with "
             "`hippograph keys create` or bind 127.0.0.1",
             file=sys.stderr,
         )
         return 2
-    anyio.run(_serve, server, settings.host, args, _store_lifespan(runtime, clients))
+    anyio.run(_serve, server, settings.server.host, args, _store_lifespan(runtime, clients))
     return 0
 
 

@@ -16,18 +16,9 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from hippograph.kernel.config import ActivationParams
+
 COOCCURS = "CO_OCCURS"
-
-
-@dataclass(frozen=True)
-class ActivationParams:
-    seed: float = 1.0
-    decay: float = 0.8
-    typed_weight: float = 2.0
-    cooccurs_weight: float = 1.0
-    strength_norm: float = 5.0
-    depth: int = 2
-    threshold: float = 0.1
 
 
 @dataclass(frozen=True)
@@ -52,8 +43,8 @@ def hub_damping(degree: int) -> float:
 def spread(
     seeds: Mapping[str, float], expand: Expand, params: ActivationParams = ActivationParams()
 ) -> dict[str, float]:
-    """Activation per entity id, seeds included; a seed starts at ``params.seed`` × its weight."""
-    activation = {seed: params.seed * weight for seed, weight in seeds.items()}
+    """Activation per entity id, seeds included; a seed starts at its weight."""
+    activation = dict(seeds)
     frontier = dict(activation)
     for _ in range(params.depth):
         if not frontier:

@@ -12,10 +12,11 @@ conversation, "friend") are left out, as stopwords are left out of a keyword que
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 
-from hippograph.recall.activation import ActivationParams, idf
+from hippograph.kernel.config import ActivationParams, GraphSettings
+from hippograph.recall.activation import idf
 from hippograph.recall.fusion import Ranked
 from hippograph.recall.ppr import Subgraph, personalized_pagerank, spreading_activation
 from hippograph.resolution.resolve import name_ref, resolve_names
@@ -30,20 +31,8 @@ HIT_SEED_WEIGHT = 0.5
 # A node linked to this many memories or fewer is never a hub: in a small namespace every name
 # is a large share, and reading a few memories costs little.
 HUB_MIN_DF = 10
-# A further hop (``GraphOptions.hops``) goes out from this many of the best memories found so far.
+# A further hop (``GraphSettings.hops``) goes out from this many of the best memories found so far.
 HOP_MEMORIES = 10
-
-
-@dataclass(frozen=True)
-class GraphOptions:
-    propagation: str = PPR  # PPR or SPREADING
-    damping: float = 0.5  # PPR: the share of the walk that moves on at each step
-    hub_share: float = 0.1
-    use_concepts: bool = True
-    use_idf: bool = True
-    hops: int = 1  # 2: also through the nodes of the best memories the first hop found
-    next_turns: bool = True  # also to the turns before and after the hits and the best memories
-    activation: ActivationParams = field(default_factory=ActivationParams)
 
 
 @dataclass(frozen=True)
@@ -52,7 +41,8 @@ class GraphQuery:
     as_of: datetime
     known_at: datetime
     limit: int
-    options: GraphOptions = field(default_factory=GraphOptions)
+    options: GraphSettings = GraphSettings()
+    activation: ActivationParams = ActivationParams()
 
 
 @dataclass(frozen=True)
@@ -79,7 +69,7 @@ def graph_channel(runtime: Runtime, request: GraphQuery, seeds: QuerySeeds, text
 
 def _rank(tx: Transaction, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:
     options = request.options
-    keys = list(seeds.concept_keys) if options.use_concepts else []
+    keys = list(seeds.concept_keys) if options.concepts else []
     if not seeds.entities and not keys and not text_hits:
         return []
     [count] = tx.run("namespace_episode_count", namespace=request.namespace)
@@ -92,7 +82,7 @@ def _rank(tx: Transaction, request: GraphQuery, seeds: QuerySeeds, text_hits: Se
         walk.expand([], [], walk.best(start, HOP_MEMORIES), None)
     if options.next_turns:
         walk.add_next_turns([*text_hits, *walk.best(start, HOP_MEMORIES)])
-    scores = _propagate(walk.graph, start, options)
+    scores = _propagate(walk.graph, start, request)
     # Only the memories this read saw (visible at the query's times, not forgotten) are ranked.
     ranked = sorted(((scores.get(m, 0.0), m) for m in walk.labels), key=lambda item: (-item[0], item[1]))
     return [Ranked(memory, score, walk.labels[memory]) for score, memory in ranked[: request.limit] if score > 0]
@@ -109,7 +99,7 @@ class _Walk:
 
     def best(self, start: dict[str, float], count: int) -> list[str]:
         """The ``count`` best-scored memories not expanded yet."""
-        scores = _propagate(self.graph, start, self.request.options)
+        scores = _propagate(self.graph, start, self.request)
         fresh = (memory for memory in self.labels if memory not in self.expanded)
         return sorted(fresh, key=lambda memory: (-scores.get(memory, 0.0), memory))[:count]
 
@@ -142,9 +132,9 @@ class _Walk:
         )
         new: set[str] = set()
         for row in rows:
-            if _is_hub(row["df"], self.episodes, options) or (row["label"] == "Concept" and not options.use_concepts):
+            if _is_hub(row["df"], self.episodes, options) or (row["label"] == "Concept" and not options.concepts):
                 continue
-            weight = idf(row["df"], self.episodes) if options.use_idf else 1.0
+            weight = idf(row["df"], self.episodes) if options.idf else 1.0
             if row["id"] not in self.graph.weight:
                 new.add(row["id"])
             self.graph.weight[row["id"]] = weight
@@ -165,11 +155,11 @@ class _Walk:
             self.labels[row["memory"]] = row["label"]
 
 
-def _propagate(graph: Subgraph, start: dict[str, float], options: GraphOptions) -> dict[str, float]:
-    if options.propagation == SPREADING:
-        return spreading_activation(graph, start, options.activation)
-    return personalized_pagerank(graph, start, options.damping)
+def _propagate(graph: Subgraph, start: dict[str, float], request: GraphQuery) -> dict[str, float]:
+    if request.options.propagation == SPREADING:
+        return spreading_activation(graph, start, request.activation)
+    return personalized_pagerank(graph, start, request.options.damping)
 
 
-def _is_hub(df: int, episodes: int, options: GraphOptions) -> bool:
+def _is_hub(df: int, episodes: int, options: GraphSettings) -> bool:
     return df > max(options.hub_share * episodes, HUB_MIN_DF)

@@ -14,7 +14,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from hippograph.recall.activation import ActivationParams, Edge, spread
+from hippograph.kernel.config import ActivationParams
+from hippograph.recall.activation import Edge, spread
 
 LINK = "LINKS"  # the edge type spreading activation sees: memory–node links are all alike
 

@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from hippograph.embedding import Vector
 from hippograph.kernel import metrics
+from hippograph.kernel.config import ActivationParams
 from hippograph.kernel.errors import bad_input
 from hippograph.kernel.lucene import fulltext_query
 from hippograph.kernel.model import Episode, Fact, Memory
@@ -22,10 +23,9 @@ from hippograph.kernel.retention import EPISODE_KIND
 from hippograph.kernel.text.fields import as_stored
 from hippograph.kernel.timing import StageTiming, Stopwatch
 from hippograph.kernel.validation import validate_namespace
-from hippograph.recall.activation import ActivationParams
 from hippograph.recall.bundle import render_bundle
 from hippograph.recall.fusion import Fused, Ranked, reciprocal_rank_fusion
-from hippograph.recall.graph import GraphOptions, GraphQuery, graph_channel, query_seeds
+from hippograph.recall.graph import GraphQuery, graph_channel, query_seeds
 from hippograph.recall.modes import PRESETS, ModePreset
 from hippograph.recall.request import (
     Channel,
@@ -62,7 +62,7 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
     rankings, degraded = _run_channels(runtime, request, preset, fetch, now, watch)
 
     with watch.stage("fuse"):
-        fused = reciprocal_rank_fusion(rankings, k=runtime.settings.rrf_k, weights=preset.weights)
+        fused = reciprocal_rank_fusion(rankings, k=runtime.settings.recall.rrf_k, weights=preset.weights)
 
     def read(tx: Transaction) -> tuple[list[Scored], list[str], dict[str, Memory], list[StageTiming]]:
         # Timed on a watch of its own: the driver may run this again on a transient failure.
@@ -120,13 +120,14 @@ def _run_channels(
 
     def graph() -> list[Ranked]:
         assert named is not None
-        text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.rrf_k)[: runtime.settings.graph_text_hits]
+        text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.recall.rrf_k)[: runtime.settings.recall.graph.text_hits]
         query = GraphQuery(
             request.namespace,
             as_of=request.as_of or now,
             known_at=request.known_at or now,
             limit=fetch,
-            options=_graph_options(runtime, preset),
+            options=runtime.settings.recall.graph,
+            activation=_activation(runtime, preset),
         )
         return graph_channel(runtime, query, named.result(), [hit.id for hit in text_hits])
 
@@ -164,27 +165,10 @@ def _validate(runtime: Runtime, request: RecallRequest) -> None:
         raise bad_input("since must be before until", field="filters")
 
 
-def _graph_options(runtime: Runtime, preset: ModePreset) -> GraphOptions:
-    s = runtime.settings
-    activation = ActivationParams(
-        decay=s.activation_decay,
-        typed_weight=s.activation_typed_weight,
-        cooccurs_weight=s.activation_cooccurs_weight,
-        strength_norm=s.activation_strength_norm,
-        # A mode may look further than configured, never less far.
-        depth=max(s.activation_depth, preset.activation_depth),
-        threshold=s.activation_threshold,
-    )
-    return GraphOptions(
-        s.graph_propagation,
-        s.graph_damping,
-        s.graph_hub_share,
-        s.graph_concepts,
-        s.graph_idf,
-        s.graph_hops,
-        s.graph_next_turns,
-        activation,
-    )
+def _activation(runtime: Runtime, preset: ModePreset) -> ActivationParams:
+    configured = runtime.settings.recall.activation
+    # A mode may look further than configured, never less far.
+    return replace(configured, depth=max(configured.depth, preset.activation_depth))
 
 
 def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> list[Ranked]:

@@ -11,15 +11,15 @@ from hippograph.store.store import Store
 
 
 def open_store(settings: Settings) -> Store:
-    if not settings.embedded:
-        assert settings.neo4j_uri is not None
-        driver = _driver(settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password)
-        return Store(driver, settings.neo4j_database, NEO4J)
+    if not settings.store.embedded:
+        assert settings.store.neo4j_uri is not None
+        driver = _driver(settings.store.neo4j_uri, settings.store.neo4j_user, settings.store.neo4j_password)
+        return Store(driver, settings.store.neo4j_database, NEO4J)
 
     attached = _attach(settings)
     if attached is not None:
         return attached
-    engine = EmbeddedArcadeDB(settings.data_dir, settings.heap, settings.jvm_options.split())
+    engine = EmbeddedArcadeDB(settings.store.data_dir, settings.store.heap, settings.store.jvm_options.split())
     target = engine.start()
     try:
         driver = _driver(target.uri, target.user, target.password)
@@ -32,7 +32,7 @@ def open_store(settings: Settings) -> Store:
 def _attach(settings: Settings) -> Store | None:
     """The store through the engine of the process that holds it (a running server), if any: its
     schema is that process's to set up."""
-    target = running_engine(settings.data_dir.resolve())
+    target = running_engine(settings.store.data_dir.resolve())
     if target is None:
         return None
     try:
