@@ -7,8 +7,8 @@ alike. Query embeddings are not cached: every recall embeds its question, as a f
 does. Latency is in-process (no GraphQL, no HTTP): compare variants as ratios, not with the HTTP
 figures of ``locomo_recall.py``.
 
-    python bench/locomo_variants.py --data-dir DIR --variant before:graph_seed_balance=false \
-        --variant after: [--channels all|graph] [--warmup N] [--out FILE]
+    python bench/locomo_variants.py --data-dir DIR --variant without-next:graph_next_turns=false \
+        --variant defaults: [--channels all|graph] [--warmup N] [--out FILE]
 
 A variant with nothing after the colon is the defaults.
 """
