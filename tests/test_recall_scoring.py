@@ -12,7 +12,6 @@ from hippograph.config import Settings
 from hippograph.lifecycle.retention import LifecycleState, lifecycle_state, retention
 from hippograph.recall.activation import ActivationParams, Edge, hub_damping, idf, spread
 from hippograph.recall.fusion import Ranked, reciprocal_rank_fusion
-from hippograph.recall.graph import HIT_SEED_WEIGHT, restart_weights
 from hippograph.recall.modes import PRESETS
 from hippograph.recall.ppr import Subgraph, personalized_pagerank, spreading_activation
 from hippograph.recall.request import Channel, Mode
@@ -100,23 +99,6 @@ def test_a_memory_whose_nodes_all_say_nothing_is_a_dead_end() -> None:
     rank = personalized_pagerank(g, {"m1": 1.0, "pottery": 1.0})
     assert sum(rank.values()) == pytest.approx(1.0)
     assert rank.get("caroline", 0.0) == 0.0 and rank["m2"] > 0
-
-
-def test_the_query_nodes_and_the_text_hits_each_get_half_the_restarts() -> None:
-    hits = {"h1": 0.3, "h2": 0.1}
-    for stated in ({"pottery": 4.0}, {"pottery": 4.0, "kiln": 6.0, "glaze": 5.0, "clay": 3.0}):
-        start = restart_weights(stated, hits, balanced=True)
-        assert sum(start[node] for node in stated) == pytest.approx(0.5)
-        assert start["h1"] == pytest.approx(0.375) and start["h2"] == pytest.approx(0.125)  # by fused score
-    # One kind alone gets every restart; nodes that say nothing (idf 0) get none.
-    assert restart_weights({"kid": 0.0}, hits, balanced=True) == pytest.approx({"h1": 0.75, "h2": 0.25})
-    assert restart_weights({"pottery": 2.0}, {}, balanced=True) == {"pottery": 1.0}
-    # Unbalanced: a fixed weight per hit beside each node's idf.
-    assert restart_weights({"pottery": 2.0}, hits, balanced=False) == {
-        "h1": HIT_SEED_WEIGHT,
-        "h2": HIT_SEED_WEIGHT,
-        "pottery": 2.0,
-    }
 
 
 def test_retention_decays_by_kind_and_slows_with_use() -> None:

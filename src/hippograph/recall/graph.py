@@ -11,7 +11,7 @@ conversation, "friend") are left out, as stopwords are left out of a keyword que
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -44,8 +44,6 @@ class GraphOptions:
     hops: int = 1  # 2: also through the nodes of the best memories the first hop found
     next_turns: bool = True  # also to the turns before and after the hits and the best memories
     activation: ActivationParams = field(default_factory=ActivationParams)
-    balanced_seeds: bool = True  # half the restarts at the query's nodes, half at the text hits
-    next_from: int = HOP_MEMORIES  # how many of the best memories link to their turns before and after
 
 
 @dataclass(frozen=True)
@@ -74,30 +72,26 @@ def query_seeds(runtime: Runtime, namespace: str, query: str) -> QuerySeeds:
     return QuerySeeds(tuple(sorted(entities)), tuple(runtime.extractor.concept_keys(query)))
 
 
-def graph_channel(
-    runtime: Runtime, request: GraphQuery, seeds: QuerySeeds, text_hits: Mapping[str, float]
-) -> list[Ranked]:
-    """Memory ids with graph scores, best first; ``text_hits`` are the text channels' best hits
-    with their fused scores, best first."""
+def graph_channel(runtime: Runtime, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:
+    """Memory ids with graph scores, best first."""
     return runtime.store.read_in(lambda tx: _rank(tx, request, seeds, text_hits))
 
 
-def _rank(tx: Transaction, request: GraphQuery, seeds: QuerySeeds, text_hits: Mapping[str, float]) -> list[Ranked]:
+def _rank(tx: Transaction, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:
     options = request.options
     keys = list(seeds.concept_keys) if options.use_concepts else []
     if not seeds.entities and not keys and not text_hits:
         return []
     [count] = tx.run("namespace_episode_count", namespace=request.namespace)
     walk = _Walk(tx, request, max(count["episodes"], 1))
-    stated: dict[str, float] = {}
-    walk.expand(list(seeds.entities), keys, list(text_hits), stated)
-    start = restart_weights(stated, text_hits, balanced=options.balanced_seeds)
+    start: dict[str, float] = dict.fromkeys(text_hits, HIT_SEED_WEIGHT)
+    walk.expand(list(seeds.entities), keys, list(text_hits), start)
     for _ in range(options.hops - 1):
         # A further hop goes out from the best memories found so far, through their own
         # entities and concepts: what the query's memories are about leads to more memories.
         walk.expand([], [], walk.best(start, HOP_MEMORIES), None)
     if options.next_turns:
-        walk.add_next_turns([*text_hits, *walk.best(start, options.next_from)])
+        walk.add_next_turns([*text_hits, *walk.best(start, HOP_MEMORIES)])
     scores = _propagate(walk.graph, start, options)
     # Only the memories this read saw (visible at the query's times, not forgotten) are ranked.
     ranked = sorted(((scores.get(m, 0.0), m) for m in walk.labels), key=lambda item: (-item[0], item[1]))
@@ -169,30 +163,6 @@ class _Walk:
         ):
             self.graph.link(row["node"], row["memory"])
             self.labels[row["memory"]] = row["label"]
-
-
-def restart_weights(stated: Mapping[str, float], text_hits: Mapping[str, float], *, balanced: bool) -> dict[str, float]:
-    """Where the walk restarts: the nodes the query states (by idf) and the text channels' best
-    hits.
-
-    Balanced, each of the two kinds of evidence gets half of the restarts whenever both exist, the
-    hits in proportion to their fused scores: how much the walk trusts the text channels then
-    does not depend on how many nouns the question happens to have (four rare nouns would
-    otherwise outweigh five hits at a fixed weight twentyfold, a question with one common noun
-    hardly at all). Unbalanced, each hit weighs ``HIT_SEED_WEIGHT`` against a node's idf."""
-    if not balanced:
-        return dict.fromkeys(text_hits, HIT_SEED_WEIGHT) | dict(stated)
-    parts = [part for part in (_normalized(stated), _normalized(text_hits)) if part]
-    start: dict[str, float] = {}
-    for part in parts:
-        for vertex, weight in part.items():
-            start[vertex] = start.get(vertex, 0.0) + weight / len(parts)
-    return start
-
-
-def _normalized(weights: Mapping[str, float]) -> dict[str, float]:
-    total = sum(weights.values())
-    return {vertex: weight / total for vertex, weight in weights.items() if weight > 0} if total > 0 else {}
 
 
 def _propagate(graph: Subgraph, start: dict[str, float], options: GraphOptions) -> dict[str, float]:

@@ -129,7 +129,7 @@ def _run_channels(
             limit=fetch,
             options=_graph_options(runtime, preset),
         )
-        return graph_channel(runtime, query, named.result(), {hit.id: hit.score for hit in text_hits})
+        return graph_channel(runtime, query, named.result(), [hit.id for hit in text_hits])
 
     runs: dict[Channel, Callable[[], list[Ranked]]] = {
         Channel.KEYWORD: lambda: _keyword(runtime, request, fetch),
@@ -185,8 +185,6 @@ def _graph_options(runtime: Runtime, preset: ModePreset) -> GraphOptions:
         s.graph_hops,
         s.graph_next_turns,
         activation,
-        balanced_seeds=s.graph_balanced_seeds,
-        next_from=s.graph_next_from,
     )
 
 
