@@ -202,6 +202,18 @@ def headroom(recorded: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     return {c: {key: round(statistics.fmean(v), 3) for key, v in values.items()} for c, values in result.items()}
 
 
+def missed(recorded: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Per category, the evidence turns the fused top 10 (defaults) misses, by how many channels
+    have them anywhere in their lists (0, 1, 2, 3)."""
+    result: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for question in recorded:
+        top = frozenset().union(*(turns for _, turns in fuse(question["rankings"], 5, 1.0, 40)[:10]))
+        for turn in question["evidence"] - top:
+            channels = sum(any(turn in turns for _, turns in ranked) for ranked in question["rankings"].values())
+            result[CATEGORIES[question["category"]]][f"in {channels} channels"] += 1
+    return {category: dict(sorted(counts.items())) for category, counts in result.items()}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     os.environ["HIPPOGRAPH_CONSOLIDATION_INTERVAL_S"] = "0"
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -230,6 +242,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     results = {
         "headroom": headroom(recorded),
+        "missed": missed(recorded),
         "variants": {name: table(recorded, variant) for name, variant in variants.items()},
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -238,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("|---|---:|" + "---:|" * len(CATEGORIES))
     for name, row in results["variants"].items():
         print(f"| {name} | {row['overall']:.3f} | " + " | ".join(f"{row[c]:.3f}" for c in CATEGORIES.values()) + " |")
-    print(json.dumps(results["headroom"], indent=1))
+    print(json.dumps({key: results[key] for key in ("headroom", "missed")}, indent=1))
     return 0
 
 
