@@ -10,8 +10,9 @@ and access boosts are left out (equal for every memory of one benchmark store).
 
     python bench/locomo_fusion.py --data-dir DIR [--rankings FILE] [--out FILE]
 
-The recorded rankings are kept in ``--rankings`` (default: beside ``--out``); when that file
-exists the store is not opened again.
+The recorded rankings are kept beside the store (``DIR/locomo-fusion-rankings.json``, or
+``--rankings``); when that file exists the store is not opened again, so delete it after changing
+recall's code or settings.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from hippograph.recall.request import Mode, RecallRequest
 from hippograph.runtime import open_runtime
 from hippograph.timing import Stopwatch
 
+RANKINGS = "locomo-fusion-rankings.json"
 Ranking = list[tuple[str, frozenset[str]]]  # memory id, the turns it stands for, best first
 
 
@@ -219,9 +221,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data-dir", type=Path, required=True)
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "locomo_fusion.json")
-    parser.add_argument("--rankings", type=Path, help="the recorded rankings (default: beside --out)")
+    parser.add_argument("--rankings", type=Path, help="the recorded rankings (default: in the store's directory)")
     args = parser.parse_args(argv)
-    cache = args.rankings or args.out.with_name("locomo_fusion_rankings.json")
+    cache = args.rankings or args.data_dir / RANKINGS
     if cache.exists():
         recorded = load(cache)
     else:
