@@ -50,16 +50,6 @@ def test_inflections_meet_at_one_key_and_names_are_not_concepts(extractor: Extra
     ]
 
 
-def test_a_question_s_verbs_may_ask_for_a_noun_concept(extractor: Extractor) -> None:
-    # "camped" asks for what a memory states as "camping"; "swim" doubles its consonant.
-    keys = extractor.concept_keys("Where has Melanie camped, and did she swim?", verbs=True)
-    assert {"camp", "camping", "swimming"} <= set(keys)
-    assert "melanie" not in keys
-    # Without verbs, only nouns are keys; a stop lemma's verb form is not one either.
-    assert extractor.concept_keys("Where has Melanie camped?") == []
-    assert not {"thank", "thanking"} & set(extractor.concept_keys("Did she thank her mother?", verbs=True))
-
-
 def browser_query(runtime: Runtime, name: str, **params: Any) -> list[neo4j.Record]:
     """A ready query of cypher/browser/, as Neo4j Browser would send it, over the store's Bolt
     endpoint with a driver of its own."""

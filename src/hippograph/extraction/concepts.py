@@ -45,39 +45,13 @@ def find_concepts(doc: Doc, offset: int = 0) -> tuple[Concept, ...]:
     return (*compounds.values(), *singles.values())[: rules.max_per_text]
 
 
-def concept_keys(doc: Doc, verbs: bool = False) -> list[str]:
-    """Every concept key of ``doc`` with no cap: what a recall query may be looking for. With
-    ``verbs``, also the keys a content verb's nominal forms would have ("camped" → "camp",
-    "camping"): a question asks with a verb what a memory states as a noun ("we went camping"),
-    and a key no concept has costs only its lookup."""
+def concept_keys(doc: Doc) -> list[str]:
+    """Every concept key of ``doc`` with no cap: what a recall query may be looking for."""
     rules = _rules()
     keys = dict.fromkeys(
         " ".join(_lemma(t) for t in words) for run in _noun_runs(doc, rules) for words in _phrases(run, rules)
     )
-    if verbs:
-        for token in doc:
-            if _is_content_verb(token, rules):
-                keys |= dict.fromkeys(_nominal_forms(_lemma(token)))
     return list(keys)
-
-
-def _nominal_forms(lemma: str) -> list[str]:
-    """The lemma and its gerund, spelled each way English may spell it (make → making, swim →
-    swimming, visit → visiting): at most one of them is a word."""
-    forms = [lemma, lemma + "ing", lemma + lemma[-1] + "ing"]
-    if lemma.endswith("e") and not lemma.endswith("ee"):
-        forms.append(lemma[:-1] + "ing")
-    return forms
-
-
-def _is_content_verb(token: Token, rules: _Rules) -> bool:
-    return (
-        token.pos_ == "VERB"
-        and token.is_alpha
-        and not token.is_stop
-        and len(token.lemma_) >= rules.min_chars
-        and _lemma(token) not in rules.stop_lemmas
-    )
 
 
 def _noun_runs(doc: Doc, rules: _Rules) -> Iterator[list[Token]]:

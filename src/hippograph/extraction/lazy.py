@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 class TextExtractor(Protocol):
     def names(self, text: str) -> list[Mention]: ...
 
-    def concept_keys(self, text: str, verbs: bool = False) -> list[str]: ...
+    def concept_keys(self, text: str) -> list[str]: ...
 
     def extract_many(self, turns: Sequence[Turn], batch_size: int = 64) -> list[Extraction]: ...
 
@@ -43,8 +43,8 @@ class LazyExtractor:
     def names(self, text: str) -> list[Mention]:
         return self.load().names(text)
 
-    def concept_keys(self, text: str, verbs: bool = False) -> list[str]:
-        return self.load().concept_keys(text, verbs)
+    def concept_keys(self, text: str) -> list[str]:
+        return self.load().concept_keys(text)
 
     def extract_many(self, turns: Sequence[Turn], batch_size: int = 64) -> list[Extraction]:
         return self.load().extract_many(turns, batch_size)

@@ -30,11 +30,10 @@ class Extractor:
         and capitalized words (``find_names``), from the tokenizer and the dictionary alone."""
         return find_names(self.nlp(text, disable=self._not_for_names))
 
-    def concept_keys(self, text: str, verbs: bool = False) -> list[str]:
+    def concept_keys(self, text: str) -> list[str]:
         """The concept keys ``text`` (recall's query) may be about, read as extraction reads them
-        but without the parser and the NER, which the tagger and lemmatizer do not need; with
-        ``verbs``, also its verbs' nominal forms."""
-        return concept_keys(self.nlp(text, disable=self._not_for_concepts), verbs)
+        but without the parser and the NER, which the tagger and lemmatizer do not need."""
+        return concept_keys(self.nlp(text, disable=self._not_for_concepts))
 
     def extract_many(self, turns: Sequence[Turn], batch_size: int = 64) -> list[Extraction]:
         bodies = [turn.body() for turn in turns]

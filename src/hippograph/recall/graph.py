@@ -69,8 +69,7 @@ def query_seeds(runtime: Runtime, namespace: str, query: str) -> QuerySeeds:
     if mentions:
         resolved = resolve_names(runtime, namespace, [name_ref(m) for m in mentions], by_embedding=False)
         entities = {r.entity_id for r in resolved.values() if r.entity_id is not None}
-    keys = runtime.extractor.concept_keys(query, verbs=runtime.settings.graph_query_verbs)
-    return QuerySeeds(tuple(sorted(entities)), tuple(keys))
+    return QuerySeeds(tuple(sorted(entities)), tuple(runtime.extractor.concept_keys(query)))
 
 
 def graph_channel(runtime: Runtime, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:
