@@ -34,13 +34,13 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(REPO / "src"))
 
-from hippograph.config import Settings
-from hippograph.memories import facts_in
+from hippograph.kernel.config import Settings
+from hippograph.kernel.timing import Stopwatch
 from hippograph.recall import service
 from hippograph.recall.modes import PRESETS
 from hippograph.recall.request import Mode, RecallRequest
 from hippograph.runtime import open_runtime
-from hippograph.timing import Stopwatch
+from hippograph.store.memories import facts_in
 
 RANKINGS = "locomo-fusion-rankings.json"
 Ranking = list[tuple[str, frozenset[str]]]  # memory id, the turns it stands for, best first

@@ -22,7 +22,6 @@ import statistics
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import fields
 from datetime import UTC, datetime
 from pathlib import Path
 from time import perf_counter
@@ -34,8 +33,8 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(REPO / "src"))
 
-from hippograph.config import Settings, _coerce
-from hippograph.model import Episode
+from hippograph.kernel.config import Settings, SettingsError
+from hippograph.kernel.model import Episode
 from hippograph.recall.request import Channel, RecallRequest
 from hippograph.recall.service import recall
 from hippograph.runtime import Runtime, open_runtime
@@ -44,16 +43,14 @@ CHANNELS = {"all": frozenset(Channel), "graph": frozenset({Channel.GRAPH})}
 
 
 def parse_variant(spec: str, base: Settings) -> tuple[str, Settings]:
-    """``name:field=value,field=value`` → the name and the settings."""
+    """``name:setting=value,setting=value`` → the name and the settings (names as in the
+    environment without ``HIPPOGRAPH_``, e.g. ``graph_text_hits=10``)."""
     name, _, assignments = spec.partition(":")
-    types = {f.name: f.type for f in fields(Settings)}
-    overrides: dict[str, Any] = {}
-    for assignment in filter(None, assignments.split(",")):
-        key, _, raw = assignment.partition("=")
-        if key not in types:
-            raise SystemExit(f"unknown setting {key!r} in variant {name!r}")
-        overrides[key] = _coerce(types[key], raw)
-    return name, base.with_overrides(**overrides)
+    overrides = dict(assignment.partition("=")[::2] for assignment in filter(None, assignments.split(",")))
+    try:
+        return name, base.with_overrides(**overrides)
+    except SettingsError as error:
+        raise SystemExit(f"variant {name!r}: {error}") from None
 
 
 def turns_hit(result_hits: Sequence[Any], turns_of: dict[str, list[str]]) -> list[set[str]]:
