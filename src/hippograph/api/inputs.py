@@ -10,29 +10,40 @@ import graphene
 from hippograph.api.scalars import JSON, DateTime
 from hippograph.api.types import Channel, FactKind, ForgetMode, RecallMode, Role
 from hippograph.kernel import model
+from hippograph.kernel.config import Limits
+from hippograph.kernel.retention import STALE_FROM
 from hippograph.lifecycle.forget import ForgetFilters, ForgetRequest
 from hippograph.lifecycle.forget import ForgetMode as ForgetModeValue
 from hippograph.lifecycle.modify import ModifyInput as ModifyRequest
 from hippograph.lifecycle.remember import RememberInput as RememberRequest
+from hippograph.recall.request import DEFAULT_LIMIT, RecallFilters, RecallRequest
 from hippograph.recall.request import Channel as ChannelValue
 from hippograph.recall.request import Mode as RecallModeValue
-from hippograph.recall.request import RecallFilters, RecallRequest
 
+# Descriptions state the defaults; a server may be configured otherwise (HIPPOGRAPH_MAX_*).
+LIMITS = Limits()
+IMPORTANCE_HELP = f"0..1, default {model.DEFAULT_IMPORTANCE}."
 NAMESPACE_HELP = (
     "Optional when the API key has one namespace; without keys, or with a key for all namespaces, 'default'."
 )
 
 
+def _kib(size: int) -> str:
+    return f"{size // 1024} KiB"
+
+
 class CaptureInput(graphene.InputObjectType):
     namespace = graphene.String(description=NAMESPACE_HELP)
-    content = graphene.String(required=True, description="At most 64 KiB of UTF-8.")
+    content = graphene.String(
+        required=True, description=f"At most {_kib(LIMITS.max_content_bytes)} of UTF-8 by default."
+    )
     role = graphene.Field(Role, default_value=model.Role.USER.value)
     agent = graphene.String(description="Who said or wrote it; captures from another agent corroborate.")
     session = graphene.String(description="Your session id; episodes of a session are chained in order.")
     occurred_at = DateTime(description="When it happened; defaults to the time of capture.")
     tags = graphene.List(graphene.NonNull(graphene.String))
-    importance = graphene.Float(description="0..1, default 0.5.")
-    metadata = JSON(description="A JSON object of at most 8 KiB.")
+    importance = graphene.Float(description=IMPORTANCE_HELP)
+    metadata = JSON(description=f"A JSON object of at most {_kib(LIMITS.max_metadata_bytes)} by default.")
 
 
 class RecallFiltersInput(graphene.InputObjectType):
@@ -51,7 +62,7 @@ class RecallFiltersInput(graphene.InputObjectType):
 class RecallInput(graphene.InputObjectType):
     namespace = graphene.String(description=NAMESPACE_HELP)
     query = graphene.String(required=True)
-    limit = graphene.Int(default_value=10, description="1..100.")
+    limit = graphene.Int(default_value=DEFAULT_LIMIT, description=f"1..{LIMITS.max_recall_limit} by default.")
     filters = graphene.Field(RecallFiltersInput)
     channels = graphene.List(graphene.NonNull(Channel), description="Default: all three.")
     mode = graphene.Field(RecallMode, default_value=RecallModeValue.BALANCED.value)
@@ -60,7 +71,9 @@ class RecallInput(graphene.InputObjectType):
     include_superseded = graphene.Boolean(
         default_value=False, description="Also superseded and quarantined facts, annotated and ranked lower."
     )
-    include_archived = graphene.Boolean(default_value=False, description="Also memories whose retention is < 0.1.")
+    include_archived = graphene.Boolean(
+        default_value=False, description=f"Also memories whose retention is < {STALE_FROM}."
+    )
     explain = graphene.Boolean(default_value=False, description="Report how each hit's score came about.")
     count_access = graphene.Boolean(
         default_value=True,
@@ -70,13 +83,16 @@ class RecallInput(graphene.InputObjectType):
 
 class RememberInput(graphene.InputObjectType):
     namespace = graphene.String(description=NAMESPACE_HELP)
-    statement = graphene.String(required=True, description="At most 64 KiB; sanitized and scrubbed like a capture.")
+    statement = graphene.String(
+        required=True,
+        description=f"At most {_kib(LIMITS.max_content_bytes)} by default; sanitized and scrubbed like a capture.",
+    )
     kind = graphene.Field(FactKind, default_value="fact")
     key = graphene.String(description="A newer fact of the same kind and key supersedes this one.")
     subject = graphene.String(description="What it is about; a STATUS supersedes the one of the same subject.")
     predicate = graphene.String()
     object = graphene.String()
-    importance = graphene.Float(description="0..1, default 0.5.")
+    importance = graphene.Float(description=IMPORTANCE_HELP)
     confidence = graphene.Float(default_value=1.0, description="0..1.")
     tags = graphene.List(graphene.NonNull(graphene.String))
     valid_from = DateTime(description="When it started to hold; default now. The fact it supersedes ends here.")

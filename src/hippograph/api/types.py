@@ -12,12 +12,14 @@ import graphene
 from hippograph.api.scalars import JSON, DateTime
 from hippograph.kernel import model
 from hippograph.kernel.events import EventKind
+from hippograph.kernel.retention import ACTIVE_FROM, STALE_FROM
 from hippograph.kernel.retention import LifecycleState as LifecycleStateValue
 from hippograph.lifecycle.forget import ForgetMode as ForgetModeValue
 from hippograph.lifecycle.remember import FACT_KINDS
 from hippograph.lifecycle.remember import RememberStatus as RememberStatusValue
 from hippograph.lifecycle.state import memory_retention, memory_state
 from hippograph.recall import request as recall_request
+from hippograph.recall.scoring import ACCESS_BOOST, REPLACEMENT_BOOST, SUPERSEDED_FACTOR
 
 Role = graphene.Enum.from_enum(model.Role, description="Who produced the content. SYSTEM is always rejected.")
 CaptureStatus = graphene.Enum.from_enum(model.CaptureStatus, description="What a capture did.")
@@ -31,7 +33,8 @@ ForgetMode = graphene.Enum.from_enum(
 )
 RememberStatus = graphene.Enum.from_enum(RememberStatusValue, description="What remember did.")
 LifecycleState = graphene.Enum.from_enum(
-    LifecycleStateValue, description="ACTIVE (retention >= 0.3), STALE (0.1-0.3) or ARCHIVED (< 0.1)."
+    LifecycleStateValue,
+    description=f"ACTIVE (retention >= {ACTIVE_FROM}), STALE ({STALE_FROM}-{ACTIVE_FROM}) or ARCHIVED (< {STALE_FROM}).",
 )
 RecallMode = graphene.Enum.from_enum(
     recall_request.Mode,
@@ -164,11 +167,12 @@ class ScoreExplanation(graphene.ObjectType):
 
     rrf = graphene.Float(required=True, description="Σ over channels of weight / (k + rank).")
     retention = graphene.Float(required=True, description="exp(−days since last use / stability), 0..1.")
-    access_boost = graphene.Float(required=True, description="1 + 0.3·log2(1 + accessCount).")
+    access_boost = graphene.Float(required=True, description=f"1 + {ACCESS_BOOST}·log2(1 + accessCount).")
     importance_weight = graphene.Float(required=True)
     state = graphene.Field(LifecycleState, required=True)
     status_factor = graphene.Float(
-        required=True, description="0.5 for a superseded or quarantined fact, 1.25 for its current replacement."
+        required=True,
+        description=f"{SUPERSEDED_FACTOR} for a superseded or quarantined fact, {REPLACEMENT_BOOST} for its current replacement.",
     )
     folded = graphene.List(
         graphene.NonNull(graphene.ID),
@@ -198,9 +202,7 @@ class Degradation(graphene.ObjectType):
 
 class RecallResult(graphene.ObjectType):
     hits = graphene.List(graphene.NonNull(RecallHit), required=True)
-    context = graphene.String(
-        required=True, description="The hits as a bounded text bundle to paste into a prompt."
-    )
+    context = graphene.String(required=True, description="The hits as a bounded text bundle to paste into a prompt.")
     timings = graphene.List(graphene.NonNull(StageTiming), required=True)
     degraded = graphene.List(graphene.NonNull(Degradation), required=True)
 

@@ -9,6 +9,8 @@ from enum import StrEnum
 from hippograph.kernel.model import Memory
 from hippograph.kernel.timing import StageTiming
 
+DEFAULT_LIMIT = 10
+
 
 class Channel(StrEnum):
     KEYWORD = "keyword"
@@ -42,7 +44,7 @@ class Mode(StrEnum):
 class RecallRequest:
     query: str
     namespace: str = "default"
-    limit: int = 10
+    limit: int = DEFAULT_LIMIT
     filters: RecallFilters = RecallFilters()
     channels: frozenset[Channel] = frozenset(Channel)
     mode: Mode = Mode.BALANCED
