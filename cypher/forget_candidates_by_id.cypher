@@ -20,6 +20,8 @@ WHERE m.forgotten_at IS NULL
   AND ($sessions IS NULL OR session IN $sessions)
   AND ($since IS NULL OR at >= $since)
   AND ($until IS NULL OR at < $until)
+  AND ($importance_min IS NULL OR m.importance >= $importance_min)
+  AND ($pinned IS NULL OR coalesce(m.pinned, false) = $pinned)
 RETURN DISTINCT m.id AS id
 ORDER BY id
 LIMIT $limit

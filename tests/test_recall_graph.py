@@ -10,9 +10,10 @@ import pytest
 from support.client import GraphQLClient
 from support.operations import capture_turns, consolidate_over_api, recall_over_api
 
+from hippograph.kernel.filters import MemoryFilters
 from hippograph.kernel.model import Fact
 from hippograph.recall.fusion import Fused
-from hippograph.recall.request import RecallFilters, RecallRequest
+from hippograph.recall.request import RecallRequest
 from hippograph.recall.service import _authorized, recall
 from hippograph.runtime import Runtime
 
@@ -139,7 +140,7 @@ def test_fact_hits_carry_their_supporting_episodes(runtime: Runtime, gql: GraphQ
     assert porto["supportedBy"] == [{"id": ids[1], "content": MOVES[1][1]}]
 
     # Read with the hit, in recall's own transaction: the API has nothing left to look up.
-    kinds = RecallFilters(kinds=tuple(only_facts["kinds"]))
+    kinds = MemoryFilters(kinds=tuple(only_facts["kinds"]))
     result = recall(
         runtime, RecallRequest("Where does Dana live?", namespace=namespace, filters=kinds, count_access=False)
     )

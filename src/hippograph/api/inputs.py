@@ -11,12 +11,13 @@ from hippograph.api.scalars import JSON, DateTime
 from hippograph.api.types import Channel, FactKind, ForgetMode, RecallMode, Role
 from hippograph.kernel import model
 from hippograph.kernel.config import Limits
+from hippograph.kernel.filters import MemoryFilters
 from hippograph.kernel.retention import STALE_FROM
-from hippograph.lifecycle.forget import ForgetFilters, ForgetRequest
 from hippograph.lifecycle.forget import ForgetMode as ForgetModeValue
+from hippograph.lifecycle.forget import ForgetRequest
 from hippograph.lifecycle.modify import ModifyInput as ModifyRequest
 from hippograph.lifecycle.remember import RememberInput as RememberRequest
-from hippograph.recall.request import DEFAULT_LIMIT, RecallFilters, RecallRequest
+from hippograph.recall.request import DEFAULT_LIMIT, RecallRequest
 from hippograph.recall.request import Channel as ChannelValue
 from hippograph.recall.request import Mode as RecallModeValue
 
@@ -161,21 +162,28 @@ class ForgetInput(graphene.InputObjectType):
     token = graphene.String(description="The PREVIEW's token; required above the confirmation threshold.")
 
 
+def _filters(given: dict[str, Any] | None) -> MemoryFilters:
+    """A filter input, recall's or forget's (whose input has fewer fields), as the one domain type."""
+    filters = given or {}
+    return MemoryFilters(
+        kinds=_tuple(filters.get("kinds")),
+        agents=_tuple(filters.get("agents")),
+        sessions=_tuple(filters.get("sessions")),
+        tags=_tuple(filters.get("tags")),
+        since=filters.get("since"),
+        until=filters.get("until"),
+        importance_min=filters.get("importance_min"),
+        pinned=filters.get("pinned"),
+    )
+
+
 def to_forget(data: dict[str, Any], namespace: str, actor: str) -> ForgetRequest:
-    filters = data.get("filters") or {}
     return ForgetRequest(
         namespace=namespace,
         mode=ForgetModeValue(_value(data.get("mode") or ForgetModeValue.PREVIEW)),
         ids=_tuple(data.get("ids")),
         query=data.get("query"),
-        filters=ForgetFilters(
-            kinds=_tuple(filters.get("kinds")),
-            tags=_tuple(filters.get("tags")),
-            agents=_tuple(filters.get("agents")),
-            sessions=_tuple(filters.get("sessions")),
-            since=filters.get("since"),
-            until=filters.get("until"),
-        ),
+        filters=_filters(data.get("filters")),
         reason=data.get("reason"),
         token=data.get("token"),
         actor=actor,
@@ -197,23 +205,13 @@ def to_capture(data: dict[str, Any], namespace: str) -> model.CaptureInput:
 
 
 def to_recall(data: dict[str, Any], namespace: str) -> RecallRequest:
-    filters = data.get("filters") or {}
     channels = data.get("channels")
     chosen = {} if channels is None else {"channels": frozenset(ChannelValue(_value(c)) for c in channels)}
     return RecallRequest(
         query=data["query"],
         namespace=namespace,
-        limit=data.get("limit", 10),
-        filters=RecallFilters(
-            kinds=_tuple(filters.get("kinds")),
-            agents=_tuple(filters.get("agents")),
-            sessions=_tuple(filters.get("sessions")),
-            tags=_tuple(filters.get("tags")),
-            since=filters.get("since"),
-            until=filters.get("until"),
-            importance_min=filters.get("importance_min"),
-            pinned=filters.get("pinned"),
-        ),
+        limit=data.get("limit", DEFAULT_LIMIT),
+        filters=_filters(data.get("filters")),
         mode=RecallModeValue(_value(data.get("mode") or RecallModeValue.BALANCED)),
         as_of=data.get("as_of"),
         known_at=data.get("known_at"),

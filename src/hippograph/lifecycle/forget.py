@@ -8,27 +8,22 @@ are forgotten go with them, and so do the typed edges of forgotten facts.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any
 
 from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
 from hippograph.kernel.events import EventKind, MemoryEvent
+from hippograph.kernel.filters import MemoryFilters, filter_params, validate_filters
 from hippograph.kernel.lucene import fulltext_query
 from hippograph.kernel.model import Episode, Memory
-from hippograph.kernel.retention import EPISODE_KIND
-from hippograph.kernel.text.fields import as_stored
 from hippograph.kernel.validation import optional_reason, require_reason, validate_namespace
 from hippograph.lifecycle import token
-from hippograph.lifecycle.remember import FACT_KINDS
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
 from hippograph.store.history import history_event
 from hippograph.store.memories import get_memory, hydrate_in
 from hippograph.store.search import scoped_query
-
-KINDS = (EPISODE_KIND, *FACT_KINDS)
 
 
 class ForgetMode(StrEnum):
@@ -37,25 +32,12 @@ class ForgetMode(StrEnum):
 
 
 @dataclass(frozen=True)
-class ForgetFilters:
-    kinds: tuple[str, ...] | None = None  # fact kinds, and "episode"
-    tags: tuple[str, ...] | None = None
-    agents: tuple[str, ...] | None = None
-    sessions: tuple[str, ...] | None = None
-    since: datetime | None = None
-    until: datetime | None = None
-
-    def given(self) -> bool:
-        return any(value is not None for value in vars(self).values())
-
-
-@dataclass(frozen=True)
 class ForgetRequest:
     namespace: str = "default"
     mode: ForgetMode = ForgetMode.PREVIEW
     ids: tuple[str, ...] | None = None
     query: str | None = None
-    filters: ForgetFilters = field(default_factory=ForgetFilters)
+    filters: MemoryFilters = MemoryFilters()
     reason: str | None = None
     token: str | None = None
     actor: str = "api"
@@ -189,7 +171,7 @@ def _candidates(runtime: Runtime, tx: Transaction, request: ForgetRequest) -> tu
         ids=ids,
         include_pinned=request.ids is not None,
         limit=limit + 1,
-        **_filter_params(request.filters),
+        **filter_params(request.filters),
     )
     if len(rows) > limit:
         raise HippographError(
@@ -209,14 +191,6 @@ def _search(runtime: Runtime, tx: Transaction, namespace: str, query: str, limit
     return [row["id"] for row in rows]
 
 
-def _filter_params(filters: ForgetFilters) -> dict[str, Any]:
-    params: dict[str, Any] = {name: getattr(filters, name) for name in ("since", "until")}
-    params["kinds"] = list(filters.kinds) if filters.kinds is not None else None
-    for name in ("tags", "agents", "sessions"):
-        params[name] = as_stored(getattr(filters, name))
-    return params
-
-
 def _validate(runtime: Runtime, request: ForgetRequest) -> None:
     if request.ids is None and request.query is None and not request.filters.given():
         raise bad_input("say what to forget: ids, a query or filters", field="input")
@@ -225,11 +199,6 @@ def _validate(runtime: Runtime, request: ForgetRequest) -> None:
     limit = runtime.settings.limits.max_forget_candidates
     if request.ids is not None and len(request.ids) > limit:
         raise HippographError(ErrorCode.LIMIT_EXCEEDED, f"at most {limit} ids per forget", limit=limit)
-    unknown = set(request.filters.kinds or ()) - set(KINDS)
-    if unknown:
-        raise bad_input(f"unknown kinds {sorted(unknown)}; kinds are {', '.join(KINDS)}", field="filters.kinds")
     if request.query is not None and len(request.query) > runtime.settings.limits.max_query_chars:
         raise bad_input("the query is too long", field="query")
-    since, until = request.filters.since, request.filters.until
-    if since is not None and until is not None and since >= until:
-        raise bad_input("since must be before until", field="filters.since")
+    validate_filters(request.filters)

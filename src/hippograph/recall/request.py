@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from hippograph.kernel.filters import MemoryFilters
 from hippograph.kernel.model import Memory
 from hippograph.kernel.timing import StageTiming
 
@@ -16,18 +17,6 @@ class Channel(StrEnum):
     KEYWORD = "keyword"
     VECTOR = "vector"
     GRAPH = "graph"
-
-
-@dataclass(frozen=True)
-class RecallFilters:
-    kinds: tuple[str, ...] | None = None  # fact kinds, and "episode" for episodes
-    agents: tuple[str, ...] | None = None
-    sessions: tuple[str, ...] | None = None
-    tags: tuple[str, ...] | None = None
-    since: datetime | None = None
-    until: datetime | None = None
-    importance_min: float | None = None
-    pinned: bool | None = None
 
 
 class Mode(StrEnum):
@@ -45,7 +34,7 @@ class RecallRequest:
     query: str
     namespace: str = "default"
     limit: int = DEFAULT_LIMIT
-    filters: RecallFilters = RecallFilters()
+    filters: MemoryFilters = MemoryFilters()
     channels: frozenset[Channel] = frozenset(Channel)
     mode: Mode = Mode.BALANCED
     # Valid time (what held in the world then) and transaction time (what was believed then);

@@ -1,0 +1,53 @@
+"""Which memories a request selects by their properties: one type for recall and forget, checked
+and turned into query parameters in one place."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import Any
+
+from hippograph.kernel.errors import bad_input
+from hippograph.kernel.retention import POLICIES
+from hippograph.kernel.text.fields import as_stored
+
+# Fact kinds, and "episode" for episodes.
+KINDS = tuple(POLICIES)
+
+
+@dataclass(frozen=True)
+class MemoryFilters:
+    kinds: tuple[str, ...] | None = None
+    agents: tuple[str, ...] | None = None
+    sessions: tuple[str, ...] | None = None
+    tags: tuple[str, ...] | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    importance_min: float | None = None
+    pinned: bool | None = None
+
+    def given(self) -> bool:
+        return any(getattr(self, f.name) is not None for f in fields(self))
+
+
+def validate_filters(filters: MemoryFilters) -> None:
+    unknown = set(filters.kinds or ()) - set(KINDS)
+    if unknown:
+        raise bad_input(f"unknown kinds {sorted(unknown)}; kinds are {', '.join(KINDS)}", field="filters.kinds")
+    if filters.since is not None and filters.until is not None and filters.since >= filters.until:
+        raise bad_input("since must be before until", field="filters.since")
+    if filters.importance_min is not None and not (
+        math.isfinite(filters.importance_min) and 0.0 <= filters.importance_min <= 1.0
+    ):
+        raise bad_input("importanceMin must be between 0 and 1", field="filters.importanceMin")
+
+
+def filter_params(filters: MemoryFilters) -> dict[str, Any]:
+    """The filters as the queries take them: lists, and names in their stored (scrubbed) form, so
+    that a filter on a name that held a credential still finds what was stored under it."""
+    params: dict[str, Any] = {f.name: getattr(filters, f.name) for f in fields(filters)}
+    params["kinds"] = list(filters.kinds) if filters.kinds is not None else None
+    for name in ("tags", "agents", "sessions"):
+        params[name] = as_stored(getattr(filters, name))
+    return params
