@@ -3,7 +3,6 @@ and turned into query parameters in one place."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 from hippograph.kernel.errors import bad_input
 from hippograph.kernel.retention import POLICIES
 from hippograph.kernel.text.fields import as_stored
+from hippograph.kernel.validation import validate_share
 
 # Fact kinds, and "episode" for episodes.
 KINDS = tuple(POLICIES)
@@ -37,10 +37,7 @@ def validate_filters(filters: MemoryFilters) -> None:
         raise bad_input(f"unknown kinds {sorted(unknown)}; kinds are {', '.join(KINDS)}", field="filters.kinds")
     if filters.since is not None and filters.until is not None and filters.since >= filters.until:
         raise bad_input("since must be before until", field="filters.since")
-    if filters.importance_min is not None and not (
-        math.isfinite(filters.importance_min) and 0.0 <= filters.importance_min <= 1.0
-    ):
-        raise bad_input("importanceMin must be between 0 and 1", field="filters.importanceMin")
+    validate_share(filters.importance_min, "filters.importanceMin")
 
 
 def filter_params(filters: MemoryFilters) -> dict[str, Any]:

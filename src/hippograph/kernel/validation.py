@@ -70,26 +70,42 @@ def validate_capture(item: CaptureInput, limits: Limits, now: datetime) -> None:
             limit=limits.max_content_bytes,
         )
     for name, value in (("agent", item.agent), ("session", item.session)):
-        if value is not None and not (0 < len(value.strip()) <= limits.max_name_chars):
-            raise bad_input(f"{name} must be 1-{limits.max_name_chars} characters", field=name)
-    if item.occurred_at is not None:
-        if item.occurred_at.tzinfo is None:
-            raise bad_input("occurredAt must carry a time zone (e.g. a trailing Z)", field="occurredAt")
-        if not EARLIEST <= item.occurred_at <= now + CLOCK_SKEW:
-            raise bad_input("occurredAt must lie between 1900 and now", field="occurredAt")
-    _validate_tags(item.tags, limits)
-    if item.importance is not None and not (math.isfinite(item.importance) and 0.0 <= item.importance <= 1.0):
-        raise bad_input("importance must be between 0 and 1", field="importance")
+        validate_name(value, name, limits)
+    validate_past(item.occurred_at, "occurredAt", now)
+    validate_tags(item.tags, limits)
+    validate_share(item.importance, "importance")
     if item.metadata is not None:
         _validate_metadata(item.metadata, limits)
 
 
-def _validate_tags(tags: tuple[str, ...], limits: Limits) -> None:
+def validate_name(value: str | None, field: str, limits: Limits) -> None:
+    """A name (agent, session, key, subject, ...), when given: 1 to max_name_chars once trimmed."""
+    if value is not None and not (0 < len(value.strip()) <= limits.max_name_chars):
+        raise bad_input(f"{field} must be 1-{limits.max_name_chars} characters", field=field)
+
+
+def validate_past(at: datetime | None, field: str, now: datetime) -> None:
+    """When something happened or began to hold, when given: a zoned time between 1900 and now."""
+    if at is None:
+        return
+    if at.tzinfo is None:
+        raise bad_input(f"{field} must carry a time zone (e.g. a trailing Z)", field=field)
+    if not EARLIEST <= at <= now + CLOCK_SKEW:
+        raise bad_input(f"{field} must lie between 1900 and now", field=field)
+
+
+def validate_tags(tags: tuple[str, ...], limits: Limits) -> None:
     if len(tags) > limits.max_tags:
         raise bad_input(f"at most {limits.max_tags} tags", field="tags")
     for tag in tags:
         if not (0 < len(tag.strip()) <= limits.max_tag_chars):
             raise bad_input(f"each tag must be 1-{limits.max_tag_chars} characters", field="tags")
+
+
+def validate_share(value: float | None, field: str) -> None:
+    """An importance or a confidence, when given: a number from 0 to 1."""
+    if value is not None and not (math.isfinite(value) and 0.0 <= value <= 1.0):
+        raise bad_input(f"{field} must be between 0 and 1", field=field)
 
 
 def _validate_metadata(metadata: object, limits: Limits) -> None:

@@ -4,7 +4,6 @@ transaction time. Episodes are immutable records of what was said, so only facts
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +18,7 @@ from hippograph.kernel.model import Fact
 from hippograph.kernel.text.clean import clean_content
 from hippograph.kernel.text.fields import scrub_tags, tally_of
 from hippograph.kernel.text.normalize import hash_basis
-from hippograph.kernel.validation import require_reason, validate_namespace
+from hippograph.kernel.validation import require_reason, validate_namespace, validate_share, validate_tags
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
 from hippograph.store.history import history_event
@@ -143,15 +142,11 @@ def _updates(runtime: Runtime, change: ModifyInput, tally: Counter[str]) -> dict
         tally.update(tally_of(cleaned.redactions))
     for name in ("importance", "confidence"):
         value = getattr(change, name)
+        validate_share(value, name)
         if value is not None:
-            if not (math.isfinite(value) and 0.0 <= value <= 1.0):
-                raise bad_input(f"{name} must be between 0 and 1", field=name)
             updates[name] = value
     if change.tags is not None:
-        if len(change.tags) > limits.max_tags or any(
-            not 0 < len(t.strip()) <= limits.max_tag_chars for t in change.tags
-        ):
-            raise bad_input(f"at most {limits.max_tags} tags of 1-{limits.max_tag_chars} characters", field="tags")
+        validate_tags(change.tags, limits)
         updates["tags"] = scrub_tags(change.tags, tally)
     if not updates:
         raise bad_input("nothing to change: give a statement, importance, confidence or tags", field="input")

@@ -6,7 +6,6 @@ and History record the change.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -23,7 +22,7 @@ from hippograph.kernel.retention import EPISODE_KIND, POLICIES, Supersession
 from hippograph.kernel.text.clean import Cleaned, clean_content
 from hippograph.kernel.text.fields import as_redactions, scrub_field, scrub_tags, tally_of
 from hippograph.kernel.text.normalize import hash_basis
-from hippograph.kernel.validation import CLOCK_SKEW, EARLIEST, validate_capture
+from hippograph.kernel.validation import validate_capture, validate_name, validate_past, validate_share
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
 from hippograph.store.history import history_event
@@ -178,23 +177,16 @@ def _validate(runtime: Runtime, item: RememberInput, now: datetime) -> dict[str,
     """Check what capture does not (kind, key, subject, times) and return the trimmed names."""
     if item.kind not in FACT_KINDS:
         raise bad_input(f"kind must be one of {', '.join(FACT_KINDS)}", field="kind")
-    limit = runtime.settings.limits.max_name_chars
     fields: dict[str, str | None] = {}
     for name in ("key", "subject", "predicate", "object"):
         value = getattr(item, name)
         value = " ".join(value.split()) if value is not None else None
-        if value is not None and not 0 < len(value) <= limit:
-            raise bad_input(f"{name} must be 1-{limit} characters", field=name)
+        validate_name(value, name, runtime.settings.limits)
         fields[name] = value
     if POLICIES[item.kind].supersedes_by is Supersession.SUBJECT and fields["subject"] is None:
         raise bad_input(f"a {item.kind} supersedes by subject, so it needs one", field="subject")
-    if not (math.isfinite(item.confidence) and 0.0 <= item.confidence <= 1.0):
-        raise bad_input("confidence must be between 0 and 1", field="confidence")
-    if item.valid_from is not None:
-        if item.valid_from.tzinfo is None:
-            raise bad_input("validFrom must carry a time zone (e.g. a trailing Z)", field="validFrom")
-        if not EARLIEST <= item.valid_from <= now + CLOCK_SKEW:
-            raise bad_input("validFrom must lie between 1900 and now", field="validFrom")
+    validate_share(item.confidence, "confidence")
+    validate_past(item.valid_from, "validFrom", now)
     return fields
 
 
