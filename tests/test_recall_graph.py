@@ -11,9 +11,10 @@ from support.client import GraphQLClient
 from support.operations import capture_turns, consolidate_over_api, recall_over_api
 
 from hippograph.model import Fact
+from hippograph.recall import authorize
 from hippograph.recall.fusion import Fused
 from hippograph.recall.request import RecallFilters, RecallRequest
-from hippograph.recall.service import _authorized, recall
+from hippograph.recall.service import recall
 from hippograph.runtime import Runtime
 
 TEAM = [
@@ -116,7 +117,7 @@ def test_authorization_reads_past_a_page_that_all_fails(runtime: Runtime, gql: G
     request = RecallRequest("moved", namespace=namespace)
 
     def authorized(fused: list[Fused], wanted: int) -> list[str]:
-        return list(runtime.store.read_in(lambda tx: _authorized(tx, request, fused, wanted)).candidates)
+        return list(runtime.store.read_in(lambda tx: authorize.authorized(tx, request, fused, wanted)).candidates)
 
     # A whole page of ids the caller may not see (here: none exist) does not end the search.
     unseen = [Fused(f"ep_unseen{i:02d}", 1.0, (), "Episode") for i in range(4)]
