@@ -36,7 +36,7 @@ sys.path.insert(0, str(REPO / "src"))
 
 from hippograph.kernel.config import Settings
 from hippograph.kernel.timing import Stopwatch
-from hippograph.recall import service
+from hippograph.recall import channels, service
 from hippograph.recall.modes import PRESETS
 from hippograph.recall.request import Mode, RecallRequest
 from hippograph.runtime import open_runtime
@@ -64,7 +64,7 @@ def record(data_dir: Path) -> list[dict[str, Any]]:
         runtime.warm_up()
         for query in tqdm(queries, desc="channels", unit="q"):
             request = RecallRequest(query.question, query.namespace, 20, count_access=False)
-            rankings, _ = service._run_channels(
+            rankings, _ = channels.run_channels(
                 runtime, request, PRESETS[Mode.BALANCED], fetch, runtime.clock(), Stopwatch()
             )
             facts = [hit.id for ranked in rankings.values() for hit in ranked if hit.label == "Fact"]

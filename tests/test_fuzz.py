@@ -42,8 +42,8 @@ from graphql import (
 )
 from hippograph.api import request_id
 from hippograph.api.errors import format_error
+from hippograph.api.pagination import encode_cursor
 from hippograph.api.schema import schema
-from hippograph.api.types import encode_cursor
 from hippograph.kernel.validation import NAMESPACE
 
 # Enough requests to reach every operation's arguments many times over, few enough for CI.
@@ -95,7 +95,7 @@ NASTY_STRINGS = [
     "*",
     "AND OR NOT",
     '"unclosed',
-    "+-&&||!(){}[]^\"~*?:\\/",
+    '+-&&||!(){}[]^"~*?:\\/',
 ]
 NASTY_DATES = [
     "0001-01-01T00:00:00+05:00",
@@ -485,9 +485,9 @@ GET_PARAMS: list[tuple[str, dict[str, str]]] = [
     ("GET variables deep", {"query": "{ status { version } }", "variables": "[" * 5000 + "]" * 5000}),
     ("GET extensions not JSON", {"query": "{ status { version } }", "extensions": "{"}),
     ("GET no query", {"variables": "{}"}),
-    ("GET mutation", {"query": "mutation { sweep(namespace: \"x\") { erased } }"}),
+    ("GET mutation", {"query": 'mutation { sweep(namespace: "x") { erased } }'}),
     ("GET subscription", {"query": OPERATIONS["memoryEvents"]}),
-    ("GET NUL", {"query": "{ stats(namespace: \"a\x00\") { forgotten } }"}),
+    ("GET NUL", {"query": '{ stats(namespace: "a\x00") { forgotten } }'}),
 ]
 
 

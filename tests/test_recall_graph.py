@@ -12,9 +12,10 @@ from support.operations import capture_turns, consolidate_over_api, recall_over_
 
 from hippograph.kernel.filters import MemoryFilters
 from hippograph.kernel.model import Fact
+from hippograph.recall import authorize
 from hippograph.recall.fusion import Fused
 from hippograph.recall.request import RecallRequest
-from hippograph.recall.service import _authorized, recall
+from hippograph.recall.service import recall
 from hippograph.runtime import Runtime
 
 TEAM = [
@@ -117,7 +118,7 @@ def test_authorization_reads_past_a_page_that_all_fails(runtime: Runtime, gql: G
     request = RecallRequest("moved", namespace=namespace)
 
     def authorized(fused: list[Fused], wanted: int) -> list[str]:
-        return list(runtime.store.read_in(lambda tx: _authorized(tx, request, fused, wanted)).candidates)
+        return list(runtime.store.read_in(lambda tx: authorize.authorized(tx, request, fused, wanted)).candidates)
 
     # A whole page of ids the caller may not see (here: none exist) does not end the search.
     unseen = [Fused(f"ep_unseen{i:02d}", 1.0, (), "Episode") for i in range(4)]

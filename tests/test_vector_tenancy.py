@@ -13,8 +13,8 @@ import pytest
 from support.client import GraphQLClient
 
 from hippograph.embedding import Vector
+from hippograph.recall.channels import MIN_COSINE
 from hippograph.recall.fusion import Ranked
-from hippograph.recall.service import MIN_COSINE
 from hippograph.recall.vector import VectorQuery, exact_neighbours, indexed_neighbours
 from hippograph.runtime import Runtime
 from hippograph.store import Store, Transaction

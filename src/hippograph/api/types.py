@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import re
 from collections.abc import Awaitable
 from typing import Any
 
@@ -355,28 +353,3 @@ class ConsolidationResult(graphene.ObjectType):
     processed = graphene.Int(required=True)
     failed = graphene.Int(required=True)
     remaining = graphene.Int(required=True)
-
-
-def encode_cursor(kind: str, value: str) -> str:
-    """An opaque page cursor: a memory id ("memory") or a position in a listing ("offset")."""
-    return base64.urlsafe_b64encode(f"{kind}:{value}".encode()).decode()
-
-
-def decode_cursor(cursor: str, kind: str) -> str | None:
-    """The value of a cursor of this kind; None for anything this API did not issue."""
-    try:
-        found, _, value = base64.urlsafe_b64decode(cursor.encode()).decode().partition(":")
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return value if found == kind and value else None
-
-
-# Offsets this API issues are positions in a listing: a few digits, ASCII ones ("²" is a digit too).
-_OFFSET = re.compile(r"[0-9]{1,9}")
-
-
-def decode_offset(cursor: str) -> int | None:
-    """The position an "offset" cursor names; None for a forged one, which the store's SKIP could
-    not take (not a decimal, or past any listing)."""
-    value = decode_cursor(cursor, "offset")
-    return int(value) if value is not None and _OFFSET.fullmatch(value) else None

@@ -27,7 +27,7 @@ from hippograph.kernel.events import EventKind
 
 
 class Context(Protocol):
-    """What revision needs of the commit's context (commit.py)."""
+    """What revision needs of the commit's context (beliefs.py)."""
 
     @property
     def now(self) -> datetime: ...

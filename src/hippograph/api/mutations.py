@@ -1,0 +1,202 @@
+"""The GraphQL mutation root: each resolver one call into the service layer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import graphene
+
+from hippograph.api import types
+from hippograph.api.guard import actor, tenant, tenant_or_all
+from hippograph.api.inputs import (
+    NAMESPACE_HELP,
+    CaptureInput,
+    ForgetInput,
+    ModifyInput,
+    RememberInput,
+    to_capture,
+    to_forget,
+    to_modify,
+    to_remember,
+)
+from hippograph.api.threads import call
+from hippograph.capture.service import capture
+from hippograph.consolidation.worker import consolidate
+from hippograph.graph.curation import add_alias, merge_entities
+from hippograph.kernel.errors import bad_input
+from hippograph.kernel.model import CaptureOutcome
+from hippograph.lifecycle.erase import erase
+from hippograph.lifecycle.forget import forget, recover
+from hippograph.lifecycle.modify import modify
+from hippograph.lifecycle.pin import set_pinned
+from hippograph.lifecycle.remember import remember
+from hippograph.lifecycle.sweep import sweep
+
+MAX_CONSOLIDATE = 100_000
+
+
+def _memory_change(description: str) -> graphene.Field:
+    """A mutation of one memory by id that returns it, with an optional reason for History."""
+    return graphene.Field(
+        graphene.NonNull(types.Memory),
+        id=graphene.ID(required=True),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        reason=graphene.String(),
+        description=description,
+    )
+
+
+class Mutation(graphene.ObjectType):
+    capture = graphene.Field(
+        graphene.NonNull(types.CaptureResult),
+        input=graphene.Argument(graphene.NonNull(CaptureInput)),
+        description="Store one episode (or recognise it as a duplicate or a corroboration).",
+    )
+    capture_batch = graphene.Field(
+        graphene.NonNull(graphene.List(graphene.NonNull(types.CaptureResult))),
+        inputs=graphene.Argument(graphene.NonNull(graphene.List(graphene.NonNull(CaptureInput)))),
+        description="Store up to 64 episodes in one transaction: all are stored or none.",
+    )
+
+    consolidate = graphene.Field(
+        graphene.NonNull(types.ConsolidationResult),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        limit=graphene.Int(default_value=1000),
+        description="Consolidate up to limit raw episodes now; returns when done.",
+    )
+
+    add_alias = graphene.Field(
+        graphene.NonNull(types.Entity),
+        entity_id=graphene.ID(required=True),
+        alias=graphene.String(required=True),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        description="Another name for an entity, in this namespace: consolidation resolves it to the entity.",
+    )
+    merge_entities = graphene.Field(
+        graphene.NonNull(types.Entity),
+        source_id=graphene.ID(required=True),
+        target_id=graphene.ID(required=True),
+        reason=graphene.String(required=True),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        description="Repair a split: fold source into target; the source stays as a tombstone, with History.",
+    )
+
+    remember = graphene.Field(
+        graphene.NonNull(types.RememberResult),
+        input=graphene.Argument(graphene.NonNull(RememberInput)),
+        description="Store an explicit fact of any kind; it supersedes the current one with its key (STATUS: subject).",
+    )
+
+    modify = graphene.Field(
+        graphene.NonNull(types.Fact),
+        input=graphene.Argument(graphene.NonNull(ModifyInput)),
+        description="Correct a fact: a new version supersedes it (VERSION_CONFLICT, EPISODE_IMMUTABLE).",
+    )
+
+    erase = graphene.Field(
+        graphene.NonNull(types.EraseResult),
+        id=graphene.ID(required=True),
+        reason=graphene.String(required=True),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        description="Irreversibly erase a memory, what it alone supported, and the content of its History.",
+    )
+
+    forget = graphene.Field(
+        graphene.NonNull(types.ForgetResult),
+        input=graphene.Argument(graphene.NonNull(ForgetInput)),
+        description="Soft-forget memories: PREVIEW, then EXECUTE with a reason (and the token above the threshold).",
+    )
+    recover = _memory_change("Bring back a forgotten memory within the retention window (default 30 days).")
+
+    pin = _memory_change("Pin a memory: it never decays and no sweep expires it.")
+    unpin = _memory_change("Unpin a memory: it decays again like any of its kind.")
+    sweep = graphene.Field(
+        graphene.NonNull(types.SweepReport),
+        namespace=graphene.String(description="One namespace; all when omitted."),
+        description="Run the sweeps now: event TTL, erasure past the recovery window, History retention.",
+    )
+
+    @staticmethod
+    async def resolve_pin(
+        root: Any, info: graphene.ResolveInfo, id: str, namespace: str | None = None, reason: str | None = None
+    ) -> Any:
+        return await call(set_pinned, info.context["runtime"], tenant(info, namespace), id, True, actor(info), reason)
+
+    @staticmethod
+    async def resolve_unpin(
+        root: Any, info: graphene.ResolveInfo, id: str, namespace: str | None = None, reason: str | None = None
+    ) -> Any:
+        return await call(set_pinned, info.context["runtime"], tenant(info, namespace), id, False, actor(info), reason)
+
+    @staticmethod
+    async def resolve_sweep(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
+        return await call(sweep, info.context["runtime"], tenant_or_all(info, namespace))
+
+    @staticmethod
+    async def resolve_forget(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
+        request = to_forget(input, tenant(info, input.get("namespace")), actor(info))
+        return await call(forget, info.context["runtime"], request)
+
+    @staticmethod
+    async def resolve_recover(
+        root: Any, info: graphene.ResolveInfo, id: str, namespace: str | None = None, reason: str | None = None
+    ) -> Any:
+        return await call(recover, info.context["runtime"], tenant(info, namespace), id, reason, actor(info))
+
+    @staticmethod
+    async def resolve_erase(
+        root: Any, info: graphene.ResolveInfo, id: str, reason: str, namespace: str | None = None
+    ) -> Any:
+        return await call(erase, info.context["runtime"], tenant(info, namespace), id, reason, actor(info))
+
+    @staticmethod
+    async def resolve_modify(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
+        request = to_modify(input, tenant(info, input.get("namespace")), actor(info))
+        return await call(modify, info.context["runtime"], request)
+
+    @staticmethod
+    async def resolve_remember(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
+        request = to_remember(input, tenant(info, input.get("namespace")), actor(info))
+        return await call(remember, info.context["runtime"], request)
+
+    @staticmethod
+    async def resolve_add_alias(
+        root: Any, info: graphene.ResolveInfo, entity_id: str, alias: str, namespace: str | None = None
+    ) -> Any:
+        return await call(add_alias, info.context["runtime"], tenant(info, namespace), entity_id, alias, actor(info))
+
+    @staticmethod
+    async def resolve_merge_entities(
+        root: Any,
+        info: graphene.ResolveInfo,
+        source_id: str,
+        target_id: str,
+        reason: str,
+        namespace: str | None = None,
+    ) -> Any:
+        return await call(
+            merge_entities, info.context["runtime"], tenant(info, namespace), source_id, target_id, reason, actor(info)
+        )
+
+    @staticmethod
+    async def resolve_consolidate(
+        root: Any, info: graphene.ResolveInfo, limit: int, namespace: str | None = None
+    ) -> Any:
+        namespace = tenant(info, namespace)
+        if not 0 < limit <= MAX_CONSOLIDATE:
+            raise bad_input(f"limit must be between 1 and {MAX_CONSOLIDATE}", field="limit")
+        return await call(consolidate, info.context["runtime"], namespace=namespace, limit=limit)
+
+    @staticmethod
+    async def resolve_capture(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> CaptureOutcome:
+        item = to_capture(input, tenant(info, input.get("namespace")))
+        outcomes = await call(capture, info.context["runtime"], [item], actor(info))
+        return outcomes[0]
+
+    @staticmethod
+    async def resolve_capture_batch(
+        root: Any, info: graphene.ResolveInfo, inputs: list[dict[str, Any]]
+    ) -> list[CaptureOutcome]:
+        # Every input's namespace is checked before any is written.
+        items = [to_capture(item, tenant(info, item.get("namespace"))) for item in inputs]
+        return await call(capture, info.context["runtime"], items, actor(info))

@@ -1,0 +1,47 @@
+"""Relay-style pagination: opaque cursors and the connections pages are returned in."""
+
+from __future__ import annotations
+
+import base64
+import re
+from typing import Any
+
+import graphene
+
+
+def encode_cursor(kind: str, value: str) -> str:
+    """An opaque page cursor: a memory id ("memory") or a position in a listing ("offset")."""
+    return base64.urlsafe_b64encode(f"{kind}:{value}".encode()).decode()
+
+
+def decode_cursor(cursor: str, kind: str) -> str | None:
+    """The value of a cursor of this kind; None for anything this API did not issue."""
+    try:
+        found, _, value = base64.urlsafe_b64decode(cursor.encode()).decode().partition(":")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return value if found == kind and value else None
+
+
+# Offsets this API issues are positions in a listing: a few digits, ASCII ones ("²" is a digit too).
+_OFFSET = re.compile(r"[0-9]{1,9}")
+
+
+def decode_offset(cursor: str) -> int | None:
+    """The position an "offset" cursor names; None for a forged one, which the store's SKIP could
+    not take (not a decimal, or past any listing)."""
+    value = decode_cursor(cursor, "offset")
+    return int(value) if value is not None and _OFFSET.fullmatch(value) else None
+
+
+def connection(cls: Any, nodes: list[Any], cursors: list[str], has_next: bool, has_previous: bool) -> Any:
+    edges = [cls.Edge(node=node, cursor=cursor) for node, cursor in zip(nodes, cursors)]
+    return cls(
+        edges=edges,
+        page_info=graphene.relay.PageInfo(
+            has_next_page=has_next,
+            has_previous_page=has_previous,
+            start_cursor=cursors[0] if cursors else None,
+            end_cursor=cursors[-1] if cursors else None,
+        ),
+    )

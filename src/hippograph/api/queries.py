@@ -1,0 +1,184 @@
+"""The GraphQL query root: each resolver one call into the service layer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import graphene
+
+from hippograph.api import types
+from hippograph.api.guard import tenant, tenant_or_all
+from hippograph.api.inputs import NAMESPACE_HELP, RecallInput, to_recall
+from hippograph.api.pagination import connection, decode_cursor, decode_offset, encode_cursor
+from hippograph.api.scalars import DateTime
+from hippograph.api.threads import call
+from hippograph.consolidation.status import status
+from hippograph.graph.entities import get_entity, list_entities, neighborhood, timeline
+from hippograph.kernel.errors import bad_input
+from hippograph.lifecycle.stats import stats
+from hippograph.recall.service import recall
+from hippograph.store.history import read_history
+from hippograph.store.memories import get_memory, page_memories
+
+
+class Query(graphene.ObjectType):
+    recall = graphene.Field(
+        graphene.NonNull(types.RecallResult),
+        input=graphene.Argument(graphene.NonNull(RecallInput)),
+        description="Memories relevant to a query, fused from the keyword and vector channels.",
+    )
+    memory = graphene.Field(
+        types.Memory,
+        id=graphene.ID(required=True),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        description="One memory by id; an error with code NOT_FOUND if it is not in the namespace.",
+    )
+    memories = graphene.Field(
+        graphene.NonNull(types.MemoryConnection),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        first=graphene.Int(default_value=20, description="1..100."),
+        after=graphene.String(description="The endCursor of the previous page."),
+        description="Episodes and facts, newest first.",
+    )
+
+    @staticmethod
+    async def resolve_recall(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
+        return await call(recall, info.context["runtime"], to_recall(input, tenant(info, input.get("namespace"))))
+
+    @staticmethod
+    async def resolve_memory(root: Any, info: graphene.ResolveInfo, id: str, namespace: str | None = None) -> Any:
+        return await call(get_memory, info.context["runtime"].store, tenant(info, namespace), id)
+
+    @staticmethod
+    async def resolve_memories(
+        root: Any,
+        info: graphene.ResolveInfo,
+        first: int,
+        namespace: str | None = None,
+        after: str | None = None,
+    ) -> types.MemoryConnection:
+        runtime = info.context["runtime"]
+        namespace = tenant(info, namespace)
+        before = None
+        if after is not None:
+            before = decode_cursor(after, "memory")
+            if before is None:
+                raise bad_input("after is not a cursor this API issued", field="after")
+        page = await call(page_memories, runtime.store, namespace, first, before, runtime.settings.limits.max_page_size)
+        cursors = [encode_cursor("memory", memory.id) for memory in page.memories]
+        return connection(types.MemoryConnection, page.memories, cursors, page.has_next, after is not None)
+
+    entity = graphene.Field(
+        graphene.NonNull(types.Entity),
+        id=graphene.ID(required=True),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        description="One entity by id; NOT_FOUND if it is not in the namespace.",
+    )
+    entities = graphene.Field(
+        graphene.NonNull(types.EntityConnection),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        search=graphene.String(description="Full-text match on the name; without it, most mentioned first."),
+        type=graphene.String(description="Only entities of this type (person, place, organization, ...)."),
+        first=graphene.Int(default_value=20, description="1..100."),
+        after=graphene.String(),
+    )
+    neighborhood = graphene.Field(
+        graphene.NonNull(types.Neighborhood),
+        entity_id=graphene.ID(required=True),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        depth=graphene.Int(default_value=1, description="1..3 hops."),
+        as_of=DateTime(description="Valid time: what held in the world then. Default: now."),
+        known_at=DateTime(description="Transaction time: as Hippograph knew it then. Default: now."),
+    )
+    timeline = graphene.Field(
+        graphene.NonNull(graphene.List(graphene.NonNull(types.TimelineEntry))),
+        entity_id=graphene.ID(required=True),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        description="The facts about an entity with validity intervals and version chains, oldest first.",
+    )
+    history = graphene.Field(
+        graphene.NonNull(graphene.List(graphene.NonNull(types.HistoryEvent))),
+        id=graphene.ID(required=True),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        description="The audit trail of a memory or entity, oldest first.",
+    )
+    stats = graphene.Field(
+        graphene.NonNull(types.Stats),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        description="Census of a namespace: labels, kinds, statuses, lifecycle states.",
+    )
+    status = graphene.Field(
+        graphene.NonNull(types.Status),
+        namespace=graphene.String(description="One namespace; all when omitted."),
+    )
+
+    @staticmethod
+    async def resolve_entity(root: Any, info: graphene.ResolveInfo, id: str, namespace: str | None = None) -> Any:
+        return await call(get_entity, info.context["runtime"].store, tenant(info, namespace), id)
+
+    @staticmethod
+    async def resolve_entities(
+        root: Any,
+        info: graphene.ResolveInfo,
+        first: int,
+        namespace: str | None = None,
+        search: str | None = None,
+        type: str | None = None,
+        after: str | None = None,
+    ) -> types.EntityConnection:
+        runtime = info.context["runtime"]
+        namespace = tenant(info, namespace)
+        if not 0 < first <= runtime.settings.limits.max_page_size:
+            raise bad_input(f"first must be between 1 and {runtime.settings.limits.max_page_size}", field="first")
+        skip = 0
+        if after is not None:
+            offset = decode_offset(after)
+            if offset is None:
+                raise bad_input("after is not a cursor this API issued", field="after")
+            skip = offset + 1
+        found = await call(
+            list_entities, runtime.store, namespace, search=search, entity_type=type, skip=skip, first=first + 1
+        )
+        page = found[:first]
+        cursors = [encode_cursor("offset", str(skip + i)) for i in range(len(page))]
+        return connection(types.EntityConnection, page, cursors, len(found) > first, skip > 0)
+
+    @staticmethod
+    async def resolve_neighborhood(
+        root: Any,
+        info: graphene.ResolveInfo,
+        entity_id: str,
+        depth: int,
+        namespace: str | None = None,
+        as_of: Any = None,
+        known_at: Any = None,
+    ) -> Any:
+        runtime = info.context["runtime"]
+        now = runtime.clock()
+        return await call(
+            neighborhood,
+            runtime.store,
+            tenant(info, namespace),
+            entity_id,
+            depth=depth,
+            as_of=as_of or now,
+            known_at=known_at or now,
+        )
+
+    @staticmethod
+    async def resolve_timeline(
+        root: Any, info: graphene.ResolveInfo, entity_id: str, namespace: str | None = None
+    ) -> Any:
+        return await call(timeline, info.context["runtime"].store, tenant(info, namespace), entity_id)
+
+    @staticmethod
+    async def resolve_history(root: Any, info: graphene.ResolveInfo, id: str, namespace: str | None = None) -> Any:
+        return await call(read_history, info.context["runtime"].store, tenant(info, namespace), id)
+
+    @staticmethod
+    async def resolve_stats(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
+        return await call(stats, info.context["runtime"], tenant(info, namespace))
+
+    @staticmethod
+    async def resolve_status(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
+        return await call(status, info.context["runtime"], tenant_or_all(info, namespace))

@@ -1,0 +1,56 @@
+"""The ``hippograph`` command: serve, mcp, init, consolidate, status, dump, sweep, export, import,
+keys, schema; each group of commands in a module of its own."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Callable, Sequence
+
+from hippograph.cli import backup, keys, schema, serve, store
+from hippograph.kernel.config import Settings, SettingsError
+from hippograph.kernel.errors import HippographError
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="hippograph", description="Long-term memory for AI agents.")
+    parser.add_argument("--log-level", default="INFO")
+    commands = parser.add_subparsers(dest="command", required=True)
+    for group in (serve, store, backup, keys, schema):
+        group.add_commands(commands)
+
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    if args.command == "schema":
+        return schema.run(args)
+    try:
+        settings = Settings.from_env().with_overrides(
+            data_dir=args.data_dir,
+            heap=args.heap,
+            neo4j_uri=args.neo4j_uri,
+            host=getattr(args, "host", None),
+            port=getattr(args, "port", None) if args.command == "serve" else None,
+        )
+    except SettingsError as error:
+        print(f"hippograph {args.command}: {error}", file=sys.stderr)
+        return 2
+    run: Callable[[Settings, argparse.Namespace], int] = args.run
+    try:
+        return run(settings, args)
+    except HippographError as error:
+        print(f"hippograph {args.command}: {error.message}", file=sys.stderr)
+        return 2
+    except Exception as error:  # the store would not open, most often: one line, not a trace
+        logging.getLogger(__name__).debug("command failed", exc_info=True)
+        print(f"hippograph {args.command}: {_reason(error)}", file=sys.stderr)
+        return 1
+
+
+def _reason(error: BaseException) -> str:
+    """The innermost message of a failure, on one line (the JVM's own is several)."""
+    while error.__cause__ is not None:
+        error = error.__cause__
+    lines = str(error).strip().splitlines() or [type(error).__name__]
+    return lines[0]

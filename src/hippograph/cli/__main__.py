@@ -1,0 +1,7 @@
+"""``python -m hippograph.cli``."""
+
+import sys
+
+from hippograph.cli import main
+
+sys.exit(main())

@@ -1,0 +1,74 @@
+"""``hippograph serve`` and ``hippograph mcp``: serving the memory, over GraphQL or MCP."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from hippograph.cli.options import store_flags
+from hippograph.kernel.config import Settings
+
+
+def add_commands(commands: Any) -> None:
+    serve = commands.add_parser("serve", help="serve GraphQL (embedded ArcadeDB unless Neo4j is configured)")
+    store_flags(serve)
+    serve.add_argument("--host", help="bind address (HIPPOGRAPH_HOST, default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (HIPPOGRAPH_PORT, default 8420)")
+    serve.set_defaults(run=_serve)
+
+    mcp = commands.add_parser(
+        "mcp",
+        help="serve the memory tools over MCP (stdio by default) on this store, or on a server given --url",
+        description="The API key, when one is needed, comes from HIPPOGRAPH_API_KEY (never a flag: flags show in ps).",
+    )
+    store_flags(mcp)
+    mcp.add_argument("--url", help="use the Hippograph server at this URL instead of opening the store here")
+    mcp.add_argument("--transport", choices=["stdio", "streamable-http"], default="stdio")
+    mcp.add_argument("--host", help="streamable-http: bind address (default 127.0.0.1)")
+    mcp.add_argument("--port", type=int, help="streamable-http: port (default 8421)")
+    mcp.add_argument("--namespace", help="the tools' namespace when a call names none (default: the key's)")
+    mcp.set_defaults(run=_mcp)
+
+
+def _serve(settings: Settings, args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from hippograph.access.keys import list_keys
+    from hippograph.api.app import create_app
+    from hippograph.api.origin import is_loopback
+    from hippograph.runtime import open_runtime, warm_up_in_background
+
+    runtime = open_runtime(settings)  # the store only: the models load once it serves
+    if not is_loopback(settings.server.host) and not list_keys(runtime.store):
+        runtime.close()
+        print(
+            f"hippograph serve: refusing to bind {settings.server.host} without an API key; "
+            "create one with `hippograph keys create` or bind 127.0.0.1",
+            file=sys.stderr,
+        )
+        return 2
+    app = create_app(runtime, close_runtime_on_shutdown=True)
+    # /readyz answers as soon as the store does, before the models have loaded.
+    warm_up_in_background(runtime)
+    print(
+        f"starting Hippograph on http://{settings.server.host}:{settings.server.port}/graphql ({runtime.store.dialect.name})",
+        flush=True,
+    )
+    uvicorn.run(
+        app,
+        host=settings.server.host,
+        port=settings.server.port,
+        log_level="warning",
+        forwarded_allow_ips=settings.access.forwarded_allow_ips,
+    )
+    return 0
+
+
+def _mcp(settings: Settings, args: argparse.Namespace) -> int:
+    try:
+        from hippograph.mcp.command import run
+    except ImportError as missing:  # the SDK is an extra
+        print(f"hippograph mcp: {missing}; install it with pip install 'hippograph[mcp]'", file=sys.stderr)
+        return 2
+    return run(settings, args)

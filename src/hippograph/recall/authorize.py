@@ -1,0 +1,81 @@
+"""Recall's authorization: of the fused hits, only those the caller may see (the namespace, the
+filters, time travel, status), read in the same lookup with what scoring needs of each."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hippograph.kernel.filters import filter_params
+from hippograph.kernel.model import Episode, Fact, Memory
+from hippograph.kernel.retention import EPISODE_KIND
+from hippograph.recall.fusion import Fused
+from hippograph.recall.request import RecallRequest
+from hippograph.recall.scoring import ACTIVE, Candidate
+from hippograph.store import Transaction
+from hippograph.store.memories import memory_from_row
+
+# Authorization by label: the statement, and what its maps build.
+_AUTHORIZE: tuple[tuple[str, type[Episode | Fact]], ...] = (
+    ("authorize_episodes", Episode),
+    ("authorize_facts", Fact),
+)
+
+
+@dataclass(frozen=True)
+class Visible:
+    """The fused hits the caller may see: what scoring needs of each, and the memory itself."""
+
+    candidates: dict[str, Candidate]
+    memories: dict[str, Memory]
+
+
+def authorized(tx: Transaction, request: RecallRequest, fused: Sequence[Fused], wanted: int) -> Visible:
+    """The fused hits the caller may see, looked up best first, a page at a time, until ``wanted``
+    have passed: further down, fusion scores are too small to reach the limit (with k = 5, one
+    channel's 40th hit scores 1/45 against 1/6 for its first), and each lookup costs the same
+    whether the id passes or not. The lookup that authorizes a memory also reads it, so the hits
+    need no second read."""
+    params = filter_params(request.filters)
+    params |= {
+        "as_of": request.as_of,
+        "known_at": request.known_at,
+        "include_superseded": request.include_superseded,
+    }
+    visible = Visible({}, {})
+    for start in range(0, len(fused), wanted):
+        page = fused[start : start + wanted]
+        for query, memory_type in _AUTHORIZE:
+            ids = [f.id for f in page if f.label == memory_type.__name__]
+            for row in tx.run_listed(query, ids=ids, namespace=request.namespace, **params) if ids else []:
+                memory = memory_from_row(memory_type, row)
+                visible.memories[memory.id] = memory
+                visible.candidates[memory.id] = _candidate(memory, row.get("replaces", ()))
+        if len(visible.candidates) >= wanted:
+            break
+    return visible
+
+
+def _candidate(memory: Episode | Fact, replaces: Sequence[str] = ()) -> Candidate:
+    """What scoring needs of an authorized memory: an episode is always active, lives in a
+    session and dates from its capture; a fact has a status and provenance, and dates from when
+    it was recorded."""
+    supported_by: tuple[str, ...]
+    if isinstance(memory, Episode):
+        kind, created_at, status, session, supported_by = EPISODE_KIND, memory.captured_at, ACTIVE, memory.session, ()
+    else:
+        kind, created_at, status, session = memory.kind, memory.recorded_at, memory.status, None
+        supported_by = tuple(memory.supported_by)
+    return Candidate(
+        id=memory.id,
+        kind=kind,
+        importance=memory.importance,
+        pinned=memory.pinned,
+        access_count=memory.access_count,
+        last_accessed_at=memory.last_accessed_at,
+        created_at=created_at,
+        status=status,
+        session=session,
+        supported_by=supported_by,
+        replaces=tuple(replaces),
+    )

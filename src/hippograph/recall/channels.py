@@ -1,0 +1,108 @@
+"""Recall's channels for one request: keyword, vector and graph, each returning ids and scores
+only (nothing is read before authorization). A failing channel degrades recall instead of failing
+it."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from hippograph.embedding import Vector
+from hippograph.kernel.config import ActivationParams
+from hippograph.kernel.lucene import fulltext_query
+from hippograph.kernel.timing import Stopwatch
+from hippograph.recall.fusion import Ranked, reciprocal_rank_fusion
+from hippograph.recall.graph import GraphQuery, graph_channel, query_seeds
+from hippograph.recall.modes import ModePreset
+from hippograph.recall.request import Channel, Degradation, RecallRequest
+from hippograph.recall.vector import VectorQuery, vector_channel
+from hippograph.runtime import Runtime
+from hippograph.store.search import scoped_query
+
+log = logging.getLogger(__name__)
+
+MIN_COSINE = 0.3
+
+
+def run_channels(
+    runtime: Runtime, request: RecallRequest, preset: ModePreset, fetch: int, now: datetime, watch: Stopwatch
+) -> tuple[dict[Channel, list[Ranked]], list[Degradation]]:
+    """Each requested channel's ranking; a channel that fails is reported, not raised."""
+    rankings: dict[Channel, list[Ranked]] = {}
+    degraded: list[Degradation] = []
+    # The query's embedding and the entities it names are worked out while the keyword channel
+    # runs: ONNX Runtime and the store's engine each take a core and release the GIL.
+    pool = runtime.query_threads
+    wanted = request.channels
+    embedding = pool.submit(runtime.embedder.embed_query, request.query) if Channel.VECTOR in wanted else None
+    named = pool.submit(query_seeds, runtime, request.namespace, request.query) if Channel.GRAPH in wanted else None
+
+    def vector() -> list[Ranked]:
+        assert embedding is not None
+        with watch.stage("embed_query"):
+            vector = embedding.result()
+        return _vector(runtime, request, fetch, vector)
+
+    def graph() -> list[Ranked]:
+        assert named is not None
+        text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.recall.rrf_k)[: runtime.settings.recall.graph.text_hits]
+        query = GraphQuery(
+            request.namespace,
+            as_of=request.as_of or now,
+            known_at=request.known_at or now,
+            limit=fetch,
+            options=runtime.settings.recall.graph,
+            activation=_activation(runtime, preset),
+        )
+        return graph_channel(runtime, query, named.result(), [hit.id for hit in text_hits])
+
+    runs: dict[Channel, Callable[[], list[Ranked]]] = {
+        Channel.KEYWORD: lambda: _keyword(runtime, request, fetch),
+        Channel.VECTOR: vector,
+        Channel.GRAPH: graph,
+    }
+    # In this order: the graph channel starts from the other two's hits too.
+    for channel, run in runs.items():
+        if channel not in request.channels:
+            continue
+        with watch.stage(channel.value):
+            try:
+                rankings[channel] = run()
+            except Exception as error:  # a channel may fail; recall must still answer
+                log.warning("recall channel %s failed", channel, exc_info=True)
+                degraded.append(Degradation(channel, f"failed: {type(error).__name__}"))
+    return rankings, degraded
+
+
+def _activation(runtime: Runtime, preset: ModePreset) -> ActivationParams:
+    configured = runtime.settings.recall.activation
+    # A mode may look further than configured, never less far.
+    return replace(configured, depth=max(configured.depth, preset.activation_depth))
+
+
+def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> list[Ranked]:
+    terms = fulltext_query(request.query)
+    if terms is None:
+        return []
+    return _search(
+        runtime,
+        "fulltext_search",
+        ("episode_search", "fact_search"),
+        query=scoped_query(request.namespace, terms),
+        namespace=request.namespace,
+        limit=fetch,
+    )
+
+
+def _vector(runtime: Runtime, request: RecallRequest, fetch: int, embedding: Vector) -> list[Ranked]:
+    return vector_channel(runtime.store, VectorQuery(request.namespace, embedding, fetch, MIN_COSINE))
+
+
+def _search(runtime: Runtime, query_name: str, indexes: Sequence[str], **params: Any) -> list[Ranked]:
+    """One channel over several indexes (episodes and facts), one ranking by score."""
+    names = [runtime.store.index(index) for index in indexes]
+    rows = runtime.store.read_listed(query_name, indexes=names, **params)
+    return [Ranked(row["id"], row["score"], row["label"]) for row in rows]
