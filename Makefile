@@ -5,13 +5,17 @@ BIN := $(VENV)/bin
 # Every install goes through constraints.txt: it pins torch to the CPU build.
 PIP_INSTALL := $(BIN)/pip install --quiet --constraint constraints.txt
 
-.PHONY: serve test lint-cypher schema vendor
+.PHONY: serve test test-quick lint-cypher schema vendor
 
 serve: $(VENV)/.installed
 	$(BIN)/hippograph serve
 
 test: $(VENV)/.installed
 	$(BIN)/pytest
+
+# Every test but the slow ones (marked `slow`: processes on stores of their own); CI runs them all.
+test-quick: $(VENV)/.installed
+	$(BIN)/pytest -m "not slow"
 
 lint-cypher:
 	npm ci --prefix tools/cypher-lint --no-audit --no-fund
