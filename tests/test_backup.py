@@ -58,7 +58,7 @@ class Server:
         deadline = time.monotonic() + 180
         while not self._ready():
             assert self.process.poll() is None and time.monotonic() < deadline, log.read_text(errors="replace")
-            time.sleep(0.5)
+            time.sleep(0.1)
         self.gql = GraphQLClient(self.url)
 
     def _ready(self) -> bool:

@@ -113,7 +113,7 @@ def keyless_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         while not ready(url):
             assert process.poll() is None, (directory / "serve.log").read_text()[-3000:]
             assert time.monotonic() < deadline, "the keyless server did not become ready"
-            time.sleep(0.5)
+            time.sleep(0.1)
         yield url
     finally:
         process.terminate()

@@ -92,7 +92,7 @@ def _serve(data_dir: Path, log: Path, env: dict[str, str] | None = None) -> tupl
                 return process, url
         except httpx.TransportError:
             pass
-        time.sleep(0.5)
+        time.sleep(0.1)
     process.kill()
     raise AssertionError("hippograph serve did not become ready")
 
