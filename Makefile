@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # Every install goes through constraints.txt: it pins torch to the CPU build.
 PIP_INSTALL := $(BIN)/pip install --quiet --constraint constraints.txt
 
-.PHONY: serve test lint lint-cypher schema vendor
+.PHONY: serve test test-quick lint lint-cypher schema vendor
 
 serve: $(VENV)/.installed
 	$(BIN)/hippograph serve
@@ -19,6 +19,10 @@ lint: $(VENV)/.installed
 	$(BIN)/ruff format --check src tests bench tools
 	$(BIN)/lint-imports
 	$(BIN)/mypy
+
+# Every test but the slow ones (marked `slow`: processes on stores of their own); CI runs them all.
+test-quick: $(VENV)/.installed
+	$(BIN)/pytest -m "not slow"
 
 lint-cypher:
 	npm ci --prefix tools/cypher-lint --no-audit --no-fund

@@ -113,7 +113,7 @@ def keyless_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         while not ready(url):
             assert process.poll() is None, (directory / "serve.log").read_text()[-3000:]
             assert time.monotonic() < deadline, "the keyless server did not become ready"
-            time.sleep(0.5)
+            time.sleep(0.1)
         yield url
     finally:
         process.terminate()
@@ -277,6 +277,7 @@ def test_the_explorer_searches_draws_follows_and_moves_in_time(
     assert admin_secret not in page.url
 
 
+@pytest.mark.slow
 def test_both_pages_work_without_a_key_on_a_keyless_loopback_server(browser: Any, keyless_server: str) -> None:
     local = GraphQLClient(keyless_server)  # no Authorization header at all
     seed(local, "default")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+import pytest
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -62,6 +63,7 @@ def run(scenario: Callable[[], Awaitable[None]]) -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_in_process_it_captures_recalls_and_forgets_on_its_own_store(tmp_path: Path) -> None:
     async def scenario() -> None:
         args = ("--data-dir", str(tmp_path / "store"), "--heap", "512m")
