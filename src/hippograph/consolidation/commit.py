@@ -20,7 +20,7 @@ from ulid import ULID
 
 from hippograph.capture.normalize import hash_basis
 from hippograph.consolidation import types
-from hippograph.consolidation.concepts import merge_concepts
+from hippograph.consolidation.concepts import fact_concepts, merge_concepts, sync_fact_concepts
 from hippograph.consolidation.keys import relation_fact_hash, statement_fact_hash
 from hippograph.consolidation.resolve import NameRef, Resolution
 from hippograph.consolidation.revise import NewFact, revise_polarity, revise_relation, support_props
@@ -67,20 +67,26 @@ class _Statements:
     """The transaction, with new facts held back and created by one statement per run of them:
     most facts need no other statement, and a round trip costs more than creating one. Any other
     statement sends the held facts first, so that it sees the graph as if each had been created
-    at once (a lookup finds them, a revision can supersede them)."""
+    at once (a lookup finds them, a revision can supersede them).
+
+    It also notes every fact whose support it changed (``supported``): their concept links follow
+    their support (consolidation/concepts.py)."""
 
     def __init__(self, tx: Transaction) -> None:
         self._tx = tx
         self._facts: list[dict[str, Any]] = []
+        self.supported: set[str] = set()
 
     def run(self, name: str, **params: Any) -> list[dict[str, Any]]:
         self.flush()
+        self.supported.update(_supported(name, params))
         return self._tx.run(name, **params)
 
     def create_fact(
         self, episode_id: str, props: dict[str, Any], about: list[dict[str, str]], said: dict[str, Any]
     ) -> None:
         self._facts.append({"episode_id": episode_id, "props": props, "about": about, "said": said})
+        self.supported.add(props["id"])
 
     def flush(self) -> None:
         if self._facts:
@@ -176,8 +182,18 @@ def commit_episodes(
             zip(work.extraction.facts, episode_identities, work.statement_vectors, strict=True)
         ):
             _commit_fact(ctx, position, candidate, identity, vector)
+    sync_fact_concepts(tx, tx.supported)
     tx.run("finish_episodes", ids=[work.id for work in owned], now=now)
     return [work.id in claims for work in works]
+
+
+def _supported(name: str, params: dict[str, Any]) -> list[str]:
+    """The facts a statement adds or moves SUPPORTED_BY edges of."""
+    if name == "support_fact":
+        return [params["fact_id"]]
+    if name == "move_support":
+        return [fact for move in params["moves"] for fact in (move["source"], move["target"])]
+    return []
 
 
 def _probe(namespace: str, digest: str, episode_id: str) -> dict[str, str]:
@@ -264,13 +280,30 @@ def _commit_fact(
     if any(version["supported"] for version in versions):
         return  # this episode was committed before, whatever became of the fact since
     ctx.versions.wrote(namespace, digest)
-    said = Said(ctx.work.occurred_at, ctx.work.id, position, obj or "", candidate.negated, candidate.confidence,
-                candidate.statement, candidate.kind)
+    said = Said(
+        ctx.work.occurred_at,
+        ctx.work.id,
+        position,
+        obj or "",
+        candidate.negated,
+        candidate.confidence,
+        candidate.statement,
+        candidate.kind,
+        fact_concepts(ctx.work, candidate),
+    )
     about = [{"entity": entity, "role": role} for entity, role in ((subject, "subject"), (obj, "object")) if entity]
     fact_id = str(ULID())
     functional = edge is not None and relation_types()[candidate.predicate or ""].functional
-    props = _fact_properties(ctx, candidate, fact_id, digest, vector, _name(mentions, candidate.subject),
-                             _name(mentions, candidate.object), functional)
+    props = _fact_properties(
+        ctx,
+        candidate,
+        fact_id,
+        digest,
+        vector,
+        _name(mentions, candidate.subject),
+        _name(mentions, candidate.object),
+        functional,
+    )
     if edge is not None:
         revise_relation(ctx, said, edge[0], candidate.predicate or "", NewFact(props, about, vector))
         return

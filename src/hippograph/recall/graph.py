@@ -44,6 +44,7 @@ class GraphOptions:
     hops: int = 1  # 2: also through the nodes of the best memories the first hop found
     next_turns: bool = True  # also to the turns before and after the hits and the best memories
     activation: ActivationParams = field(default_factory=ActivationParams)
+    fact_concepts: bool = True  # a concept's memories: the facts that mention it too, not only episodes
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,7 @@ class _Walk:
         for row in self.tx.run_listed(
             "graph_node_memories",
             nodes=sorted(new),
+            fact_concepts=options.fact_concepts,
             namespace=request.namespace,
             as_of=request.as_of,
             known_at=request.known_at,

@@ -185,6 +185,7 @@ def _graph_options(runtime: Runtime, preset: ModePreset) -> GraphOptions:
         s.graph_hops,
         s.graph_next_turns,
         activation,
+        s.graph_fact_concepts,
     )
 
 
