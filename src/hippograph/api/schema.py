@@ -8,6 +8,8 @@ from typing import Any
 import graphene
 
 from hippograph.api import types
+from hippograph.api.concepts import ConceptQuery
+from hippograph.api.connection import connection as _connection
 from hippograph.api.defaults import fill_defaults_for_nulls
 from hippograph.api.errors import coded
 from hippograph.api.guard import actor, guard_schema, tenant, tenant_or_all
@@ -60,7 +62,7 @@ def _memory_change(description: str) -> graphene.Field:
     )
 
 
-class Query(graphene.ObjectType):
+class Query(ConceptQuery, graphene.ObjectType):
     recall = graphene.Field(
         graphene.NonNull(types.RecallResult),
         input=graphene.Argument(graphene.NonNull(RecallInput)),
@@ -394,19 +396,6 @@ class Subscription(graphene.ObjectType):
         async with info.context["runtime"].events.subscribe(namespace, chosen) as queue:
             while True:
                 yield await queue.get()
-
-
-def _connection(cls: Any, nodes: list[Any], cursors: list[str], has_next: bool, has_previous: bool) -> Any:
-    edges = [cls.Edge(node=node, cursor=cursor) for node, cursor in zip(nodes, cursors)]
-    return cls(
-        edges=edges,
-        page_info=graphene.relay.PageInfo(
-            has_next_page=has_next,
-            has_previous_page=has_previous,
-            start_cursor=cursors[0] if cursors else None,
-            end_cursor=cursors[-1] if cursors else None,
-        ),
-    )
 
 
 # Episode and Fact are reached only through the Memory interface, so they are named here.
