@@ -5,11 +5,12 @@ arrive, and a fact's links follow its support."""
 from __future__ import annotations
 
 from support.client import GraphQLClient
-from support.operations import capture_turns
+from support.operations import capture_turns, erase
 from test_consolidation_order import consolidate_in_batches, shuffled
 
 from hippograph.consolidation.canonical import differences, dump
 from hippograph.consolidation.worker import consolidate
+from hippograph.recall.graph import GraphOptions, GraphQuery, graph_channel, query_seeds
 from hippograph.runtime import Runtime
 
 # Captured out of time order: the Lisbon statements arrive between Osaka's, so the Osaka version
@@ -22,6 +23,8 @@ MOVES = [
     ("Dana Lee", "Dana Lee: I moved to Osaka for the cooking school.", "2023-01-01T09:00:00Z"),
     ("Dana Lee", "Dana Lee: I moved to Lisbon for the surfing lessons.", "2023-03-01T09:00:00Z"),
 ]
+# Mentions the cooking school and the cat, and states no fact.
+CHATTER = ("Omar Haddad", "Omar Haddad: The cooking school sounds great.", "2023-06-01T09:00:00Z")
 DANA = "entity:person:dana lee"
 
 
@@ -56,3 +59,41 @@ def test_a_fact_links_its_statements_concepts_in_any_order(
     # The dump counts both kinds of link per concept.
     assert graphs[0]["concepts"]["concept:pottery studio"] == {"episodes": 1, "facts": 1}
     assert graphs[0]["concepts"]["concept:cat"] == {"episodes": 1, "facts": 1}
+
+
+def test_erasing_a_statement_takes_its_concepts_off_the_fact(
+    gql: GraphQLClient, namespace: str, runtime: Runtime
+) -> None:
+    ids = capture_turns(gql, namespace, [*MOVES, CHATTER], session="s1")
+    consolidate(runtime, namespace=namespace)
+    osaka = f"fact:{DANA} LIVES_IN entity:place:osaka"
+    assert fact_concepts(dump(runtime.store, namespace))[f"{osaka}@2023-01-01T09:00:00+00:00"] == {
+        "cooking school",
+        "cooking",
+        "school",
+        "cat",
+    }
+    # January's statement goes; February's still supports the version. The cooking school is
+    # still a concept (the chatter mentions it), but nothing the fact says mentions it any more.
+    erase(gql, namespace, ids[3])
+    graph = dump(runtime.store, namespace)
+    # The version keeps its fact (erasing does not date it again): it is the Osaka fact not of May.
+    [concepts] = [c for k, c in fact_concepts(graph).items() if k.startswith(osaka) and "@2023-05" not in k]
+    assert concepts == {"cat"}
+    assert graph["concepts"]["concept:cooking school"] == {"episodes": 1, "facts": 0}
+
+
+def test_the_graph_channel_reaches_facts_through_concepts_when_asked(
+    gql: GraphQLClient, namespace: str, runtime: Runtime
+) -> None:
+    capture_turns(gql, namespace, [*MOVES, CHATTER], session="s1")
+    consolidate(runtime, namespace=namespace)
+    now = runtime.clock()
+    seeds = query_seeds(runtime, namespace, "Who went to a pottery studio?")
+
+    def labels(fact_concepts: bool) -> set[str]:
+        request = GraphQuery(namespace, now, now, 20, GraphOptions(fact_concepts=fact_concepts))
+        return {hit.label for hit in graph_channel(runtime, request, seeds, [])}
+
+    assert labels(True) == {"Episode", "Fact"}
+    assert labels(False) == {"Episode"}

@@ -135,7 +135,7 @@ class Settings:
     graph_text_hits: int = 5
     graph_hops: int = 1
     graph_next_turns: bool = True
-    graph_fact_concepts: bool = True
+    graph_fact_concepts: bool = False
     query_cache_size: int = 1024
     # How long /metrics keeps its reading of consolidation's backlog: counting episodes by state
     # reads every episode, so scrapes closer together than this share one reading.

@@ -44,7 +44,7 @@ class GraphOptions:
     hops: int = 1  # 2: also through the nodes of the best memories the first hop found
     next_turns: bool = True  # also to the turns before and after the hits and the best memories
     activation: ActivationParams = field(default_factory=ActivationParams)
-    fact_concepts: bool = True  # a concept's memories: the facts that mention it too, not only episodes
+    fact_concepts: bool = False  # a concept's memories: the facts that mention it too, not only episodes
 
 
 @dataclass(frozen=True)
