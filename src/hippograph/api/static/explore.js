@@ -235,21 +235,26 @@ function edgeItem(edge, centre, names) {
     el("button", { type: "button", className: "edge-info", onclick: () => showEdge(edge, names) }, "details"));
 }
 
+// Counts renders, so that a slow answer for an earlier view does not overwrite a later one.
+let rendered = 0;
+
 async function render() {
   const current = state();
+  const mine = ++rendered;
   $("namespace").value = current.namespace;
   $("as-of").value = current.asOf;
   $("depth").value = current.depth;
-  if (current.concept) return renderConcept(current);
+  if (current.concept) return renderConcept(current, mine);
   if (!current.entity) return;
   const instant = asOfInstant(current.asOf);
   let data;
   try {
     data = await graphql(ENTITY, { namespace: current.namespace, id: current.entity, depth: Number(current.depth), asOf: instant });
   } catch (error) {
-    say(error.message);
+    if (mine === rendered) say(error.message);
     return;
   }
+  if (mine !== rendered) return;
   say("");
   const { entity, neighborhood: hood, timeline } = data;
   const names = Object.fromEntries(hood.nodes.map((node) => [node.id, node.name]));
@@ -274,15 +279,16 @@ async function render() {
 
 // A concept: the memories that meet at it (as of the date), and around it in the canvas the
 // other concepts those memories mention, nearer the more memories they share.
-async function renderConcept(current) {
+async function renderConcept(current, mine) {
   const instant = asOfInstant(current.asOf);
   let data;
   try {
     data = await graphql(CONCEPT, { namespace: current.namespace, id: current.concept, asOf: instant });
   } catch (error) {
-    say(error.message);
+    if (mine === rendered) say(error.message);
     return;
   }
+  if (mine !== rendered) return;
   say("");
   const { concept } = data;
   const memories = data.conceptMemories.edges.map((edge) => edge.node);
