@@ -1,5 +1,5 @@
-// Graph channel, the memories of the seed nodes: episodes that mention an entity or a concept and
-// facts about an entity, as they were at $as_of and known at $known_at, never forgotten ones.
+// Graph channel, the memories of the seed nodes: episodes that mention an entity or a concept,
+// facts about an entity and (with $fact_concepts) facts that mention a concept, as they were at $as_of and known at $known_at, never forgotten ones.
 // Ids only; the hits are authorized later like every channel's.
 // The rows come back as one list in one record (Transaction.run_listed).
 UNWIND $nodes AS id
@@ -11,6 +11,10 @@ CALL (id) {
   RETURN m
   UNION
   MATCH (:Entity {id: id})<-[:ABOUT]-(m:Fact)
+  RETURN m
+  UNION
+  MATCH (:Concept {id: id})<-[:MENTIONS_CONCEPT]-(m:Fact)
+  WHERE $fact_concepts
   RETURN m
 }
 WITH id, m

@@ -5,4 +5,5 @@ DELETE old
 WITH m, e
 MATCH (f:Fact {id: m.target})
 MERGE (f)-[r:SUPPORTED_BY]->(e)
-SET r.position = m.position, r.statement = m.statement, r.confidence = m.confidence, r.kind = m.kind
+SET r.position = m.position, r.statement = m.statement, r.confidence = m.confidence, r.kind = m.kind,
+    r.concepts = m.concepts

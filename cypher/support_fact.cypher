@@ -3,7 +3,8 @@
 MATCH (f:Fact {id: $fact_id})
 MATCH (e:Episode {id: $episode_id})
 MERGE (f)-[r:SUPPORTED_BY]->(e)
-SET r.position = $position, r.statement = $statement, r.confidence = $confidence, r.kind = $kind
+SET r.position = $position, r.statement = $statement, r.confidence = $confidence, r.kind = $kind,
+    r.concepts = $concepts
 WITH f, e, [(f)-[:SUPPORTED_BY]->(x:Episode)
             WHERE x.occurred_at < e.occurred_at OR (x.occurred_at = e.occurred_at AND x.id < e.id) | x.id] AS earlier
 WHERE f.origin = 'extracted' AND size(earlier) = 0

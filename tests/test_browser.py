@@ -19,6 +19,7 @@ from support.client import GraphQLClient
 from support.operations import capture_turns
 from support.processes import eventually, free_port, hippograph_process
 
+from hippograph.consolidation.worker import consolidate
 from hippograph.runtime import Runtime
 
 WAIT_MS = 120_000
@@ -295,3 +296,59 @@ def test_both_pages_work_without_a_key_on_a_keyless_loopback_server(browser: Any
         page.click(".graphiql-execute-button")
         page.locator(".graphiql-response .CodeMirror", has_text="consolidated").wait_for()
         assert '"raw": 0' in page.inner_text(".graphiql-response")
+
+
+def test_the_explorer_shows_concepts_as_the_api_does(
+    watched: Watched, base_url: str, admin_secret: str, gql: GraphQLClient, namespace: str, runtime: Runtime
+) -> None:
+    capture_turns(gql, namespace, STORY, session="s1")
+    # In the server's own process (the served runtime): on a loaded machine, loading the models
+    # inside a consolidate request can outlast the client's timeout, and that is not tested here.
+    consolidate(runtime, namespace=namespace)
+    page = watched.page
+    page.goto(f"{base_url}/explore")
+    use_key(page, admin_secret)
+    page.fill("#namespace", namespace)
+
+    # A search lists the concepts whose names match (all of them, most episodes first, when the
+    # search is empty), as the API does.
+    page.click("#search-form button[type=submit]")
+    page.locator("#concept-list button.concept").first.wait_for()
+    listed = gql.data("concepts", namespace=namespace, first=30)["concepts"]["edges"]
+    expected = [edge["node"] for edge in listed]
+    # "nurse consultant" is a name here (Melanie works as one), so it is no concept.
+    assert {node["name"] for node in expected} == {"cat", "nurse", "consultant"}
+    assert page.locator("#concept-list button.concept").evaluate_all("bs => bs.map(b => b.dataset.id)") == [
+        node["id"] for node in expected
+    ]
+
+    # Its view lists the memories that meet there, and the canvas the concepts they also mention.
+    page.locator("#concept-list button.concept", has_text="nurse").click()
+    expect(page.locator("#entity-name")).to_have_text("nurse")
+    concept = page.evaluate("new URLSearchParams(location.hash.slice(1)).get('concept')")
+    meet = gql.data("conceptMemories", namespace=namespace, conceptId=concept, first=100)["conceptMemories"]["edges"]
+    memories = [edge["node"] for edge in meet]
+    assert {m["__typename"] for m in memories} == {"Episode", "Fact"}
+    expect(page.locator("#fact-list > li")).to_have_count(len(memories))
+    shown = page.locator("#fact-list > li").evaluate_all("items => items.map(item => item.dataset.id)")
+    assert shown == [m["id"] for m in memories]
+    others = {c["name"] for m in memories for c in m["concepts"]}
+    assert graph_names(page) == sorted(others)
+    assert page.evaluate("explorer.graph.nodes('.centre').data('name')") == "nurse"
+
+    # Before anything was said there, nothing met at it.
+    page.fill("#as-of", "2022-01-01")
+    page.dispatch_event("#as-of", "change")
+    expect(page.locator("#entity-meta")).to_contain_text("as of 2022-01-01")
+    expect(page.locator("#fact-list > li")).to_have_count(0)
+
+    # A memory's concepts lead to their own views: Caroline's Denver fact is about her cats.
+    page.click("#now")
+    open_entity(page, "Caroline")
+    expect(page.locator("#entity-name")).to_have_text("Caroline")
+    denver = page.locator("#fact-list li.fact", has_text="Denver")
+    assert "cat" in denver.locator(".about").first.inner_text()
+    denver.locator(".about button.concept-link", has_text="cat").first.click()
+    expect(page.locator("#entity-name")).to_have_text("cat")
+    assert "I live in Denver with my two cats." in page.inner_text("#fact-list")
+    assert watched.problems() == []

@@ -66,6 +66,7 @@ def concept_episodes(runtime: Runtime, namespace: str, key: str) -> set[str]:
     return {
         record["path"].end_node["id"]
         for record in browser_query(runtime, "concept_memories", namespace=namespace, key=key)
+        if "Episode" in record["path"].end_node.labels
     }
 
 
@@ -81,6 +82,18 @@ def test_one_concept_links_both_episodes_within_its_namespace(
 
     assert concept_episodes(runtime, namespace, "pottery class") == {ids[0], ids[1]}
     assert concept_episodes(runtime, namespace + "-other", "pottery class") == {other[0]}
+    # Facts meet there too: those the two sentences about pottery classes state.
+    at_pottery = browser_query(runtime, "concept_memories", namespace=namespace, key="pottery class")
+    facts = {
+        r["path"].end_node["statement"]: r["path"].end_node["id"]
+        for r in at_pottery
+        if "Fact" in r["path"].end_node.labels
+    }
+    caroline = "Caroline signed up for a pottery class at the community center."
+    assert set(facts) == {caroline, "Melanie's pottery classes are the best part of Melanie's week, honestly."}
+    fact = facts[caroline]
+    about_fact = browser_query(runtime, "memory_concepts", namespace=namespace, id=fact)
+    assert {"pottery class", "community center"} <= {r["path"].end_node.get("key") for r in about_fact}
     about = browser_query(runtime, "memory_concepts", namespace=namespace, id=ids[1])
     concepts = {r["path"].end_node["key"] for r in about if "Concept" in r["path"].end_node.labels}
     assert {"pottery class", "pottery", "class"} <= concepts

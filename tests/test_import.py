@@ -22,7 +22,7 @@ def _import(runtime: Runtime, tmp_path: Path, lines: list[str]) -> tuple[int, st
     source = tmp_path / "captures.jsonl"
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
     log = tmp_path / "import.log"
-    process = hippograph_process("import", str(source), data_dir=runtime.settings.data_dir, log=log)
+    process = hippograph_process("import", str(source), data_dir=runtime.settings.store.data_dir, log=log)
     process.communicate(timeout=300)
     return process.returncode, log.read_text(errors="replace")
 

@@ -42,6 +42,7 @@ from hippograph.api import request_id, requests
 from hippograph.api.auth import Authenticate, Gate, Refused, client_address, connection_authorization
 from hippograph.api.body import BodyLimit
 from hippograph.api.budget import depth_limit
+from hippograph.api.concepts import ConceptLoader
 from hippograph.api.errors import format_error, internal, quiet_client_errors
 from hippograph.api.hostile import StorableStrings
 from hippograph.api.loaders import MemoryLoader
@@ -114,6 +115,7 @@ class HippographGraphQL(GraphQL):
             "response": response,
             "runtime": self.runtime,
             "memories": MemoryLoader(self.runtime.store),
+            "concepts": ConceptLoader(self.runtime.store),
             # Over HTTP, set by Authenticate; a WebSocket's comes with its connection_init.
             "principal": request.scope.get("state", {}).get("principal"),
         }

@@ -7,9 +7,10 @@ from typing import Any
 import graphene
 
 from hippograph.api import types
+from hippograph.api.concepts import ConceptQuery
 from hippograph.api.guard import tenant, tenant_or_all
 from hippograph.api.inputs import NAMESPACE_HELP, RecallInput, to_recall
-from hippograph.api.pagination import connection, decode_cursor, decode_offset, encode_cursor
+from hippograph.api.pagination import connection, decode_cursor, encode_cursor, offset_connection, offset_window
 from hippograph.api.scalars import DateTime
 from hippograph.api.threads import call
 from hippograph.consolidation.status import status
@@ -21,7 +22,7 @@ from hippograph.store.history import read_history
 from hippograph.store.memories import get_memory, page_memories
 
 
-class Query(graphene.ObjectType):
+class Query(ConceptQuery, graphene.ObjectType):
     recall = graphene.Field(
         graphene.NonNull(types.RecallResult),
         input=graphene.Argument(graphene.NonNull(RecallInput)),
@@ -128,20 +129,11 @@ class Query(graphene.ObjectType):
     ) -> types.EntityConnection:
         runtime = info.context["runtime"]
         namespace = tenant(info, namespace)
-        if not 0 < first <= runtime.settings.limits.max_page_size:
-            raise bad_input(f"first must be between 1 and {runtime.settings.limits.max_page_size}", field="first")
-        skip = 0
-        if after is not None:
-            offset = decode_offset(after)
-            if offset is None:
-                raise bad_input("after is not a cursor this API issued", field="after")
-            skip = offset + 1
+        skip = offset_window(first, after, runtime.settings.limits.max_page_size)
         found = await call(
             list_entities, runtime.store, namespace, search=search, entity_type=type, skip=skip, first=first + 1
         )
-        page = found[:first]
-        cursors = [encode_cursor("offset", str(skip + i)) for i in range(len(page))]
-        return connection(types.EntityConnection, page, cursors, len(found) > first, skip > 0)
+        return offset_connection(types.EntityConnection, found, skip, first)
 
     @staticmethod
     async def resolve_neighborhood(

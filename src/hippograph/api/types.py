@@ -55,6 +55,11 @@ class Memory(graphene.Interface):
     forgotten_at = DateTime(description="Set while forgotten: recoverable until the sweeper erases it.")
     retention = graphene.Float(required=True, description="exp(-t/S) now: 1 is fresh, pinned memories stay at 1.")
     lifecycle = graphene.Field(LifecycleState, required=True)
+    concepts = graphene.List(
+        graphene.NonNull("hippograph.api.concepts.Concept"),
+        required=True,
+        description="What it is about: the concepts it mentions, the rarest first.",
+    )
 
     # Implementations inherit these resolvers: retention is computed as of the runtime's clock.
     @staticmethod
@@ -64,6 +69,11 @@ class Memory(graphene.Interface):
     @staticmethod
     def resolve_lifecycle(memory: model.Memory, info: graphene.ResolveInfo) -> str:
         return memory_state(memory, info.context["runtime"].clock()).value
+
+    @staticmethod
+    def resolve_concepts(memory: model.Memory, info: graphene.ResolveInfo) -> Awaitable[list[Any]]:
+        loaded: Awaitable[list[Any]] = info.context["concepts"].load((memory.namespace, memory.id))
+        return loaded
 
     @classmethod
     def resolve_type(cls, instance: Any, info: graphene.ResolveInfo) -> type[graphene.ObjectType]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ulid import ULID
 
+from hippograph.consolidation.concepts import fact_concepts
 from hippograph.consolidation.revise import NewFact, revise_polarity, revise_relation, support_props
 from hippograph.consolidation.timeline import Said
 from hippograph.embedding import Vector
@@ -124,6 +125,7 @@ def commit_fact(
         candidate.confidence,
         candidate.statement,
         candidate.kind,
+        fact_concepts(ctx.work, candidate),
     )
     about = [{"entity": entity, "role": role} for entity, role in ((subject, "subject"), (obj, "object")) if entity]
     fact_id = str(ULID())

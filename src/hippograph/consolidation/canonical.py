@@ -21,8 +21,18 @@ _EDGE_PROPERTIES = {
 }
 _TYPED_EDGE_PROPERTIES = ("valid_from", "valid_to", "confidence", "strength")
 _FACT_PROPERTIES = (
-    "status", "kind", "statement", "confidence", "predicate", "subject", "object", "negated", "polarity",
-    "valid_from", "valid_to", "origin",
+    "status",
+    "kind",
+    "statement",
+    "confidence",
+    "predicate",
+    "subject",
+    "object",
+    "negated",
+    "polarity",
+    "valid_from",
+    "valid_to",
+    "origin",
 )
 _ENTITY_PROPERTIES = ("name", "mention_count", "first_seen_at", "last_seen_at", "aliases")
 
@@ -63,8 +73,19 @@ def dump(store: Store, namespace: str) -> dict[str, Any]:
             (keys[fact_id], {**_pick(props, _FACT_PROPERTIES), "supported_by": sorted(supporters.get(fact_id, []))})
             for fact_id, props in facts.items()
         ),
+        "concepts": _concepts(edges, keys, facts),
         "edges": sorted((_edge(edge, keys) for edge in edges if edge["type"] != "SUPPORTED_BY"), key=_text),
     }
+
+
+def _concepts(edges: list[dict[str, Any]], keys: dict[str, str], facts: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """Per concept, how many episodes and how many facts link it."""
+    counts: dict[str, dict[str, int]] = {}
+    for edge in edges:
+        if edge["type"] == "MENTIONS_CONCEPT":
+            count = counts.setdefault(keys.get(edge["target"], "?"), {"episodes": 0, "facts": 0})
+            count["facts" if edge["source"] in facts else "episodes"] += 1
+    return dict(sorted(counts.items()))
 
 
 def differences(a: dict[str, Any], b: dict[str, Any], shown: int = 20) -> list[str]:
@@ -74,11 +95,15 @@ def differences(a: dict[str, Any], b: dict[str, Any], shown: int = 20) -> list[s
         for name in sorted(set(a[part]) | set(b[part])):
             if a[part].get(name) != b[part].get(name):
                 out.append(f"{part} {name}: {a[part].get(name)} != {b[part].get(name)}")
-    for part in ("entities", "facts"):
+    for part in ("entities", "facts", "concepts"):
         left, right = a[part], b[part]
         lines = [f"{part} only in first: {key} {left[key]}" for key in sorted(set(left) - set(right))]
         lines += [f"{part} only in second: {key} {right[key]}" for key in sorted(set(right) - set(left))]
-        lines += [f"{part} {key}: {left[key]} != {right[key]}" for key in sorted(set(left) & set(right)) if left[key] != right[key]]
+        lines += [
+            f"{part} {key}: {left[key]} != {right[key]}"
+            for key in sorted(set(left) & set(right))
+            if left[key] != right[key]
+        ]
         out += lines[:shown]
     edges_a, edges_b = Counter(map(_text, a["edges"])), Counter(map(_text, b["edges"]))
     out += [f"edge only in first: {edge}" for edge in sorted((edges_a - edges_b).elements())][:shown]

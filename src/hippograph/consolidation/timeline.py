@@ -35,6 +35,7 @@ class Said:
     confidence: float = field(compare=False)
     statement: str = field(compare=False)
     kind: str = field(compare=False)
+    concepts: tuple[str, ...] = field(default=(), compare=False)  # the concept keys the statement mentions
 
 
 @dataclass(eq=False)

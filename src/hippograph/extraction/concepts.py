@@ -10,11 +10,11 @@ tagger and lemmatizer are needed, so a recall query is read the same way as a me
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from spacy.tokens import Doc, Token
+from spacy.tokens import Doc, Span, Token
 
 from hippograph.extraction.model import Concept
 from hippograph.kernel.rules import load_rules
@@ -54,7 +54,20 @@ def concept_keys(doc: Doc) -> list[str]:
     return list(keys)
 
 
-def _noun_runs(doc: Doc, rules: _Rules) -> Iterator[list[Token]]:
+def sentence_concept_keys(doc: Doc, kept: Collection[str]) -> list[tuple[str, ...]]:
+    """Per sentence of ``doc``, the keys of ``kept`` (the text's capped concepts) it mentions:
+    what a fact stated by that sentence is about."""
+    rules = _rules()
+    out = []
+    for sentence in doc.sents:
+        keys = dict.fromkeys(
+            " ".join(_lemma(t) for t in words) for run in _noun_runs(sentence, rules) for words in _phrases(run, rules)
+        )
+        out.append(tuple(key for key in keys if key in kept))
+    return out
+
+
+def _noun_runs(doc: Doc | Span, rules: _Rules) -> Iterator[list[Token]]:
     run: list[Token] = []
     for token in doc:
         if _is_concept_word(token, rules):

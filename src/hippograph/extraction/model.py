@@ -72,6 +72,9 @@ class FactCandidate:
     negated: bool = False
     # The polarity-bearing word for contradiction checks ("enabled"/"disabled", "allow"/"deny").
     polarity: str | None = None
+    # The keys of the text's concepts its sentence mentions (Extraction.concepts, so the same
+    # cap holds): what the fact is about besides its entities.
+    concepts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

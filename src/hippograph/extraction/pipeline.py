@@ -8,7 +8,7 @@ from typing import Any
 
 from spacy.language import Language
 
-from hippograph.extraction.concepts import concept_keys, find_concepts
+from hippograph.extraction.concepts import concept_keys, find_concepts, sentence_concept_keys
 from hippograph.extraction.facts import find_facts
 from hippograph.extraction.mentions import find_mentions, find_names
 from hippograph.extraction.model import Extraction, Mention, Sentence, Turn
@@ -48,7 +48,10 @@ class Extractor:
         shifted = tuple(
             m if m.role == "speaker" else replace(m, start=m.start + offset, end=m.end + offset) for m in mentions
         )
-        return Extraction(sentences, shifted, tuple(relations), tuple(facts), find_concepts(doc, offset))
+        concepts = find_concepts(doc, offset)
+        by_sentence = sentence_concept_keys(doc, {concept.key for concept in concepts})
+        facts = [replace(fact, concepts=by_sentence[fact.sentence]) for fact in facts]
+        return Extraction(sentences, shifted, tuple(relations), tuple(facts), concepts)
 
 
 def _unneeded_for_names(nlp: Language) -> list[str]:

@@ -129,6 +129,8 @@ class GraphSettings:
     hops: Annotated[int, Field(ge=1, le=2)] = 1
     # Whether it walks to the turns next to its best memories.
     next_turns: bool = True
+    # Whether a concept leads to the facts that mention it too, not only to episodes.
+    fact_concepts: bool = False
 
 
 @dataclass(frozen=True, config=_STRICT)

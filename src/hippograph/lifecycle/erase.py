@@ -73,6 +73,8 @@ def erase_in(tx: Transaction, namespace: str, memory_id: str, reason: str, actor
     tx.run("delete_facts", namespace=namespace, ids=facts)
     if weakened:
         tx.run("refresh_fact_strength", facts=weakened)
+        # What the erased episode said no longer makes a fact about its concepts.
+        tx.run("sync_fact_concepts", facts=weakened)
     erased_entities: list[str] = []
     if entities:
         tx.run("recount_mentions", entities=entities)

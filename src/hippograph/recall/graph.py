@@ -147,6 +147,7 @@ class _Walk:
         for row in self.tx.run_listed(
             "graph_node_memories",
             nodes=sorted(new),
+            fact_concepts=options.fact_concepts,
             namespace=request.namespace,
             as_of=request.as_of,
             known_at=request.known_at,

@@ -1,13 +1,21 @@
 // The graph explorer: every view is a GraphQL query to this server's /graphql. What is on screen
-// (namespace, entity, date, hops) lives in the URL's fragment, so Back undoes a followed edge; the
+// (namespace, entity or concept, date, hops) lives in the URL's fragment, so Back undoes a followed edge; the
 // API key never does (key.js).
 import { authHeaders, keyForm } from "./key.js";
 
 const SEARCH = `query Search($namespace: String, $search: String) {
   entities(namespace: $namespace, search: $search, first: 30) { edges { node { id name type mentionCount } } }
+  concepts(namespace: $namespace, search: $search, first: 30) { edges { node { id name memoryCount } } }
 }`;
-const EPISODE = "id content agent session occurredAt";
-const FACT = `id statement kind status confidence validFrom validTo recordedAt expiredAt supportedBy { ${EPISODE} }`;
+const ABOUT = "concepts { id name }";
+const EPISODE = `id content agent session occurredAt ${ABOUT}`;
+const FACT = `id statement kind status confidence validFrom validTo recordedAt expiredAt ${ABOUT} supportedBy { ${EPISODE} }`;
+const CONCEPT = `query Concept($namespace: String, $id: ID!, $asOf: DateTime) {
+  concept(namespace: $namespace, id: $id) { id name episodeCount memoryCount }
+  conceptMemories(namespace: $namespace, conceptId: $id, asOf: $asOf, first: 100) {
+    edges { node { __typename ... on Episode { ${EPISODE} } ... on Fact { ${FACT} } } }
+  }
+}`;
 const ENTITY = `query Entity($namespace: String, $id: ID!, $depth: Int, $asOf: DateTime) {
   entity(namespace: $namespace, id: $id) { id name type aliases mentionCount firstSeenAt lastSeenAt mergedInto }
   neighborhood(namespace: $namespace, entityId: $id, depth: $depth, asOf: $asOf) {
@@ -26,6 +34,7 @@ const graph = cytoscape({
   style: [
     { selector: "node", style: { label: "data(name)", "font-size": 11, "background-color": "data(color)",
       "text-valign": "bottom", "text-margin-y": 3, width: 18, height: 18 } },
+    { selector: "node.concept", style: { shape: "round-rectangle", "background-color": "#a78bfa" } },
     { selector: "node.centre", style: { width: 30, height: 30, "font-weight": "bold", "border-width": 3, "border-color": "#111" } },
     { selector: "edge", style: { width: 1.5, "line-color": "#9ca3af", "curve-style": "bezier", "target-arrow-shape": "triangle",
       "target-arrow-color": "#9ca3af", label: "data(label)", "font-size": 9, "text-rotation": "autorotate", color: "#374151" } },
@@ -44,6 +53,7 @@ function state() {
   return {
     namespace: params.get("ns") || $("namespace").value.trim() || "default",
     entity: params.get("entity"),
+    concept: params.get("concept"),
     asOf: params.get("asOf") || "",
     depth: params.get("depth") || "1",
   };
@@ -52,7 +62,9 @@ function state() {
 function go(changes) {
   const next = { ...state(), ...changes };
   const params = new URLSearchParams({ ns: next.namespace, asOf: next.asOf, depth: next.depth });
-  if (next.entity) params.set("entity", next.entity);
+  // One of the two is on screen: choosing an entity leaves the concept, and the other way round.
+  if (next.entity && !changes.concept) params.set("entity", next.entity);
+  else if (next.concept) params.set("concept", next.concept);
   window.location.hash = params.toString();
 }
 
@@ -107,15 +119,23 @@ async function search(event) {
   try {
     const data = await graphql(SEARCH, { namespace, search: text || null });
     const found = data.entities.edges.map((edge) => edge.node);
+    const concepts = data.concepts.edges.map((edge) => edge.node);
     $("entity-list").replaceChildren(
       ...found.map((entity) =>
         el("li", {}, el("button", { type: "button", className: "entity", dataset: { id: entity.id },
-          onclick: () => go({ namespace, entity: entity.id }) },
+          onclick: () => go({ namespace, entity: entity.id, concept: null }) },
           `${entity.name}`, el("small", {}, ` ${entity.type} · ${entity.mentionCount}`))),
       ),
     );
-    say(found.length ? "" : `No entity matches “${text}” in ${namespace}.`);
-    if (found.length && !state().entity) go({ namespace, entity: found[0].id });
+    $("concept-list").replaceChildren(
+      ...concepts.map((concept) =>
+        el("li", {}, el("button", { type: "button", className: "entity concept", dataset: { id: concept.id },
+          onclick: () => go({ namespace, concept: concept.id }) },
+          `${concept.name}`, el("small", {}, ` ${concept.memoryCount}`))),
+      ),
+    );
+    say(found.length || concepts.length ? "" : `No entity or concept matches “${text}” in ${namespace}.`);
+    if (found.length && !state().entity && !state().concept) go({ namespace, entity: found[0].id });
   } catch (error) {
     say(error.message);
   }
@@ -143,12 +163,24 @@ function drawGraph(centre, hood) {
     minNodeSpacing: 40, animate: false }).run();
 }
 
+// What a memory is about: its concepts, each a link to the memories that meet there.
+function aboutLine(memory) {
+  if (!memory.concepts?.length) return null;
+  return el("div", { className: "about" }, "about ", ...memory.concepts.map((concept) =>
+    el("button", { type: "button", className: "concept-link", dataset: { id: concept.id },
+      onclick: () => go({ concept: concept.id }) }, concept.name)));
+}
+
+function episodeView(episode) {
+  return el("li", { className: "episode", dataset: { id: episode.id } },
+    el("small", {}, `${episode.occurredAt.replace("T", " ").slice(0, 16)} · ${episode.agent}` +
+      (episode.session ? ` · ${episode.session}` : "")),
+    el("div", {}, episode.content),
+    aboutLine(episode));
+}
+
 function episodeList(episodes) {
-  return el("ul", { className: "episodes" }, ...episodes.map((episode) =>
-    el("li", { className: "episode", dataset: { id: episode.id } },
-      el("small", {}, `${episode.occurredAt.replace("T", " ").slice(0, 16)} · ${episode.agent}` +
-        (episode.session ? ` · ${episode.session}` : "")),
-      el("div", {}, episode.content))));
+  return el("ul", { className: "episodes" }, ...episodes.map(episodeView));
 }
 
 function factView(fact, instant, links = null) {
@@ -160,6 +192,7 @@ function factView(fact, instant, links = null) {
       ` · ${fact.kind} · ${fact.status} · recorded ${day(fact.recordedAt)}`,
       fact.expiredAt ? ` · retracted ${day(fact.expiredAt)}` : null,
       holds ? el("strong", {}, " · holds at this date") : null),
+    aboutLine(fact),
     links,
     el("details", { className: "provenance" }, el("summary", {}, `from ${fact.supportedBy.length} episode(s)`),
       episodeList(fact.supportedBy)));
@@ -202,23 +235,31 @@ function edgeItem(edge, centre, names) {
     el("button", { type: "button", className: "edge-info", onclick: () => showEdge(edge, names) }, "details"));
 }
 
+// Counts renders, so that a slow answer for an earlier view does not overwrite a later one.
+let rendered = 0;
+
 async function render() {
   const current = state();
+  const mine = ++rendered;
   $("namespace").value = current.namespace;
   $("as-of").value = current.asOf;
   $("depth").value = current.depth;
+  if (current.concept) return renderConcept(current, mine);
   if (!current.entity) return;
   const instant = asOfInstant(current.asOf);
   let data;
   try {
     data = await graphql(ENTITY, { namespace: current.namespace, id: current.entity, depth: Number(current.depth), asOf: instant });
   } catch (error) {
-    say(error.message);
+    if (mine === rendered) say(error.message);
     return;
   }
+  if (mine !== rendered) return;
   say("");
   const { entity, neighborhood: hood, timeline } = data;
   const names = Object.fromEntries(hood.nodes.map((node) => [node.id, node.name]));
+  $("edges-heading").textContent = "Edges";
+  $("facts-heading").textContent = "Facts";
   $("entity-name").textContent = entity.name;
   $("entity-meta").textContent = [
     entity.type, `${entity.mentionCount} mention(s)`, `seen ${day(entity.firstSeenAt)} – ${day(entity.lastSeenAt)}`,
@@ -234,6 +275,53 @@ async function render() {
   graph.off("tap");
   graph.on("tap", "node", (event) => go({ entity: event.target.id() }));
   graph.on("tap", "edge", (event) => showEdge(hood.edges[event.target.data("index")], names));
+}
+
+// A concept: the memories that meet at it (as of the date), and around it in the canvas the
+// other concepts those memories mention, nearer the more memories they share.
+async function renderConcept(current, mine) {
+  const instant = asOfInstant(current.asOf);
+  let data;
+  try {
+    data = await graphql(CONCEPT, { namespace: current.namespace, id: current.concept, asOf: instant });
+  } catch (error) {
+    if (mine === rendered) say(error.message);
+    return;
+  }
+  if (mine !== rendered) return;
+  say("");
+  const { concept } = data;
+  const memories = data.conceptMemories.edges.map((edge) => edge.node);
+  $("entity-name").textContent = concept.name;
+  $("entity-meta").textContent = [
+    "concept", `${concept.episodeCount} episode(s)`, `${concept.memoryCount} memories`,
+    instant ? `as of ${current.asOf}` : "as of now",
+  ].join(" · ");
+  $("edge-detail").hidden = true;
+  $("edges-heading").textContent = "";
+  $("edge-list").replaceChildren();
+  $("facts-heading").textContent = `Memories at this concept (${memories.length})`;
+  $("fact-list").replaceChildren(...memories.map((memory) =>
+    memory.__typename === "Fact" ? factView(memory, instant) : episodeView(memory)));
+  const shared = new Map();
+  for (const memory of memories) {
+    for (const other of memory.concepts) {
+      if (other.id === concept.id) continue;
+      const seen = shared.get(other.id) || { ...other, count: 0 };
+      shared.set(other.id, { ...seen, count: seen.count + 1 });
+    }
+  }
+  graph.elements().remove();
+  graph.add({ group: "nodes", data: { id: concept.id, name: concept.name }, classes: "concept centre" });
+  for (const other of shared.values()) {
+    graph.add({ group: "nodes", data: { id: other.id, name: other.name }, classes: "concept" });
+    graph.add({ group: "edges", data: { source: concept.id, target: other.id, label: other.count > 1 ? `×${other.count}` : "" },
+      classes: "cooccurs" });
+  }
+  graph.layout({ name: "concentric", concentric: (node) => (node.hasClass("centre") ? 2 : 1), levelWidth: () => 1,
+    minNodeSpacing: 30, animate: false }).run();
+  graph.off("tap");
+  graph.on("tap", "node", (event) => go({ concept: event.target.id() }));
 }
 
 function versionLinks(entry) {
