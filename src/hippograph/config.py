@@ -109,6 +109,19 @@ class Settings:
     # episode than the commits, so one worker leaves this process waiting; the price is a second
     # copy of the models in memory and both cores busy while a backlog drains.
     consolidation_processes: int = 2
+    # Priorities under load (docs/operations.md): what is added to the worker processes'
+    # niceness (0 keeps the server's), the longest serve's background consolidation pauses before
+    # each batch while requests are in flight (0: it never pauses), how many threads of this
+    # process may run the embedding model at once (a recall's query goes first), and the longest
+    # any work waits for its turn at the writer or the model before it goes ahead of more urgent
+    # work.
+    consolidation_niceness: int = 10
+    consolidation_yield_s: float = 2.0
+    embedding_concurrency: int = 1
+    # Mutations (captures, remember, forget, ...) that run at once; more wait their turn in arrival
+    # order without holding a thread (0: no bound).
+    write_concurrency: int = 4
+    priority_max_wait_s: float = 2.0
     # Recall (DESIGN §6): the RRF constant, the graph channel's spreading activation, and how
     # many query embeddings are kept (agents repeat their questions). k is small because the
     # channels are short (2×limit) and complementary: with the textbook k = 60, rank 1 and rank 40

@@ -17,6 +17,7 @@ from hippograph.consolidation.derive import DerivePool
 from hippograph.embedding import Embedder, MiniLMEmbedder
 from hippograph.extraction.lazy import LazyExtractor, TextExtractor
 from hippograph.lifecycle.events import EventBus
+from hippograph.priority import PriorityGate, RequestGauge
 from hippograph.store import Store, open_store
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,8 @@ class Runtime:
     query_threads: ThreadPoolExecutor = field(default_factory=_query_threads)
     # Set once warm_up has loaded every model: from then on no request waits for one.
     models_loaded: threading.Event = field(default_factory=threading.Event)
+    # Client requests in flight: serve's background consolidation pauses while there are any.
+    requests: RequestGauge = field(default_factory=RequestGauge)
 
     def warm_up(self) -> None:
         """Load the models now rather than in the first request that needs them: the extractor
@@ -86,11 +89,17 @@ def open_runtime(settings: Settings) -> Runtime:
         settings.query_cache_size,
         cache_dir=settings.model_cache_dir or onnx_cache.default_dir(),
         on_load=_freeze_loaded_objects,
+        gate=PriorityGate(settings.embedding_concurrency, settings.priority_max_wait_s),
     )
     extractor = LazyExtractor(on_load=_freeze_loaded_objects)
     pool = None
     if settings.consolidation_processes > 0:
-        pool = DerivePool(settings.consolidation_processes, settings.embedding_batch_size, settings.torch_threads)
+        pool = DerivePool(
+            settings.consolidation_processes,
+            settings.embedding_batch_size,
+            settings.torch_threads,
+            settings.consolidation_niceness,
+        )
     return Runtime(settings, store, embedder, extractor, derive_pool=pool)
 
 

@@ -21,6 +21,7 @@ from hippograph.errors import bad_input
 from hippograph.lifecycle.retention import EPISODE_KIND
 from hippograph.memories import episodes_in, facts_in, memory_from_row
 from hippograph.model import Episode, Fact, Memory
+from hippograph.priority import Priority
 from hippograph.recall.activation import ActivationParams
 from hippograph.recall.bundle import render_bundle
 from hippograph.recall.fusion import Fused, Ranked, reciprocal_rank_fusion
@@ -308,4 +309,7 @@ def _with_supporting(memory: Memory, found: Mapping[str, Memory]) -> Memory:
 def _touch(runtime: Runtime, namespace: str, ids: list[str]) -> None:
     if ids:
         now = runtime.clock()
-        runtime.store.write(lambda tx: tx.run("touch_memories", ids=ids, namespace=namespace, at=now))
+        # Part of a recall, which waits for it: ahead of the writes of captures and consolidation.
+        runtime.store.write(
+            lambda tx: tx.run("touch_memories", ids=ids, namespace=namespace, at=now), priority=Priority.INTERACTIVE
+        )
