@@ -17,8 +17,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum
+
+from hippograph.metrics import TURN_WAIT_SECONDS
 
 
 class Priority(IntEnum):
@@ -41,21 +43,16 @@ class _Waiter:
     granted: bool = False
 
 
-@dataclass
-class GateStats:
-    """What a gate has done, for tests and metrics: turns granted per class, and how many were
-    granted to a waiter because it had waited too long."""
-
-    granted: dict[Priority, int] = field(default_factory=lambda: dict.fromkeys(Priority, 0))
-    aged: int = 0
-
-
 class PriorityGate:
     """At most ``capacity`` holders at once; a free slot goes to the most urgent waiter (arrival
     order within a class), a waiter that has waited ``max_wait_s`` ranking as ``AGED``."""
 
     def __init__(
-        self, capacity: int = 1, max_wait_s: float | None = None, clock: Callable[[], float] = time.monotonic
+        self,
+        name: str,
+        capacity: int = 1,
+        max_wait_s: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if capacity < 1:
             raise ValueError("a gate needs at least one slot")
@@ -66,7 +63,7 @@ class PriorityGate:
         self._holders = 0
         self._waiting: list[_Waiter] = []
         self._order = itertools.count()
-        self.stats = GateStats()
+        self._waited = {priority: TURN_WAIT_SECONDS.labels(name, priority.name.lower()) for priority in Priority}
 
     @contextmanager
     def turn(self, priority: Priority) -> Iterator[None]:
@@ -100,7 +97,7 @@ class PriorityGate:
             self._waiting.remove(waiter)
             waiter.granted = True
             self._holders += 1
-            self.stats.granted[waiter.priority] += 1
+            self._waited[waiter.priority].observe(max(0.0, self._clock() - waiter.arrived))
             granted = True
         if granted:
             self._condition.notify_all()
@@ -112,10 +109,7 @@ class PriorityGate:
             aged = self.max_wait_s is not None and now - waiter.arrived >= self.max_wait_s
             return (min(waiter.priority, AGED) if aged else waiter.priority), waiter.order
 
-        chosen = min(self._waiting, key=rank)
-        if chosen is not min(self._waiting, key=lambda w: (w.priority, w.order)):
-            self.stats.aged += 1
-        return chosen
+        return min(self._waiting, key=rank)
 
 
 class RequestGauge:

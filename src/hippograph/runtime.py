@@ -89,7 +89,7 @@ def open_runtime(settings: Settings) -> Runtime:
         settings.query_cache_size,
         cache_dir=settings.model_cache_dir or onnx_cache.default_dir(),
         on_load=_freeze_loaded_objects,
-        gate=PriorityGate(settings.embedding_concurrency, settings.priority_max_wait_s),
+        gate=PriorityGate("model", settings.embedding_concurrency, settings.priority_max_wait_s),
     )
     extractor = LazyExtractor(on_load=_freeze_loaded_objects)
     pool = None

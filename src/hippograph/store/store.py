@@ -142,7 +142,9 @@ class Store:
         # episodes append to the same bucket page, every capture in a namespace updates its
         # counter), and commits serialize on the pages anyway. The writers of another process (an
         # attached CLI) are not in this gate: retries cover them.
-        self._gate: PriorityGate | NoGate = PriorityGate(1, writer_max_wait_s) if dialect.single_writer else NoGate()
+        self._gate: PriorityGate | NoGate = (
+            PriorityGate("writer", 1, writer_max_wait_s) if dialect.single_writer else NoGate()
+        )
 
     def index(self, logical: str) -> str:
         """The server's name for a search index, to pass as a query parameter."""
