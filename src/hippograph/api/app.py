@@ -95,7 +95,7 @@ class HippographGraphQL(GraphQL):
         # they would otherwise only queue inside (at the writer, at the model) while their
         # threads, and the interpreter, were taken from recalls.
         concurrency = runtime.settings.write_concurrency
-        self._writes = anyio.CapacityLimiter(concurrency) if concurrency > 0 else None
+        self._writes = anyio.Semaphore(concurrency) if concurrency > 0 else None
 
     def _document(self, query: str) -> DocumentNode:
         """The operation's document, checked against the schema; a failure raises and is not
