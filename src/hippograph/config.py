@@ -113,8 +113,8 @@ class Settings:
     # niceness (0 keeps the server's), the longest serve's background consolidation pauses before
     # each batch while requests are in flight (0: it never pauses), how many threads of this
     # process may run the embedding model at once (a recall's query goes first), and the longest
-    # any work waits for its turn at the writer or the model before it goes ahead of more urgent
-    # work.
+    # any work waits for its turn at the writer or the model before it ranks with clients' writes
+    # (priority.py).
     consolidation_niceness: int = 10
     consolidation_yield_s: float = 2.0
     embedding_concurrency: int = 1
