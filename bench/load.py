@@ -155,6 +155,14 @@ def wait_consolidated(base_url: str) -> float:
     return time.monotonic() - start
 
 
+def consolidation_state(base_url: str) -> dict[str, int]:
+    """Episodes by consolidation state, over every namespace."""
+    data = Client(base_url).call(Tally(), "status")
+    if data is None:
+        return {}
+    return {key: data["status"][key] for key in ("raw", "leased", "consolidated", "failed")}
+
+
 def idle_recalls(base_url: str, corpus: Corpus, namespaces: list[str], count: int, rng: random.Random) -> Tally:
     client = Client(base_url)
     tally = Tally()
@@ -283,6 +291,7 @@ def main() -> None:
         seed(base_url, corpus, namespaces, Tally())
         drained = wait_consolidated(base_url)
         idle = idle_recalls(base_url, corpus, namespaces, args.idle_queries, rng)
+        consolidation_before = consolidation_state(base_url)
         until = time.monotonic() + args.duration
         started = time.monotonic()
         threads = [
@@ -299,8 +308,12 @@ def main() -> None:
             while any(thread.is_alive() for thread in threads):
                 time.sleep(1)
                 bar.n = min(round(time.monotonic() - started), round(args.duration))
-                bar.set_postfix(requests=sum(len(v) for v in tally.latencies.values()), errors=sum(tally.errors.values()))
+                bar.set_postfix(
+                    requests=sum(len(v) for v in tally.latencies.values()), errors=sum(tally.errors.values())
+                )
         elapsed = time.monotonic() - started
+        # Background work yields to requests, but must not starve: what it did under the load.
+        consolidation_after = consolidation_state(base_url)
         readable = check_readable(base_url, tally)
 
     under_load = tally.latencies["recall"]
@@ -323,9 +336,15 @@ def main() -> None:
         "recall_idle_ms": idle_summary,
         "recall_under_load_ms": load_summary,
         "recall_stages_idle_ms": {stage: summary(ms, 50, 95) for stage, ms in idle.stages.items() if len(ms) > 1},
-        "recall_stages_under_load_ms": {stage: summary(ms, 50, 95) for stage, ms in tally.stages.items() if len(ms) > 1},
+        "recall_stages_under_load_ms": {
+            stage: summary(ms, 50, 95) for stage, ms in tally.stages.items() if len(ms) > 1
+        },
         "recall_p95_ratio": round(load_summary["p95"] / idle_summary["p95"], 2),
         "readable": readable,
+        "consolidation_before_load": consolidation_before,
+        "consolidation_after_load": consolidation_after,
+        "consolidated_under_load": consolidation_after.get("consolidated", 0)
+        - consolidation_before.get("consolidated", 0),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2))
@@ -354,6 +373,10 @@ def _markdown(result: dict[str, Any]) -> str:
             f"recall idle p50/p95: {result['recall_idle_ms']['median']}/{result['recall_idle_ms']['p95']} ms; "
             f"under load p50/p95: {result['recall_under_load_ms']['median']}/"
             f"{result['recall_under_load_ms']['p95']} ms ({result['recall_p95_ratio']}x idle p95)"
+        ),
+        (
+            f"consolidated under load: {result['consolidated_under_load']} episodes; "
+            f"at the end of the load: {result['consolidation_after_load']}"
         ),
     ]
     return "\n".join(lines)

@@ -14,7 +14,7 @@ from support.client import GraphQLClient
 
 from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.runtime import Runtime
-from hippograph.store.retry import RetryPolicy, WriterGate, is_transient, with_retries
+from hippograph.store.retry import RetryPolicy, is_transient, with_retries
 
 THREADS = 24
 ROUNDS = 6
@@ -114,36 +114,3 @@ def test_conflicts_that_do_not_clear_end_as_store_unavailable() -> None:
     with pytest.raises(HippographError) as raised:
         with_retries(attempt, policy=RetryPolicy(attempts=3, first_delay_s=0.001))
     assert raised.value.code is ErrorCode.STORE_UNAVAILABLE
-
-
-def test_requests_write_before_background_work_that_waits() -> None:
-    gate = WriterGate()
-    order: list[str] = []
-    background_waiting = threading.Event()
-
-    def take(name: str, background: bool, ready: threading.Event | None = None) -> None:
-        if ready is not None:
-            ready.set()
-        with gate.turn(background):
-            order.append(name)
-
-    threads: list[threading.Thread] = []
-    with gate.turn(background=False):
-        threads.append(threading.Thread(target=take, args=("consolidation", True, background_waiting)))
-        threads[-1].start()
-        background_waiting.wait()
-        threads.append(threading.Thread(target=take, args=("request", False)))
-        threads[-1].start()
-        _until_waiting(gate, foreground=1)
-    for thread in threads:
-        thread.join()
-    assert order == ["request", "consolidation"]
-
-
-def _until_waiting(gate: WriterGate, foreground: int) -> None:
-    for _ in range(5000):
-        with gate._condition:
-            if gate._foreground_waiting >= foreground:
-                return
-        threading.Event().wait(0.001)
-    raise AssertionError("the request never queued")

@@ -16,6 +16,7 @@ from hippograph.extraction.derive import DerivePool
 from hippograph.extraction.lazy import LazyExtractor, TextExtractor
 from hippograph.kernel.config import Settings
 from hippograph.kernel.events import EventBus
+from hippograph.kernel.priority import PriorityGate, RequestGauge
 from hippograph.store import Store, open_store
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,8 @@ class Runtime:
     extractor: TextExtractor
     clock: Callable[[], datetime] = field(default=utc_now)
     events: EventBus = field(default_factory=EventBus)
+    # Client requests in flight: serve's background consolidation pauses while there are any.
+    requests: RequestGauge = field(default_factory=RequestGauge)
     # Processes that extract and embed for consolidation; None: it all runs in this one.
     derive_pool: DerivePool | None = None
     # Threads that analyse a recall's query (embedding, names) while its keyword search runs. They
@@ -85,11 +88,17 @@ def open_runtime(settings: Settings) -> Runtime:
         settings.models.query_cache_size,
         cache_dir=settings.models.model_cache_dir or onnx_cache.default_dir(),
         on_load=_freeze_loaded_objects,
+        gate=PriorityGate("model", settings.models.embedding_concurrency, settings.server.priority_max_wait_s),
     )
     extractor = LazyExtractor(on_load=_freeze_loaded_objects)
     pool = None
     if settings.consolidation.processes > 0:
-        pool = DerivePool(settings.consolidation.processes, settings.models.embedding_batch_size, settings.models.torch_threads)
+        pool = DerivePool(
+            settings.consolidation.processes,
+            settings.models.embedding_batch_size,
+            settings.models.torch_threads,
+            settings.consolidation.niceness,
+        )
     return Runtime(settings, store, embedder, extractor, derive_pool=pool)
 
 

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Callable
 from inspect import isawaitable
 from typing import Any
 
+import anyio
 from cachetools import LRUCache
 from graphql_server.asgi import GraphQL
 from graphql_server.exceptions import GraphQLValidationError, InvalidOperationTypeError
@@ -91,6 +92,11 @@ class HippographGraphQL(GraphQL):
             maxsize=limits.document_cache_bytes, getsizeof=lambda entry: entry[0]
         )
         self._cacheable_chars = limits.max_cached_document_chars
+        # Mutations beyond this many wait their turn here, in arrival order, holding no thread:
+        # they would otherwise only queue inside (at the writer, at the model) while their
+        # threads, and the interpreter, were taken from recalls.
+        concurrency = runtime.settings.server.write_concurrency
+        self._writes = anyio.Semaphore(concurrency) if concurrency > 0 else None
 
     def _document(self, query: str) -> DocumentNode:
         """The operation's document, checked against the schema; a failure raises and is not
@@ -136,7 +142,9 @@ class HippographGraphQL(GraphQL):
             return
         current, token = request_id.begin()
         try:
-            response = await self._respond(Request(scope, receive))
+            # Counted while it runs: background consolidation waits for the requests in flight.
+            with self.runtime.requests.request():
+                response = await self._respond(Request(scope, receive))
         finally:
             request_id.end(token)
         response.headers[request_id.HEADER] = current
@@ -171,8 +179,9 @@ class HippographGraphQL(GraphQL):
             data = requests.check_payload(data)
         return await super().get_graphql_request_data(request, context, data, protocol)
 
-    async def execute_operation(self, request_adapter: Any, request_data: Any, context: Any, root_value: Any,
-                                allowed_operation_types: Any) -> ExecutionResult:
+    async def execute_operation(
+        self, request_adapter: Any, request_data: Any, context: Any, root_value: Any, allowed_operation_types: Any
+    ) -> ExecutionResult:
         document = request_data.document or self._document(requests.require_query(request_data.query))
         if problem := requests.check_variables(request_data.variables):
             return ExecutionResult(data=None, errors=[GraphQLError(problem, original_error=bad_input(problem))])
@@ -189,21 +198,25 @@ class HippographGraphQL(GraphQL):
             raise HTTPException(400, "subscriptions are served over WebSocket (graphql-transport-ws) at /graphql")
         if operation.operation not in allowed_operation_types:
             raise InvalidOperationTypeError(operation.operation, allowed_operation_types)
+
         # graphql-core itself, not graphql-server's wrapper, which logs every error a client makes
         # at ERROR with a traceback; format_error logs them as they deserve.
-        result = execute_document(
-            self.schema,
-            document,
-            root_value=root_value,
-            context_value=context,
-            variable_values=request_data.variables,
-            operation_name=request_data.operation_name,
-        )
-        return await result if isawaitable(result) else result
+        def run() -> Any:
+            return execute_document(
+                self.schema,
+                document,
+                root_value=root_value,
+                context_value=context,
+                variable_values=request_data.variables,
+                operation_name=request_data.operation_name,
+            )
 
-    async def process_result(
-        self, request: Any, result: ExecutionResult, strict: bool = False
-    ) -> GraphQLHTTPResponse:
+        if operation.operation is OperationType.MUTATION and self._writes is not None:
+            async with self._writes:
+                return await _settled(run())
+        return await _settled(run())
+
+    async def process_result(self, request: Any, result: ExecutionResult, strict: bool = False) -> GraphQLHTTPResponse:
         payload: GraphQLHTTPResponse = {"data": result.data}
         if result.errors:
             payload["errors"] = [format_error(error) for error in result.errors]
@@ -247,7 +260,14 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
         if settings.consolidation.interval_s > 0:
             tasks.append(
                 asyncio.create_task(
-                    _every(settings.consolidation.interval_s, "consolidation", drain, runtime, limit=_BACKGROUND_BATCH)
+                    _every(
+                        settings.consolidation.interval_s,
+                        "consolidation",
+                        drain,
+                        runtime,
+                        limit=_BACKGROUND_BATCH,
+                        yield_s=settings.consolidation.yield_s,
+                    )
                 )
             )
         if settings.lifecycle.sweep_interval_s > 0:
@@ -289,6 +309,10 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
         ],
         lifespan=lifespan,
     )
+
+
+async def _settled(result: Any) -> ExecutionResult:
+    return await result if isawaitable(result) else result
 
 
 async def _every(interval_s: float, what: str, job: Callable[..., object], *args: Any, **kwargs: Any) -> None:

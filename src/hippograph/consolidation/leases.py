@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ulid import ULID
 
+from hippograph.kernel.priority import Priority
 from hippograph.store import Store
 
 log = logging.getLogger(__name__)
@@ -67,7 +68,7 @@ def reclaim_dead_leases(store: Store, namespace: str | None) -> int:
     dead = [name for name in owners if (owner := parse_owner(name)) is not None and is_dead(owner)]
     if not dead:
         return 0
-    rows = store.write(lambda tx: tx.run("reclaim_leases", owners=dead), background=True)
+    rows = store.write(lambda tx: tx.run("reclaim_leases", owners=dead), priority=Priority.BACKGROUND)
     reclaimed = int(rows[0]["reclaimed"]) if rows else 0
     log.warning("took back %d episodes leased by %d dead worker(s): %s", reclaimed, len(dead), ", ".join(dead))
     return reclaimed

@@ -24,6 +24,7 @@ from hippograph.extraction.model import EntityType, Turn
 from hippograph.kernel import metrics
 from hippograph.kernel.events import MemoryEvent
 from hippograph.kernel.model import UNKNOWN_AGENT, Role
+from hippograph.kernel.priority import Priority
 from hippograph.resolution.resolve import name_ref, resolve_names
 from hippograph.runtime import Runtime
 from hippograph.store import Row, Transaction
@@ -63,12 +64,15 @@ def drain(
     limit: int = 1000,
     worker: str | None = None,
     on_batch: Callable[[int], object] | None = None,
+    yield_s: float = 0.0,
 ) -> tuple[int, int]:
     """Lease and consolidate batches until none is left or ``limit`` is reached; (committed,
     failed). What serve's background worker runs: it counts nothing it does not need.
 
     With worker processes, each has a batch leased ahead to derive while this process resolves
-    and commits the oldest; batches are committed in lease order."""
+    and commits the oldest; batches are committed in lease order. With ``yield_s`` > 0, each
+    lease first waits until no request is in flight, for ``yield_s`` at most: requests go first,
+    and a load that never stops still leaves consolidation a batch that often."""
     worker = worker or worker_name()
     reclaim_dead_leases(runtime.store, namespace)
     pool = runtime.derive_pool
@@ -78,6 +82,8 @@ def drain(
     exhausted = False
     while True:
         while not exhausted and len(pending) < ahead and leased < limit:
+            if yield_s > 0:
+                runtime.requests.wait_idle(yield_s)
             batch = _lease(runtime, namespace, min(runtime.settings.consolidation.batch, limit - leased), worker)
             exhausted = not batch
             if batch:
@@ -111,7 +117,7 @@ def _lease(runtime: Runtime, namespace: str | None, count: int, worker: str) -> 
     expires = now + timedelta(seconds=runtime.settings.consolidation.lease_s)
     return runtime.store.write(
         lambda tx: tx.run("lease_episodes", namespace=namespace, now=now, expires=expires, worker=worker, limit=count),
-        background=True,
+        priority=Priority.BACKGROUND,
     )
 
 
@@ -136,7 +142,7 @@ def _process(runtime: Runtime, batch: list[Row], derived: Future[list[Derived]],
         # episode stays all or nothing, and a crash loses the whole group to lease expiry.
         events: list[MemoryEvent] = []
         committed = runtime.store.write(
-            partial(_commit_group, works=works, worker=worker, now=now, events=events), background=True
+            partial(_commit_group, works=works, worker=worker, now=now, events=events), priority=Priority.BACKGROUND
         )
     except Exception:
         log.warning("group commit of %d episodes failed; committing them one by one", len(works), exc_info=True)
@@ -161,7 +167,7 @@ def _commit_one_by_one(runtime: Runtime, batch: list[Row], works: list[EpisodeWo
         try:
             [committed] = runtime.store.write(
                 partial(_commit_group, works=[work], worker=worker, now=runtime.clock(), events=events),
-                background=True,
+                priority=Priority.BACKGROUND,
             )
         except Exception as error:
             log.exception("consolidating episode %s failed", episode["id"])
@@ -190,7 +196,12 @@ def _derive(runtime: Runtime, batch: list[Row], derived: list[Derived]) -> list[
     refs_by_episode = [tuple(name_ref(m) for m in extraction.mentions) for extraction in extractions]
     resolutions = {}
     for namespace in {episode["namespace"] for episode in batch}:
-        refs = [ref for episode, refs in zip(batch, refs_by_episode, strict=True) if episode["namespace"] == namespace for ref in refs]
+        refs = [
+            ref
+            for episode, refs in zip(batch, refs_by_episode, strict=True)
+            if episode["namespace"] == namespace
+            for ref in refs
+        ]
         resolutions[namespace] = resolve_names(runtime, namespace, refs)
     return [
         EpisodeWork(

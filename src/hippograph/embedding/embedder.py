@@ -7,12 +7,14 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any, Protocol
 
 from hippograph.embedding import onnx_cache, onnx_encoder
 from hippograph.embedding.onnx_encoder import OnnxEncoder
 from hippograph.kernel.metrics import EMBEDDED_TEXTS, EMBEDDING_SECONDS, timed
+from hippograph.kernel.priority import Priority, PriorityGate
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +57,7 @@ class MiniLMEmbedder:
         onnx: bool = True,
         cache_dir: Path | None = None,
         on_load: Callable[[], None] = lambda: None,
+        gate: PriorityGate | None = None,
     ) -> None:
         self.batch_size = batch_size
         self.threads = threads
@@ -62,6 +65,9 @@ class MiniLMEmbedder:
         # Where the ONNX export is kept between processes; None: exported afresh by each.
         self.cache_dir = cache_dir
         self._on_load = on_load
+        # Threads that run the model take turns here, a recall's query first: on few cores it
+        # would otherwise share them with every capture's texts. None: no turns (a worker process).
+        self._gate = gate
         self._model: Any = None  # a SentenceTransformer once loaded
         self._model_lock = threading.Lock()
         self._encoder: OnnxEncoder | None = None
@@ -107,7 +113,7 @@ class MiniLMEmbedder:
         if not texts:
             return []
         with timed(EMBEDDING_SECONDS, "batch"):
-            vectors = self._encode(texts)
+            vectors = self._encode(texts, Priority.REQUEST)
         EMBEDDED_TEXTS.labels("batch").inc(len(texts))
         return vectors
 
@@ -118,18 +124,24 @@ class MiniLMEmbedder:
         # Immutable, so that no caller can change what the cache hands to the next one.
         EMBEDDED_TEXTS.labels("query").inc()
         with timed(EMBEDDING_SECONDS, "query"):
-            return tuple(self._encode([text])[0])
+            return tuple(self._encode([text], Priority.INTERACTIVE)[0])
 
-    def _encode(self, texts: Sequence[str]) -> list[Vector]:
+    def _encode(self, texts: Sequence[str], priority: Priority) -> list[Vector]:
         encoder = self._onnx_encoder()
         if encoder is not None:
-            return encoder.encode_batch(texts)
+            # A turn per forward pass, not per call: a query waits for one pass of a capture's
+            # texts at most, not for all of them.
+            return encoder.encode_batch(texts, each_run=lambda: self._turn(priority))
         self.load()
         assert self._model is not None
-        vectors = self._model.encode(
-            list(texts), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
-        )
+        with self._turn(priority):
+            vectors = self._model.encode(
+                list(texts), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
+            )
         return [vector.tolist() for vector in vectors]
+
+    def _turn(self, priority: Priority) -> AbstractContextManager[object]:
+        return nullcontext() if self._gate is None else self._gate.turn(priority)
 
     def _onnx_encoder(self) -> OnnxEncoder | None:
         if self._encoder_settled:

@@ -19,7 +19,8 @@ from __future__ import annotations
 import io
 import logging
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,8 +74,11 @@ class OnnxEncoder:
     def encode(self, text: str) -> list[float]:
         return self.encode_batch([text])[0]
 
-    def encode_batch(self, texts: Sequence[str]) -> list[list[float]]:
-        """Unit vectors for ``texts``, in their order.
+    def encode_batch(
+        self, texts: Sequence[str], each_run: Callable[[], AbstractContextManager[object]] = nullcontext
+    ) -> list[list[float]]:
+        """Unit vectors for ``texts``, in their order; each forward pass runs inside
+        ``each_run()`` (a turn at a gate).
 
         Texts of similar length run together (sorted by tokens), a few at a time, so that padding
         adds little work; a padded token is masked, so it changes no other token's embedding."""
@@ -89,7 +93,8 @@ class OnnxEncoder:
             for row, i in enumerate(rows):
                 ids[row, : len(encodings[i].ids)] = encodings[i].ids
                 mask[row, : len(encodings[i].ids)] = 1
-            (hidden,) = self._session.run(None, {"input_ids": ids, "attention_mask": mask})
+            with each_run():
+                (hidden,) = self._session.run(None, {"input_ids": ids, "attention_mask": mask})
             # The mean over each text's own tokens, then unit length.
             weights = mask[:, :, np.newaxis].astype(hidden.dtype)
             pooled = (hidden * weights).sum(axis=1) / weights.sum(axis=1)

@@ -56,9 +56,9 @@ class DerivePool:
     background worker, a consolidate mutation), so the executor is made and replaced under a lock:
     otherwise two could each make one and one would leak, processes and all."""
 
-    def __init__(self, processes: int, embedding_batch_size: int, torch_threads: int) -> None:
+    def __init__(self, processes: int, embedding_batch_size: int, torch_threads: int, niceness: int = 0) -> None:
         self.processes = processes
-        self._initargs = (embedding_batch_size, torch_threads)
+        self._initargs = (embedding_batch_size, torch_threads, niceness)
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
 
@@ -112,25 +112,27 @@ def _statement_vectors(embedder: Embedder, extractions: list[Extraction]) -> lis
 
 # A worker process's models, loaded once by the pool's initializer.
 _models: tuple[TextExtractor, MiniLMEmbedder] | None = None
-# Added to a worker process's niceness: on a machine with few cores the workers' extraction would
-# otherwise take CPU time from requests as an equal. Consolidation is background work and may lag.
-WORKER_NICENESS = 10
 
 
-def _load_models(embedding_batch_size: int, torch_threads: int) -> None:
+def _load_models(embedding_batch_size: int, torch_threads: int, niceness: int) -> None:
     global _models
     from hippograph.extraction.pipeline import Extractor  # spaCy: only the workers load it here
 
     threading.Thread(target=_exit_with_parent, name="parent-watch", daemon=True).start()
-    _lower_priority()
+    lower_priority(niceness)
     embedder = MiniLMEmbedder(embedding_batch_size, torch_threads, query_cache_size=1, onnx=False)
     embedder.load()
     _models = (Extractor(), embedder)
 
 
-def _lower_priority() -> None:
+def lower_priority(niceness: int) -> None:
+    """Add ``niceness`` to this process's: on a machine with few cores the workers' extraction
+    would otherwise take CPU time from requests as an equal. Consolidation is background work and
+    may lag."""
+    if niceness <= 0:
+        return
     try:
-        os.nice(WORKER_NICENESS)
+        os.nice(niceness)
     except OSError:  # not permitted here (a sandbox): the worker runs at normal priority
         log.info("could not lower the consolidation worker's priority", exc_info=True)
 

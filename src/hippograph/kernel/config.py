@@ -42,6 +42,12 @@ class ServerSettings:
     # How long /metrics keeps its reading of consolidation's backlog: counting episodes by state
     # reads every episode, so scrapes closer together than this share one reading.
     metrics_backlog_cache_s: Seconds = 10.0
+    # Mutations (captures, remember, forget, ...) that run at once; more wait their turn in arrival
+    # order without holding a thread (0: no bound).
+    write_concurrency: Count = 4
+    # The longest any work waits for its turn at the writer or the model before it ranks with
+    # clients' writes (kernel/priority.py).
+    priority_max_wait_s: Seconds = 2.0
 
 
 @dataclass(frozen=True, config=_STRICT)
@@ -70,6 +76,8 @@ class ModelSettings:
     # padding costs.
     embedding_batch_size: Positive = 8
     torch_threads: Positive = 1
+    # Passes of the embedding model at once in this process (a recall's query goes first).
+    embedding_concurrency: Positive = 1
     # Query embeddings kept: agents repeat their questions.
     query_cache_size: Count = 1024
     # Where MiniLM's ONNX export is kept between processes; unset: the user's cache directory.
@@ -95,6 +103,10 @@ class ConsolidationSettings:
     # commits, so one worker leaves this process waiting; the price is a second copy of the models
     # in memory and both cores busy while a backlog drains.
     processes: Count = 2
+    # Added to the worker processes' niceness (0 keeps the server's), and the longest serve's
+    # background consolidation pauses before a lease while requests are in flight.
+    niceness: Annotated[int, Field(ge=0, le=19)] = 10
+    yield_s: Seconds = 2.0
 
 
 @dataclass(frozen=True, config=_STRICT)

@@ -103,6 +103,14 @@ STORE_RETRIES = Counter(
     "hippograph_store_transaction_retries",
     "Transactions run again after a transient failure (a write conflict, a lost connection).",
 )
+TURN_WAIT_SECONDS = Histogram(
+    "hippograph_turn_wait_seconds",
+    "Time work waited for its turn where work takes turns by priority (docs/operations.md), by place "
+    "(writer: the embedded store's write transactions; model: the embedding model) and priority "
+    "(interactive, request, background).",
+    ["gate", "priority"],
+    buckets=_FAST_BUCKETS + (5.0, 10.0),
+)
 EMBEDDING_SECONDS = Histogram(
     "hippograph_embedding_duration_seconds",
     "Time the embedding model took, by kind: batch (captures, re-embedding) or query (a recall's "

@@ -11,6 +11,7 @@ from hippograph.kernel import metrics
 from hippograph.kernel.errors import bad_input
 from hippograph.kernel.filters import validate_filters
 from hippograph.kernel.model import Memory
+from hippograph.kernel.priority import Priority
 from hippograph.kernel.timing import StageTiming, Stopwatch
 from hippograph.kernel.validation import validate_namespace
 from hippograph.recall.authorize import authorized
@@ -95,4 +96,7 @@ def _validate(runtime: Runtime, request: RecallRequest) -> None:
 def _touch(runtime: Runtime, namespace: str, ids: list[str]) -> None:
     if ids:
         now = runtime.clock()
-        runtime.store.write(lambda tx: tx.run("touch_memories", ids=ids, namespace=namespace, at=now))
+        # Part of a recall, which waits for it: ahead of the writes of captures and consolidation.
+        runtime.store.write(
+            lambda tx: tx.run("touch_memories", ids=ids, namespace=namespace, at=now), priority=Priority.INTERACTIVE
+        )

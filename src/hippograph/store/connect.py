@@ -26,7 +26,14 @@ def open_store(settings: Settings) -> Store:
     except Exception:
         engine.stop()
         raise
-    return Store(driver, target.database, ARCADEDB, run_sql=engine.sql, on_close=engine.stop)
+    return Store(
+        driver,
+        target.database,
+        ARCADEDB,
+        run_sql=engine.sql,
+        on_close=engine.stop,
+        writer_max_wait_s=settings.server.priority_max_wait_s,
+    )
 
 
 def _attach(settings: Settings) -> Store | None:
@@ -39,12 +46,10 @@ def _attach(settings: Settings) -> Store | None:
         driver = _driver(target.uri, target.user, target.password)
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError, OSError):
         return None  # it is stopping; opening the files ourselves tells the user why not
-    return Store(driver, target.database, ARCADEDB, attached=True)
+    return Store(driver, target.database, ARCADEDB, attached=True, writer_max_wait_s=settings.server.priority_max_wait_s)
 
 
 def _driver(uri: str, user: str, password: str) -> neo4j.Driver:
-    driver = neo4j.GraphDatabase.driver(
-        uri, auth=(user, password), notifications_min_severity="OFF"
-    )
+    driver = neo4j.GraphDatabase.driver(uri, auth=(user, password), notifications_min_severity="OFF")
     driver.verify_connectivity()
     return driver

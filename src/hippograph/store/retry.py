@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import logging
 import random
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -32,6 +31,7 @@ import neo4j
 
 from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.kernel.metrics import STORE_RETRIES
+from hippograph.kernel.priority import Priority
 
 log = logging.getLogger(__name__)
 
@@ -104,45 +104,9 @@ def _describe(error: BaseException) -> str:
     return f"{code or type(error).__name__}: {message[:200]}"
 
 
-class WriterGate:
-    """One write transaction at a time in this process, requests before background work.
-
-    On a store whose concurrency control is optimistic at the page level (the embedded ArcadeDB),
-    concurrent writers collide even when they touch different records: new episodes append to the
-    same bucket page, and every capture in a namespace updates its counter. Taking turns costs
-    nothing there (commits serialize on the pages anyway) and leaves retries for writers outside
-    this process. Background writers (consolidation) wait while any request's writer waits, so a
-    long consolidation backlog does not queue ahead of clients.
-    """
-
-    def __init__(self) -> None:
-        self._condition = threading.Condition()
-        self._busy = False
-        self._foreground_waiting = 0
-
-    @contextmanager
-    def turn(self, background: bool) -> Iterator[None]:
-        with self._condition:
-            if not background:
-                self._foreground_waiting += 1
-            try:
-                while self._busy or (background and self._foreground_waiting):
-                    self._condition.wait()
-            finally:
-                if not background:
-                    self._foreground_waiting -= 1
-            self._busy = True
-        try:
-            yield
-        finally:
-            with self._condition:
-                self._busy = False
-                self._condition.notify_all()
-
-
 class NoGate:
     """Writers run concurrently: the server locks records itself (Neo4j)."""
 
     @contextmanager
-    def turn(self, background: bool) -> Iterator[None]:
+    def turn(self, priority: Priority) -> Iterator[None]:
         yield

@@ -14,9 +14,10 @@ import neo4j.time
 
 from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.kernel.metrics import STATEMENT_ERRORS, STATEMENT_SECONDS, timed
+from hippograph.kernel.priority import Priority, PriorityGate
 from hippograph.kernel.resources import read_text
 from hippograph.store.dialect import Dialect
-from hippograph.store.retry import NoGate, WriterGate, is_transient, with_retries
+from hippograph.store.retry import NoGate, is_transient, with_retries
 from hippograph.store.search import namespace_token
 
 log = logging.getLogger(__name__)
@@ -126,6 +127,7 @@ class Store:
         run_sql: Callable[[str], None] | None = None,
         on_close: Callable[[], None] | None = None,
         attached: bool = False,
+        writer_max_wait_s: float | None = None,
     ) -> None:
         self._driver = driver
         self._database = database
@@ -134,8 +136,15 @@ class Store:
         self._on_close = on_close
         # Reached through another process's embedded engine, which set the schema up.
         self.attached = attached
-        # The writers of another process (an attached CLI) are not in this gate: retries cover them.
-        self._gate: WriterGate | NoGate = WriterGate() if dialect.single_writer else NoGate()
+        # One write transaction at a time in this process, the most urgent first (priority.py), on
+        # a store whose concurrency control is optimistic at the page level (the embedded
+        # ArcadeDB): concurrent writers collide there even when they touch different records (new
+        # episodes append to the same bucket page, every capture in a namespace updates its
+        # counter), and commits serialize on the pages anyway. The writers of another process (an
+        # attached CLI) are not in this gate: retries cover them.
+        self._gate: PriorityGate | NoGate = (
+            PriorityGate("writer", 1, writer_max_wait_s) if dialect.single_writer else NoGate()
+        )
 
     def index(self, logical: str) -> str:
         """The server's name for a search index, to pass as a query parameter."""
@@ -156,13 +165,13 @@ class Store:
                 what="read transaction",
             )
 
-    def write(self, work: Callable[[Transaction], T], *, background: bool = False) -> T:
+    def write(self, work: Callable[[Transaction], T], *, priority: Priority = Priority.REQUEST) -> T:
         """Run ``work`` in one write transaction, again from the start after a transient failure
-        (so ``work`` must be safe to rerun), STORE_UNAVAILABLE when they do not stop. Background
-        work (consolidation) lets requests' writes go first where writers take turns."""
+        (so ``work`` must be safe to rerun), STORE_UNAVAILABLE when they do not stop. Where writers
+        take turns, the most urgent ``priority`` goes first."""
 
         def attempt() -> T:
-            with self._gate.turn(background):
+            with self._gate.turn(priority):
                 return self._attempt(work, neo4j.WRITE_ACCESS)
 
         with _driver_errors():

@@ -1,0 +1,143 @@
+"""Who goes first where work takes turns: a recall ahead of a client's writes, and both ahead of
+consolidation (docs/operations.md, Priorities under load).
+
+On a machine with few cores, work that waits its turn in arrival order makes a recall wait behind
+every capture that came before it. ``PriorityGate`` hands a free slot to the waiter of the most
+urgent class instead, in arrival order within a class. A waiter that has waited ``max_wait_s``
+ranks with clients' writes and, as it came before most of them, goes ahead of them: consolidation
+is never starved however busy the server is, and under a write load the server cannot keep up
+with, writes go in arrival order. Nothing overtakes interactive work: a recall's share is small
+(one query, one access-count write) and bounded by how often clients recall.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import IntEnum
+
+from hippograph.kernel.metrics import TURN_WAIT_SECONDS
+
+
+class Priority(IntEnum):
+    """Lower goes first."""
+
+    INTERACTIVE = 0  # a recall, and the little it writes (access counts)
+    REQUEST = 1  # a client's writes: capture, remember, forget, ...
+    BACKGROUND = 2  # consolidation
+
+
+# Where a waiter that has waited its longest ranks.
+AGED = Priority.REQUEST
+
+
+@dataclass(eq=False)
+class _Waiter:
+    priority: Priority
+    arrived: float
+    order: int
+    granted: bool = False
+
+
+class PriorityGate:
+    """At most ``capacity`` holders at once; a free slot goes to the most urgent waiter (arrival
+    order within a class), a waiter that has waited ``max_wait_s`` ranking as ``AGED``."""
+
+    def __init__(
+        self,
+        name: str,
+        capacity: int = 1,
+        max_wait_s: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if capacity < 1:
+            raise ValueError("a gate needs at least one slot")
+        self.capacity = capacity
+        self.max_wait_s = max_wait_s
+        self._clock = clock
+        self._condition = threading.Condition()
+        self._holders = 0
+        self._waiting: list[_Waiter] = []
+        self._order = itertools.count()
+        self._waited = {priority: TURN_WAIT_SECONDS.labels(name, priority.name.lower()) for priority in Priority}
+
+    @contextmanager
+    def turn(self, priority: Priority) -> Iterator[None]:
+        """Hold a slot for the block; waits for one, in priority order."""
+        self._acquire(priority)
+        try:
+            yield
+        finally:
+            with self._condition:
+                self._holders -= 1
+                self._dispatch()
+
+    def waiting(self, priority: Priority | None = None) -> int:
+        """How many wait for a slot (of one class, or of any)."""
+        with self._condition:
+            return sum(1 for w in self._waiting if priority is None or w.priority == priority)
+
+    def _acquire(self, priority: Priority) -> None:
+        with self._condition:
+            waiter = _Waiter(priority, self._clock(), next(self._order))
+            self._waiting.append(waiter)
+            self._dispatch()
+            while not waiter.granted:
+                self._condition.wait()
+
+    def _dispatch(self) -> None:
+        """Grant free slots to the waiters that come next; called with the lock held."""
+        granted = False
+        while self._holders < self.capacity and self._waiting:
+            waiter = self._next()
+            self._waiting.remove(waiter)
+            waiter.granted = True
+            self._holders += 1
+            self._waited[waiter.priority].observe(max(0.0, self._clock() - waiter.arrived))
+            granted = True
+        if granted:
+            self._condition.notify_all()
+
+    def _next(self) -> _Waiter:
+        now = self._clock()
+
+        def rank(waiter: _Waiter) -> tuple[Priority, int]:
+            aged = self.max_wait_s is not None and now - waiter.arrived >= self.max_wait_s
+            return (min(waiter.priority, AGED) if aged else waiter.priority), waiter.order
+
+        return min(self._waiting, key=rank)
+
+
+class RequestGauge:
+    """How many client requests are in flight, for background work that yields to them."""
+
+    def __init__(self) -> None:
+        self._condition = threading.Condition()
+        self._in_flight = 0
+
+    @property
+    def in_flight(self) -> int:
+        with self._condition:
+            return self._in_flight
+
+    @contextmanager
+    def request(self) -> Iterator[None]:
+        """Count the block as a request in flight."""
+        with self._condition:
+            self._in_flight += 1
+        try:
+            yield
+        finally:
+            with self._condition:
+                self._in_flight -= 1
+                if not self._in_flight:
+                    self._condition.notify_all()
+
+    def wait_idle(self, timeout_s: float) -> bool:
+        """Wait until no request is in flight, for at most ``timeout_s``; whether none is."""
+        with self._condition:
+            return self._condition.wait_for(lambda: not self._in_flight, timeout=max(0.0, timeout_s))

@@ -1,0 +1,215 @@
+"""Requests before background work (priority.py, docs/operations.md): the gate hands turns out by
+priority and ages waiters so none starves, a recall's writes and query embedding queue ahead of
+captures', serve's consolidation pauses while requests are in flight (and not for ever), and the
+consolidation worker processes run at a lower OS priority."""
+
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any
+
+from support.client import GraphQLClient
+from support.operations import capture_turns
+
+from hippograph.consolidation.worker import drain, remaining
+from hippograph.embedding import MiniLMEmbedder, onnx_cache
+from hippograph.extraction.derive import DerivePool
+from hippograph.kernel.priority import Priority, PriorityGate, RequestGauge
+from hippograph.runtime import Runtime
+
+POLLS = 10_000
+POLL_S = 0.001
+
+
+def _until(condition: Callable[[], bool], what: str) -> None:
+    for _ in range(POLLS):
+        if condition():
+            return
+        threading.Event().wait(POLL_S)
+    raise AssertionError(f"never happened: {what}")
+
+
+def _in_thread(fn: Callable[[], Any]) -> Future[Any]:
+    future: Future[Any] = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(fn())
+        except BaseException as error:  # noqa: BLE001 - handed to the test through the future
+            future.set_exception(error)
+
+    threading.Thread(target=run, daemon=True).start()
+    return future
+
+
+def _queue(gate: PriorityGate, priority: Priority, name: str, order: list[str]) -> Future[None]:
+    def take() -> None:
+        with gate.turn(priority):
+            order.append(name)
+
+    return _in_thread(take)
+
+
+def test_a_free_turn_goes_to_the_most_urgent_waiter_then_in_arrival_order() -> None:
+    gate = PriorityGate("test")
+    order: list[str] = []
+    arrivals = [
+        (Priority.BACKGROUND, "consolidation"),
+        (Priority.REQUEST, "capture 1"),
+        (Priority.INTERACTIVE, "recall"),
+        (Priority.REQUEST, "capture 2"),
+        (Priority.BACKGROUND, "consolidation 2"),
+    ]
+    with gate.turn(Priority.REQUEST):
+        waiters = []
+        for count, (priority, name) in enumerate(arrivals, start=1):
+            waiters.append(_queue(gate, priority, name, order))
+            _until(lambda count=count: gate.waiting() == count, f"{name} queued")
+    for waiter in waiters:
+        waiter.result(timeout=10)
+    assert order == ["recall", "capture 1", "capture 2", "consolidation", "consolidation 2"]
+
+
+def test_a_waiter_that_waited_too_long_goes_ahead_of_writes_but_not_of_a_recall() -> None:
+    now = [0.0]
+    gate = PriorityGate("test", max_wait_s=5.0, clock=lambda: now[0])
+    order: list[str] = []
+    with gate.turn(Priority.REQUEST):
+        background = _queue(gate, Priority.BACKGROUND, "consolidation", order)
+        _until(lambda: gate.waiting() == 1, "consolidation queued")
+        now[0] = 4.0
+        later = [_queue(gate, Priority.REQUEST, "capture", order)]
+        _until(lambda: gate.waiting() == 2, "capture queued")
+        later.append(_queue(gate, Priority.INTERACTIVE, "recall", order))
+        _until(lambda: gate.waiting() == 3, "recall queued")
+        now[0] = 5.0  # consolidation has waited its longest; the others one second
+    for waiter in [background, *later]:
+        waiter.result(timeout=10)
+    assert order == ["recall", "consolidation", "capture"]
+
+
+def test_a_gate_with_two_slots_lets_two_in_and_queues_the_third() -> None:
+    gate = PriorityGate("test", capacity=2)
+    order: list[str] = []
+    with gate.turn(Priority.REQUEST), gate.turn(Priority.REQUEST):
+        third = _queue(gate, Priority.INTERACTIVE, "third", order)
+        _until(lambda: gate.waiting() == 1, "the third queued")
+        assert order == []
+    third.result(timeout=10)
+    assert order == ["third"]
+
+
+def test_the_request_gauge_is_idle_only_when_no_request_is_in_flight() -> None:
+    gauge = RequestGauge()
+    assert gauge.wait_idle(0)
+    with gauge.request():
+        assert gauge.in_flight == 1
+        assert not gauge.wait_idle(0.01)
+        idle = _in_thread(lambda: gauge.wait_idle(60))
+        assert not idle.done()
+    assert idle.result(timeout=10) is True
+    assert gauge.in_flight == 0
+
+
+def test_a_recall_queues_its_access_count_write_ahead_of_captures(
+    gql: GraphQLClient, base_url: str, admin_secret: str, runtime: Runtime, namespace: str
+) -> None:
+    recaller, capturer = GraphQLClient(base_url, admin_secret), GraphQLClient(base_url, admin_secret)
+    capture_turns(gql, namespace, [("Dana", "Dana: I moved to Lisbon in spring.", "2023-01-01T10:00:00Z")], "s1")
+    gate = runtime.store._gate
+    assert isinstance(gate, PriorityGate), "the embedded store's writers take turns"
+    with gate.turn(Priority.REQUEST):
+        recall = _in_thread(
+            lambda: recaller.data("recall", input={"namespace": namespace, "query": "Where did Dana move?", "limit": 5})
+        )
+        _until(lambda: gate.waiting(Priority.INTERACTIVE) == 1, "the recall's access count queued")
+        capture = _in_thread(
+            lambda: capture_turns(
+                capturer, namespace, [("Omar", "Omar: I adopted a cat.", "2023-01-02T10:00:00Z")], "s1"
+            )
+        )
+        _until(lambda: gate.waiting(Priority.REQUEST) == 1, "the capture queued")
+        assert runtime.requests.in_flight == 2
+    assert recall.result(timeout=60)["recall"]["hits"]
+    assert len(capture.result(timeout=60)) == 1
+
+
+def test_mutations_beyond_the_write_concurrency_wait_their_turn_outside(
+    base_url: str, admin_secret: str, runtime: Runtime, namespace: str
+) -> None:
+    bound = runtime.settings.server.write_concurrency
+    gate = runtime.store._gate
+    assert isinstance(gate, PriorityGate)
+    clients = [GraphQLClient(base_url, admin_secret) for _ in range(bound + 3)]
+    with gate.turn(Priority.REQUEST):
+        captures = [
+            _in_thread(
+                lambda client=client, i=i: capture_turns(
+                    client, namespace, [("Dana", f"Dana: note {i}.", "2023-01-01T10:00:00Z")], "s1"
+                )
+            )
+            for i, client in enumerate(clients)
+        ]
+        _until(lambda: runtime.requests.in_flight == len(clients), "every capture in flight")
+        _until(lambda: gate.waiting(Priority.REQUEST) >= bound, "the first ones at the writer")
+        threading.Event().wait(0.3)
+        # The others wait before they run. (A write that is no mutation, such as a key's use being
+        # recorded, may queue at the writer too: hence not equality.)
+        assert gate.waiting(Priority.REQUEST) < len(clients)
+    assert sorted(len(capture.result(timeout=60)) for capture in captures) == [1] * len(clients)
+
+
+def test_a_recall_query_is_embedded_ahead_of_capture_texts() -> None:
+    gate = PriorityGate("test")
+    embedder = MiniLMEmbedder(cache_dir=onnx_cache.default_dir(), gate=gate)
+    embedder.warm_up()
+    with gate.turn(Priority.REQUEST):
+        batch = _in_thread(lambda: embedder.embed([f"Dana moved to Lisbon {uuid.uuid4()}."] * 3))
+        _until(lambda: gate.waiting(Priority.REQUEST) == 1, "the batch queued")
+        query = _in_thread(lambda: embedder.embed_query(f"Where did Dana move? {uuid.uuid4()}"))
+        _until(lambda: gate.waiting(Priority.INTERACTIVE) == 1, "the query queued")
+    assert len(query.result(timeout=60)) == 384
+    assert [len(v) for v in batch.result(timeout=60)] == [384] * 3
+
+
+def _capture_raw(gql: GraphQLClient, namespace: str, count: int) -> None:
+    turns = [("Dana", f"Dana: I moved to Lisbon, round {i}.", f"2023-01-0{1 + i}T10:00:00Z") for i in range(count)]
+    capture_turns(gql, namespace, turns, "s1")
+
+
+def test_background_consolidation_pauses_while_a_request_is_in_flight_and_resumes_after(
+    gql: GraphQLClient, runtime: Runtime, namespace: str
+) -> None:
+    _capture_raw(gql, namespace, 3)
+    with runtime.requests.request():
+        draining = _in_thread(lambda: drain(runtime, namespace=namespace, yield_s=600))
+        # Paused before its first lease: every episode is still raw and waiting.
+        threading.Event().wait(0.5)
+        assert not draining.done()
+        states = {row["state"]: row["count"] for row in runtime.store.read("consolidation_census", namespace=namespace)}
+        assert states == {"raw": 3}
+    assert draining.result(timeout=120) == (3, 0)
+    assert remaining(runtime, namespace) == 0
+
+
+def test_background_consolidation_pauses_for_a_bounded_time_under_a_load_that_never_stops(
+    gql: GraphQLClient, runtime: Runtime, namespace: str
+) -> None:
+    _capture_raw(gql, namespace, 3)
+    with runtime.requests.request():
+        assert drain(runtime, namespace=namespace, yield_s=0.2) == (3, 0)
+        assert runtime.requests.in_flight == 1
+    assert remaining(runtime, namespace) == 0
+
+
+def test_consolidation_worker_processes_run_at_a_lower_os_priority() -> None:
+    pool = DerivePool(1, 8, 1, niceness=3)
+    try:
+        worker_niceness = pool._pool().submit(os.nice, 0).result(timeout=300)
+    finally:
+        pool.close()
+    assert worker_niceness == min(19, os.nice(0) + 3)
