@@ -191,7 +191,7 @@ def parse(data: dict[str, Any]) -> RelationFile:
 def rule_name(number: int, relation: object, shapes: object) -> str:
     """How errors name a rule: its place in the file, relation and shapes ("rule 3 (WORKS_AT on
     verb_prep)"), since rules carry no name of their own."""
-    on = ", ".join(str(shape) for shape in shapes) if isinstance(shapes, list) else "?"
+    on = ", ".join(str(shape) for shape in shapes) if isinstance(shapes, list) and shapes else "?"
     return f"rule {number} ({relation if isinstance(relation, str) else '?'} on {on})"
 
 

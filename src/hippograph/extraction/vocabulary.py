@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from hippograph.extraction.schema import AnEntityType, Schema, validated
 from hippograph.rules import load_rules
@@ -34,7 +35,11 @@ class _TypesFile(Schema):
 
 @cache
 def relation_types() -> dict[str, RelationType]:
-    data = load_rules("relation_types")
+    return parse_types(load_rules("relation_types"))
+
+
+def parse_types(data: dict[str, Any]) -> dict[str, RelationType]:
+    """``data`` (the parsed TOML) as relation types; a ValueError naming the file and the type otherwise."""
 
     def entry(location: tuple[int | str, ...]) -> tuple[str | None, int]:
         if len(location) >= 2 and location[0] == "types" and isinstance(location[1], int):
@@ -43,6 +48,10 @@ def relation_types() -> dict[str, RelationType]:
             return f"type {location[1] + 1} ({name if isinstance(name, str) else '?'})", 2
         return None, 0
 
+    specs = validated(_TypesFile, data, _FILE, entry).types
+    names = [spec.name for spec in specs]
+    if len(set(names)) != len(names):
+        raise ValueError(f"{_FILE}: types declared twice: {sorted({n for n in names if names.count(n) > 1})}")
     return {
         spec.name: RelationType(
             spec.name,
@@ -51,5 +60,5 @@ def relation_types() -> dict[str, RelationType]:
             frozenset(kind.value for kind in spec.object),
             spec.gloss,
         )
-        for spec in validated(_TypesFile, data, _FILE, entry).types
+        for spec in specs
     }
