@@ -93,6 +93,7 @@ def test_a_rule_without_a_relation_is_named_by_its_place() -> None:
         (lambda rule: rule.update(subjects=["place"]), "narrows its entity types"),
         (lambda rule: rule.update(mint_from="nowhere"), "mint_from 'nowhere' is no node of shape"),
         (lambda rule: rule.pop("verbs"), "requires ['verbs']"),
+        (lambda rule: rule.update(adjectives=["fond"]), "fills ['adjectives'], which none of its shapes uses"),
     ],
 )
 def test_a_rule_that_does_not_fit_the_file_names_the_rule(

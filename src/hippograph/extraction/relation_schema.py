@@ -218,6 +218,9 @@ def _rule_problem(parsed: RelationFile, rule: RuleSpec) -> str | None:
             return f"shape {name} requires {missing}"
         if rule.mint_from is not None and rule.mint_from not in shape.nodes:
             return f"mint_from {rule.mint_from!r} is no node of shape {name}"
+    unused = sorted(set(fills) - set().union(*(parsed.shapes[name].placeholders for name in rule.shapes)))
+    if unused:
+        return f"fills {unused}, which none of its shapes uses"
     unknown_lexicons = sorted(set(rule.lexicon_names()) - set(parsed.lexicons))
     if unknown_lexicons:
         return f"unknown lexicons {unknown_lexicons}"
