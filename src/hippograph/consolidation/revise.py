@@ -67,11 +67,7 @@ def revise_relation(ctx: Context, said: Said, subject: str, predicate: str, new:
     for row in rows:
         for s in row["said"]:
             statement = Said(
-                s["at"],
-                s["episode"],
-                s["position"] or 0,
-                row["object"],
-                bool(row["negated"]),
+                s["at"], s["episode"], s["position"] or 0, row["object"], bool(row["negated"]),
                 row["confidence"] if s["confidence"] is None else s["confidence"],
                 s["statement"] or row["statement"],
                 s["kind"] or row["kind"],
@@ -106,13 +102,7 @@ def _assign(
             props = {**row["props"], "id": facts[version], "recorded_at": ctx.now}
             about = [new.about[0], {"entity": version.object, "role": "object"}]
             ctx.create_fact(version.first.episode, props, about, support_props(version.first))
-            stored[facts[version]] = {
-                "id": facts[version],
-                "supersedes": [],
-                "contradicts": [],
-                "edges": [],
-                "copy": True,
-            }
+            stored[facts[version]] = {"id": facts[version], "supersedes": [], "contradicts": [], "edges": [], "copy": True}
             ctx.note(EventKind.CREATED, facts[version], version.first.episode)
         taken.add(facts[version])
     return facts
@@ -149,9 +139,7 @@ def _write_versions(
             if holder is None:
                 ctx.run("support_fact", fact_id=fact, episode_id=said.episode, embedding=None, **support_props(said))
             else:
-                moves.append(
-                    {"source": holder, "target": fact, "episode": statement.episode, **support_props(statement)}
-                )
+                moves.append({"source": holder, "target": fact, "episode": statement.episode, **support_props(statement)})
         if row is not None:
             target = {
                 "valid_from": version.first.at,
