@@ -27,8 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 ABLATIONS = ("trim", "designators", "arguments", "parts", "unnamed", "patterns", "tokenizer", "vote")
 _CONSUMERS = (
     "hippograph.extraction.designators",
-    "hippograph.extraction.slots",
-    "hippograph.extraction.relations",
+    "hippograph.extraction.relation_schema",
     "hippograph.extraction.nlp",
     "hippograph.resolution.types",
 )

@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 import spacy
 
-from hippograph.extraction.facts import find_facts, opposite_polarity
+from hippograph.extraction.facts import find_facts
 from hippograph.extraction.model import EntityType, Extraction, FactCandidate, Mention
 from hippograph.extraction.pipeline import Extractor, Turn
-from hippograph.extraction.relations import _rules, find_relations
+from hippograph.extraction.polarity import opposite_polarity
+from hippograph.extraction.relation_rules import rules
+from hippograph.extraction.relations import find_relations
 from hippograph.extraction.vocabulary import relation_types
 
 SPEAKER = "Caroline"
@@ -73,7 +75,7 @@ def test_the_examples_cover_the_whole_vocabulary() -> None:
 
 
 def test_every_type_has_rules_and_every_rule_compiles() -> None:
-    covered = {rule.relation for rule in _rules()}
+    covered = {rule.relation for rule in rules()}
     assert covered == set(relation_types())
 
 
@@ -233,8 +235,18 @@ def test_the_rules_only_pipeline_states_nothing() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["Hey!", "Thanks, that's great!", "How are you?", "Good morning Melanie!", "I love it!", "I miss you!",
-     "Have a great weekend!", "I think so too.", "Do you still live in Boston?", "Where did you move to?"],
+    [
+        "Hey!",
+        "Thanks, that's great!",
+        "How are you?",
+        "Good morning Melanie!",
+        "I love it!",
+        "I miss you!",
+        "Have a great weekend!",
+        "I think so too.",
+        "Do you still live in Boston?",
+        "Where did you move to?",
+    ],
 )
 def test_small_talk_and_questions_yield_no_fact(extractor: Extractor, text: str) -> None:
     assert extract(extractor, text).facts == ()

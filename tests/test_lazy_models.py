@@ -24,11 +24,13 @@ def test_threads_asking_together_share_one_extractor() -> None:
 HEAVY = ("spacy", "torch", "onnxruntime", "transformers", "sentence_transformers")
 SERVICES = (
     "hippograph.capture.service",
+    "hippograph.consolidation.worker",
     "hippograph.recall.service",
     "hippograph.lifecycle.forget",
     "hippograph.lifecycle.remember",
     "hippograph.graph.curation",
     "hippograph.runtime",
+    "hippograph.api.app",
     "hippograph.cli",
 )
 

@@ -20,8 +20,8 @@ from ulid import ULID
 
 from hippograph.consolidation.timeline import Said, Timeline, Version, timeline
 from hippograph.embedding import Vector
-from hippograph.extraction.facts import opposite_polarity
 from hippograph.extraction.model import FactCandidate
+from hippograph.extraction.polarity import opposite_polarity
 from hippograph.extraction.vocabulary import relation_types
 from hippograph.kernel.events import EventKind
 

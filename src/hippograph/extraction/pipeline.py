@@ -13,12 +13,16 @@ from hippograph.extraction.facts import find_facts
 from hippograph.extraction.mentions import find_mentions, find_names
 from hippograph.extraction.model import Extraction, Mention, Sentence, Turn
 from hippograph.extraction.nlp import DICTIONARY, load_pipeline
+from hippograph.extraction.relation_rules import matcher as relation_matcher
 from hippograph.extraction.relations import find_relations
 
 
 class Extractor:
     def __init__(self) -> None:
         self.nlp = load_pipeline()
+        # The relation rules are checked and compiled as the extractor loads, so that a broken rule
+        # file stops it here rather than at the first text it reads.
+        relation_matcher(self.nlp.vocab)
         self._not_for_names = _unneeded_for_names(self.nlp)
         self._not_for_concepts = [name for name in self.nlp.pipe_names if name in ("parser", "ner", DICTIONARY)]
 

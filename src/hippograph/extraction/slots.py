@@ -25,7 +25,8 @@ from spacy.tokens import Token
 
 from hippograph.extraction import designators
 from hippograph.extraction.model import EntityType, Mention
-from hippograph.kernel.rules import load_rules
+from hippograph.extraction.relation_schema import relation_file
+from hippograph.extraction.relation_settings import settings
 
 ARGUMENT = "argument"  # Mention.source of a mention typed (or found) by its relation slot
 # Sources whose type no slot overrides: the curated dictionary, a user's alias, a designator, the
@@ -35,24 +36,18 @@ _FIRM_SOURCES = frozenset({"ruler", "alias", designators.DESIGNATOR, "speaker", 
 
 @dataclass(frozen=True, slots=True)
 class _Slots:
-    near: frozenset[frozenset[str]]
-    unknown: frozenset[str]
     parts: tuple[tuple[frozenset[str], EntityType], ...]  # head words -> type
     unnamed_subject: EntityType | None
 
 
 @cache
 def _slots() -> _Slots:
-    data = load_rules("relation_patterns")
-    lexicons = data["lexicons"]
+    data = relation_file()
     return _Slots(
-        near=frozenset(frozenset(pair) for pair in data["types"]["near"]),
-        unknown=frozenset(data["types"]["unknown"]),
         parts=tuple(
-            (frozenset(word.lower() for word in lexicons[name]), EntityType(kind))
-            for name, kind in data["parts"].items()
+            (frozenset(word.lower() for word in data.lexicons[name]), kind) for name, kind in data.parts.items()
         ),
-        unnamed_subject=EntityType(data["types"]["unnamed_subject"]) if "unnamed_subject" in data["types"] else None,
+        unnamed_subject=data.types.unnamed_subject,
     )
 
 
@@ -60,10 +55,8 @@ def slot_type(mention: Mention, wanted: EntityType | None) -> EntityType:
     """The type ``mention`` has in a slot that asks for ``wanted``."""
     if wanted is None or mention.type is wanted or mention.source in _FIRM_SOURCES:
         return mention.type
-    settings = _slots()
-    confusable = (
-        mention.type.value in settings.unknown or frozenset((mention.type.value, wanted.value)) in settings.near
-    )
+    known = settings()
+    confusable = mention.type.value in known.unknown or frozenset((mention.type.value, wanted.value)) in known.near
     if wanted is EntityType.PERSON:
         # The model calls unfamiliar first names places and companies ("Ingrid", "Björn").
         confusable = mention.type in (EntityType.ORGANIZATION, EntityType.PLACE, EntityType.OTHER)
