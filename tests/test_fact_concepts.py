@@ -10,7 +10,8 @@ from test_consolidation_order import consolidate_in_batches, shuffled
 
 from hippograph.consolidation.canonical import differences, dump
 from hippograph.consolidation.worker import consolidate
-from hippograph.recall.graph import GraphOptions, GraphQuery, graph_channel, query_seeds
+from hippograph.kernel.config import GraphSettings
+from hippograph.recall.graph import GraphQuery, graph_channel, query_seeds
 from hippograph.runtime import Runtime
 
 # Captured out of time order: the Lisbon statements arrive between Osaka's, so the Osaka version
@@ -92,7 +93,7 @@ def test_the_graph_channel_reaches_facts_through_concepts_when_asked(
     seeds = query_seeds(runtime, namespace, "Who went to a pottery studio?")
 
     def labels(fact_concepts: bool) -> set[str]:
-        request = GraphQuery(namespace, now, now, 20, GraphOptions(fact_concepts=fact_concepts))
+        request = GraphQuery(namespace, now, now, 20, GraphSettings(fact_concepts=fact_concepts))
         return {hit.label for hit in graph_channel(runtime, request, seeds, [])}
 
     assert labels(True) == {"Episode", "Fact"}

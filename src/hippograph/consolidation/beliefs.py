@@ -23,9 +23,8 @@ from hippograph.extraction.model import FactCandidate, Mention
 from hippograph.extraction.vocabulary import relation_types
 from hippograph.kernel.events import EventKind, MemoryEvent
 from hippograph.kernel.keys import relation_fact_hash, statement_fact_hash
-from hippograph.kernel.model import DEFAULT_IMPORTANCE
 from hippograph.kernel.text.normalize import hash_basis
-from hippograph.store.search import NAMESPACE_FIELD, namespace_token
+from hippograph.store.facts import FactRecord, fact_properties
 
 if TYPE_CHECKING:
     from hippograph.consolidation.commit import EpisodeWork, Statements
@@ -168,30 +167,27 @@ def _fact_properties(
     obj: str | None,
     functional: bool,
 ) -> dict[str, Any]:
-    props: dict[str, Any] = {
-        "id": fact_id,
-        "namespace": ctx.work.namespace,
-        NAMESPACE_FIELD: namespace_token(ctx.work.namespace),
-        "statement": candidate.statement,
-        "kind": candidate.kind,
-        "confidence": candidate.confidence,
-        "importance": DEFAULT_IMPORTANCE,
-        "content_hash": digest,
-        "version": 1,
-        "status": "active",
-        "origin": "extracted",
-        "negated": candidate.negated,
-        "valid_from": ctx.work.occurred_at,
-        "recorded_at": ctx.now,
-        "pinned": False,
-        "tags": [],
-        "access_count": 0,
-    }
-    optional = {"subject": subject, "object": obj, "predicate": candidate.predicate, "polarity": candidate.polarity}
-    props |= {key: value for key, value in optional.items() if value is not None}
+    key = None
     if functional and candidate.subject is not None:
         # One current object per subject: the key under which a newer fact supersedes this one.
-        props["key"] = f"{ctx.entity_ids[candidate.subject]}:{candidate.predicate}"
-    if vector is not None:
-        props["embedding"] = vector
-    return props
+        key = f"{ctx.entity_ids[candidate.subject]}:{candidate.predicate}"
+    return fact_properties(
+        FactRecord(
+            id=fact_id,
+            namespace=ctx.work.namespace,
+            statement=candidate.statement,
+            kind=candidate.kind,
+            confidence=candidate.confidence,
+            content_hash=digest,
+            origin="extracted",
+            valid_from=ctx.work.occurred_at,
+            recorded_at=ctx.now,
+            negated=candidate.negated,
+            key=key,
+            subject=subject,
+            predicate=candidate.predicate,
+            object=obj,
+            polarity=candidate.polarity,
+            embedding=vector,
+        )
+    )

@@ -99,10 +99,10 @@ def assess(anchor: Token) -> Clause | None:
                 factor *= words.hedged
     if token.dep_ == "ccomp" and token.head.lemma_.lower() in words.hedge_verbs:
         factor *= words.hedged
-    return Clause(negated, factor, _past(anchor))
+    return Clause(negated, factor, is_past(anchor))
 
 
-def _past(anchor: Token) -> bool:
+def is_past(anchor: Token) -> bool:
     """Simple or progressive past ("I worked", "I was working", "I had worked"), not the present
     perfect ("I have worked"), which says the state still holds."""
     auxiliaries = [c for c in anchor.children if c.dep_ in ("aux", "auxpass")]

@@ -3,7 +3,7 @@ the word lists and confidences the fact rules look up."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -11,6 +11,7 @@ from typing import Any
 from spacy.matcher import Matcher
 from spacy.vocab import Vocab
 
+from hippograph.extraction.lexicons import expand
 from hippograph.extraction.relation_settings import lexicon
 from hippograph.kernel.rules import load_rules
 
@@ -58,27 +59,18 @@ def _expand(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: _expand(item) for key, item in value.items()}
     if isinstance(value, str) and value.startswith("@"):
-        return list(_lexicon(value[1:]))
+        return expand([value], _lexicon)
     if isinstance(value, list):
-        return [word for entry in value for word in (_expand(entry) if _refers(entry) else (entry,))]
+        return expand(value, _lexicon)
     return value
 
 
-def _refers(entry: Any) -> bool:
-    return isinstance(entry, str) and entry.startswith("@")
-
-
-def _lexicon(name: str) -> Iterator[str]:
-    """A [lexicons] list of fact_kinds.toml, lowercased and expanded, else one of relation_patterns."""
+def _lexicon(name: str) -> list[str]:
+    """A [lexicons] list of fact_kinds.toml, lowercased, else one of relation_patterns."""
     own = _own_lexicons().get(name)
     if own is None:
-        yield from sorted(lexicon(name))
-        return
-    for entry in own:
-        if entry.startswith("@"):
-            yield from _lexicon(entry[1:])
-        else:
-            yield entry.lower()
+        return sorted(lexicon(name))
+    return [entry if entry.startswith("@") else entry.lower() for entry in own]
 
 
 @cache

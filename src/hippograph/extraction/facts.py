@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from spacy.tokens import Doc, Span, Token
 
-from hippograph.extraction.clauses import clause_subjects, is_first_person, is_negated, is_question
+from hippograph.extraction.clauses import clause_subjects, is_first_person, is_negated, is_past, is_question
 from hippograph.extraction.coreference import MentionResolver
 from hippograph.extraction.fact_rules import Cue, cues, matcher, settings
 from hippograph.extraction.model import EntityType, FactCandidate, Mention, Relation
@@ -180,11 +180,10 @@ def _event(sentence: Span) -> bool:
         return False
     root = sentence.root
     auxiliaries = [child for child in root.children if child.dep_ in ("aux", "auxpass")]
-    past = root.tag_ == "VBD" or any(a.tag_ == "VBD" for a in auxiliaries)
     going_to = root.lower_ == "going" and any(child.dep_ == "xcomp" for child in root.children)
     will = any(a.lower_ in known.future_auxiliaries for a in auxiliaries)
     future = bool(words & known.future) or going_to or will
-    return past or future
+    return is_past(root) or future
 
 
 def _clause_verb(token: Token) -> Token:

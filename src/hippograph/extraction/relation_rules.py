@@ -15,6 +15,7 @@ from spacy.matcher import DependencyMatcher
 from spacy.tokens import Token
 from spacy.vocab import Vocab
 
+from hippograph.extraction.lexicons import expand
 from hippograph.extraction.model import EntityType
 from hippograph.extraction.relation_schema import RuleSpec, ShapeSpec, entity_types, relation_file
 from hippograph.extraction.relation_settings import lexicon, settings
@@ -159,8 +160,7 @@ def _compile(rule: RuleSpec, shape: Shape) -> Rule:
 
 def _words(entries: list[str]) -> list[str]:
     """A rule's word list with each "@name" replaced by that lexicon."""
-    lexicons = settings().lexicons
-    return [word for entry in entries for word in (lexicons[entry[1:]] if entry.startswith("@") else (entry,))]
+    return expand(entries, settings().lexicons.__getitem__)
 
 
 def _fill(value: Any, fills: Mapping[str, Sequence[str]]) -> Any:

@@ -21,6 +21,7 @@ from hippograph.kernel.text.normalize import hash_basis
 from hippograph.kernel.validation import require_reason, validate_namespace, validate_share, validate_tags
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
+from hippograph.store.facts import next_version
 from hippograph.store.history import history_event
 from hippograph.store.memories import get_fact, hydrate
 
@@ -62,7 +63,7 @@ def modify(runtime: Runtime, change: ModifyInput) -> Fact:
         props["redactions"] = _version_redactions(current, updates, tally)
         if "embedding" not in updates and current.get("embedding") is not None:
             props["embedding"] = current["embedding"]
-        props |= {"id": new_id, "version": current["version"] + 1, "recorded_at": now, "status": "active"}
+        props = next_version(props, new_id, now)
         tx.run("create_fact_version", older=change.id, props=props, now=now)
         if "statement" in updates:
             tx.run("expire_fact_relations", fact=change.id, now=now)

@@ -25,9 +25,9 @@ from hippograph.kernel.text.normalize import hash_basis
 from hippograph.kernel.validation import validate_capture, validate_name, validate_past, validate_share
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
+from hippograph.store.facts import FactRecord, fact_properties
 from hippograph.store.history import history_event
 from hippograph.store.memories import hydrate
-from hippograph.store.search import NAMESPACE_FIELD, namespace_token
 
 FACT_KINDS = tuple(kind for kind in POLICIES if kind != EPISODE_KIND)
 
@@ -87,28 +87,28 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
     digest = statement_fact_hash(item.kind, hash_basis(cleaned.text))
     vector = embed_or_none(runtime.embedder, [cleaned.text])[0]
     valid_from = item.valid_from or now
-    props: dict[str, Any] = {
-        "id": str(ULID()),
-        "namespace": item.namespace,
-        NAMESPACE_FIELD: namespace_token(item.namespace),
-        "statement": cleaned.text,
-        "kind": item.kind,
-        "confidence": item.confidence,
-        "importance": DEFAULT_IMPORTANCE if item.importance is None else item.importance,
-        "content_hash": digest,
-        "version": 1,
-        "status": "active",
-        "origin": "explicit",
-        "valid_from": valid_from,
-        "recorded_at": now,
-        "pinned": item.pinned,
-        "tags": tags,
-        "access_count": 0,
-        "redactions": [r.kind for r in redactions],
-    }
-    props |= {name: value for name, value in fields.items() if value is not None}
-    if vector is not None:
-        props["embedding"] = vector
+    props = fact_properties(
+        FactRecord(
+            id=str(ULID()),
+            namespace=item.namespace,
+            statement=cleaned.text,
+            kind=item.kind,
+            confidence=item.confidence,
+            content_hash=digest,
+            origin="explicit",
+            valid_from=valid_from,
+            recorded_at=now,
+            importance=DEFAULT_IMPORTANCE if item.importance is None else item.importance,
+            pinned=item.pinned,
+            tags=tags,
+            redactions=[r.kind for r in redactions],
+            key=fields["key"],
+            subject=fields["subject"],
+            predicate=fields["predicate"],
+            object=fields["object"],
+            embedding=vector,
+        )
+    )
 
     def write(tx: Transaction) -> _Stored:
         same = [
