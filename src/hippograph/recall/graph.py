@@ -31,6 +31,8 @@ HIT_SEED_WEIGHT = 0.5
 # A node linked to this many memories or fewer is never a hub: in a small namespace every name
 # is a large share, and reading a few memories costs little.
 HUB_MIN_DF = 10
+# Digits of a graph score that rank memories; the rest is float noise.
+SCORE_DIGITS = 12
 # A further hop (``GraphSettings.hops``) goes out from this many of the best memories found so far.
 HOP_MEMORIES = 10
 
@@ -84,7 +86,11 @@ def _rank(tx: Transaction, request: GraphQuery, seeds: QuerySeeds, text_hits: Se
         walk.add_next_turns([*text_hits, *walk.best(start, HOP_MEMORIES)])
     scores = _propagate(walk.graph, start, request)
     # Only the memories this read saw (visible at the query's times, not forgotten) are ranked.
-    ranked = sorted(((scores.get(m, 0.0), m) for m in walk.labels), key=lambda item: (-item[0], item[1]))
+    # Equal scores tie by id: rounded first, as the walk's sums carry float noise that follows the
+    # order the store returned rows in, which differs between a store and its restored copy.
+    ranked = sorted(
+        ((scores.get(m, 0.0), m) for m in walk.labels), key=lambda item: (-round(item[0], SCORE_DIGITS), item[1])
+    )
     return [Ranked(memory, score, walk.labels[memory]) for score, memory in ranked[: request.limit] if score > 0]
 
 
