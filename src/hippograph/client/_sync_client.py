@@ -244,7 +244,12 @@ class Client:
         return decode(Entity, (self.execute("addAlias", given))["addAlias"])
 
     def merge_entities(
-        self, source_id: str, target_id: str, reason: str, *, namespace: str | None = None
+        self,
+        source_id: str,
+        target_id: str,
+        reason: str,
+        *,
+        namespace: str | None = None,
     ) -> Entity:
         given = graphql_input(
             source_id=source_id, target_id=target_id, reason=reason, namespace=self.config.scope(namespace)
