@@ -63,10 +63,12 @@ def _fill(values: dict[str, Any], fields: Mapping[str, GraphQLArgument | GraphQL
 
 
 def _fill_within(value: Any, type_: GraphQLInputType) -> None:
-    type_ = get_nullable_type(type_)  # type: ignore[arg-type]
-    if isinstance(type_, GraphQLList) and isinstance(value, list):
+    # graphql-core types an input type's wrappers as the abstract GraphQLWrappingType, which
+    # get_nullable_type's overloads (GraphQLNonNull or a nullable type) do not name.
+    nullable = get_nullable_type(type_)  # type: ignore[arg-type]
+    if isinstance(nullable, GraphQLList) and isinstance(value, list):
         for item in value:
             if item is not None:
-                _fill_within(item, type_.of_type)
-    elif isinstance(type_, GraphQLInputObjectType) and isinstance(value, dict):
-        _fill(value, type_.fields)
+                _fill_within(item, nullable.of_type)
+    elif isinstance(nullable, GraphQLInputObjectType) and isinstance(value, dict):
+        _fill(value, nullable.fields)

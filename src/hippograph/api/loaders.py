@@ -16,7 +16,7 @@ from hippograph.store.memories import hydrate
 MemoryKey = tuple[str, str]  # (namespace, id)
 
 
-class MemoryLoader(DataLoader):  # type: ignore[misc]  # aiodataloader ships no type hints
+class MemoryLoader(DataLoader[MemoryKey, Memory | None]):
     """Memories by (namespace, id), one instance per request. It batches but does not cache: a
     subscription's context lives as long as its socket, and a memory can change meanwhile."""
 

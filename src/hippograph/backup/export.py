@@ -32,7 +32,8 @@ from hippograph.store import Row, Store, Transaction
 
 PAGE = 500
 
-Progress = Callable[[int], None]
+# Told how many more were done; what it returns is ignored (tqdm's ``update`` returns a flag).
+Progress = Callable[[int], object]
 
 
 @dataclass

@@ -35,7 +35,8 @@ from hippograph.store import Row, Store, Transaction, UniquenessConflict
 BATCH = 500
 _DELETE_BATCH = 2000
 
-Progress = Callable[[int], None]
+# Told how many more were done; what it returns is ignored (tqdm's ``update`` returns a flag).
+Progress = Callable[[int], object]
 
 
 @dataclass(frozen=True)

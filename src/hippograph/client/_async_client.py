@@ -12,7 +12,7 @@ import anyio
 import httpx
 
 from hippograph.client import core
-from hippograph.client.decode import decode
+from hippograph.client.decode import decode, decode_memory
 from hippograph.client.errors import Unreachable
 from hippograph.client.inputs import CaptureInput, ForgetFilters, RecallFilters, graphql_input
 from hippograph.client.types import (
@@ -134,9 +134,18 @@ class AsyncClient:
     ) -> RememberResult:
         """Store an explicit fact; it supersedes the current one of its kind and key."""
         given = graphql_input(
-            namespace=self.config.scope(namespace), statement=statement, kind=kind, key=key, subject=subject,
-            predicate=predicate, object=object, importance=importance, confidence=confidence,
-            tags=list(tags) if tags is not None else None, valid_from=valid_from, pinned=pinned,
+            namespace=self.config.scope(namespace),
+            statement=statement,
+            kind=kind,
+            key=key,
+            subject=subject,
+            predicate=predicate,
+            object=object,
+            importance=importance,
+            confidence=confidence,
+            tags=list(tags) if tags is not None else None,
+            valid_from=valid_from,
+            pinned=pinned,
         )
         return decode(RememberResult, (await self.execute("remember", {"input": given}))["remember"])
 
@@ -160,16 +169,24 @@ class AsyncClient:
     ) -> RecallResult:
         """The memories relevant to ``query``; ``.context`` is them as a bundle to put in a prompt."""
         given = graphql_input(
-            namespace=self.config.scope(namespace), query=query, limit=limit, mode=mode,
-            channels=list(channels) if channels is not None else None, filters=filters, as_of=as_of,
-            known_at=known_at, include_superseded=include_superseded, include_archived=include_archived,
-            explain=explain, count_access=count_access,
+            namespace=self.config.scope(namespace),
+            query=query,
+            limit=limit,
+            mode=mode,
+            channels=list(channels) if channels is not None else None,
+            filters=filters,
+            as_of=as_of,
+            known_at=known_at,
+            include_superseded=include_superseded,
+            include_archived=include_archived,
+            explain=explain,
+            count_access=count_access,
         )
         return decode(RecallResult, (await self.execute("recall", {"input": given}))["recall"])
 
     async def memory(self, id: str, *, namespace: str | None = None) -> Memory:
         data = await self.execute("memory", graphql_input(id=id, namespace=self.config.scope(namespace)))
-        return decode(Memory, data["memory"])
+        return decode_memory(data["memory"])
 
     async def memories(
         self, *, first: int | None = None, after: str | None = None, namespace: str | None = None
@@ -199,7 +216,9 @@ class AsyncClient:
         namespace: str | None = None,
     ) -> Page[Entity]:
         """Entities whose name matches ``search`` (most mentioned first without it)."""
-        given = graphql_input(namespace=self.config.scope(namespace), search=search, type=type, first=first, after=after)
+        given = graphql_input(
+            namespace=self.config.scope(namespace), search=search, type=type, first=first, after=after
+        )
         return core.page(Entity, (await self.execute("entities", given))["entities"])
 
     async def neighborhood(
@@ -225,7 +244,12 @@ class AsyncClient:
         return decode(Entity, (await self.execute("addAlias", given))["addAlias"])
 
     async def merge_entities(
-        self, source_id: str, target_id: str, reason: str, *, namespace: str | None = None
+        self,
+        source_id: str,
+        target_id: str,
+        reason: str,
+        *,
+        namespace: str | None = None,
     ) -> Entity:
         given = graphql_input(
             source_id=source_id, target_id=target_id, reason=reason, namespace=self.config.scope(namespace)
@@ -248,8 +272,14 @@ class AsyncClient:
     ) -> Fact:
         """Correct a fact: a new version supersedes it."""
         given = graphql_input(
-            namespace=self.config.scope(namespace), id=id, reason=reason, statement=statement, importance=importance,
-            confidence=confidence, tags=list(tags) if tags is not None else None, if_version=if_version,
+            namespace=self.config.scope(namespace),
+            id=id,
+            reason=reason,
+            statement=statement,
+            importance=importance,
+            confidence=confidence,
+            tags=list(tags) if tags is not None else None,
+            if_version=if_version,
         )
         return decode(Fact, (await self.execute("modify", {"input": given}))["modify"])
 
@@ -289,22 +319,27 @@ class AsyncClient:
         namespace: str | None,
     ) -> ForgetResult:
         given = graphql_input(
-            namespace=self.config.scope(namespace), mode=mode, ids=list(ids) if ids is not None else None,
-            query=query, filters=filters, reason=reason, token=token,
+            namespace=self.config.scope(namespace),
+            mode=mode,
+            ids=list(ids) if ids is not None else None,
+            query=query,
+            filters=filters,
+            reason=reason,
+            token=token,
         )
         return decode(ForgetResult, (await self.execute("forget", {"input": given}))["forget"])
 
     async def recover(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:
         given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))
-        return decode(Memory, (await self.execute("recover", given))["recover"])
+        return decode_memory((await self.execute("recover", given))["recover"])
 
     async def pin(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:
         given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))
-        return decode(Memory, (await self.execute("pin", given))["pin"])
+        return decode_memory((await self.execute("pin", given))["pin"])
 
     async def unpin(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:
         given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))
-        return decode(Memory, (await self.execute("unpin", given))["unpin"])
+        return decode_memory((await self.execute("unpin", given))["unpin"])
 
     async def erase(self, id: str, reason: str, *, namespace: str | None = None) -> EraseResult:
         """Irreversibly erase a memory and what it alone supported (admin)."""

@@ -7,7 +7,19 @@ import types
 from datetime import datetime
 from enum import Enum
 from functools import cache
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any, TypeVar, Union, cast, get_args, get_origin, get_type_hints, overload
+
+from hippograph.client.types import Memory
+
+T = TypeVar("T")
+
+
+@overload
+def decode(kind: type[T], value: Any) -> T: ...
+
+
+@overload
+def decode(kind: Any, value: Any) -> Any: ...
 
 
 def decode(kind: Any, value: Any) -> Any:
@@ -25,8 +37,8 @@ def decode(kind: Any, value: Any) -> Any:
     if origin is list:
         (item,) = get_args(kind)
         return [decode(item, element) for element in value]
-    if dataclasses.is_dataclass(kind):
-        return kind(**{name: decode(hint, value.get(key)) for name, key, hint in _fields(kind)})  # type: ignore[operator]
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+        return kind(**{name: decode(hint, value.get(key)) for name, key, hint in _fields(kind)})
     if kind is datetime:
         return datetime.fromisoformat(value)
     if isinstance(kind, type) and issubclass(kind, Enum):
@@ -36,6 +48,12 @@ def decode(kind: Any, value: Any) -> Any:
     if kind is str and isinstance(value, dict):
         return value["id"]  # a reference selected as { id }, such as a fact's supporting episodes
     return value
+
+
+def decode_memory(value: Any) -> Memory:
+    """``decode(Memory, value)``: a union is no ``type[T]`` (Python types have no "type form" yet),
+    so the result's type is stated here once."""
+    return cast(Memory, decode(Memory, value))
 
 
 @cache

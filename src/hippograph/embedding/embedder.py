@@ -92,7 +92,8 @@ class MiniLMEmbedder:
                 # cores, and torch's threads then wait on each other, worst under load
                 # (docs/benchmarks.md).
                 torch.set_num_threads(self.threads)
-                transformers.utils.logging.disable_progress_bar()  # a server log is no terminal
+                # A server log is no terminal. transformers leaves this function unannotated.
+                transformers.utils.logging.disable_progress_bar()  # type: ignore[no-untyped-call]
 
                 path = str(_model_dir())
                 self._model = SentenceTransformer(path, device="cpu")

@@ -22,7 +22,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -143,7 +143,8 @@ def _export_graph(bert: Any, sample_ids: list[int], sample_mask: list[int]) -> b
             self.bert = bert
 
         def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-            return self.bert(input_ids=input_ids, attention_mask=attention_mask, return_dict=True).last_hidden_state
+            output = self.bert(input_ids=input_ids, attention_mask=attention_mask, return_dict=True)
+            return cast(torch.Tensor, output.last_hidden_state)
 
     sample = (torch.tensor([sample_ids]), torch.tensor([sample_mask]))
     buffer = io.BytesIO()
@@ -156,7 +157,8 @@ def _export_graph(bert: Any, sample_ids: list[int], sample_mask: list[int]) -> b
         torch.onnx.export(
             Transformer(bert.eval()),
             sample,
-            buffer,
+            # torch annotates f as a path; the TorchScript exporter writes to any binary file too.
+            buffer,  # type: ignore[arg-type]
             input_names=["input_ids", "attention_mask"],
             output_names=["token_embeddings"],
             dynamic_axes={"input_ids": axes, "attention_mask": axes, "token_embeddings": axes},

@@ -109,7 +109,7 @@ def _prepare(nlp: Language) -> Language:
         patterns: list[dict[str, Any]] = [
             {"patterns": [[{"LOWER": form}]], "attrs": {"LEMMA": lemma}} for form, lemma in words.items()
         ]
-        cast(AttributeRuler, nlp.get_pipe("attribute_ruler")).add_patterns(patterns)  # type: ignore[arg-type]
+        cast(AttributeRuler, nlp.get_pipe("attribute_ruler")).add_patterns(patterns)
     if not (nlp.has_pipe("parser") or nlp.has_pipe("senter")):
         # Before the dictionary: its exact forms ask whether a token starts a sentence.
         nlp.add_pipe("sentencizer")

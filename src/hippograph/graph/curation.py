@@ -7,6 +7,7 @@ namespace runs: there, one tenant's alias would put its names into another tenan
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from ulid import ULID
 
@@ -36,16 +37,19 @@ def add_alias(runtime: Runtime, namespace: str, entity_id: str, alias: str, acto
     now = runtime.clock()
 
     def work(tx: Transaction) -> None:
-        tx.run("add_alias", namespace=namespace, entity_id=entity_id, alias=alias, key=key, alias_id=str(ULID()), at=now)
-        tx.run("record_history", rows=[history_event(namespace, entity_id, "aliased", actor, now, metadata={"alias": alias})])
+        tx.run(
+            "add_alias", namespace=namespace, entity_id=entity_id, alias=alias, key=key, alias_id=str(ULID()), at=now
+        )
+        tx.run(
+            "record_history",
+            rows=[history_event(namespace, entity_id, "aliased", actor, now, metadata={"alias": alias})],
+        )
 
     runtime.store.write(work)
     return get_entity(runtime.store, namespace, entity_id)
 
 
-def merge_entities(
-    runtime: Runtime, namespace: str, source_id: str, target_id: str, reason: str, actor: str
-) -> Entity:
+def merge_entities(runtime: Runtime, namespace: str, source_id: str, target_id: str, reason: str, actor: str) -> Entity:
     """Fold ``source`` into ``target``: mentions, facts and edges move over, the source's names
     become aliases, and the source remains as a tombstone (``merged_into``) with a History event."""
     if source_id == target_id:
@@ -56,10 +60,12 @@ def merge_entities(
     for entity in (source, target):
         if entity.merged_into is not None:
             raise HippographError(
-                ErrorCode.BAD_INPUT, f"entity {entity.id} was already merged into {entity.merged_into}", field="sourceId"
+                ErrorCode.BAD_INPUT,
+                f"entity {entity.id} was already merged into {entity.merged_into}",
+                field="sourceId",
             )
     now = runtime.clock()
-    ids = {"namespace": namespace, "source": source_id, "target": target_id}
+    ids: dict[str, Any] = {"namespace": namespace, "source": source_id, "target": target_id}
 
     def work(tx: Transaction) -> None:
         tx.run("merge_entity_mentions", **ids)

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import ConfigDict, Field, ValidationError
 from pydantic.dataclasses import dataclass
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 Positive = Annotated[int, Field(gt=0)]
 Count = Annotated[int, Field(ge=0)]
@@ -271,7 +274,10 @@ def _walk(group: Any, path: tuple[str, ...]) -> Any:
     return group
 
 
-def _build(base: Any, values: Mapping[str, Any], label: Any) -> Any:
+_Group = TypeVar("_Group", bound="DataclassInstance")
+
+
+def _build(base: _Group, values: Mapping[str, Any], label: Callable[[str], str]) -> _Group:
     """``base`` with the settings in ``values`` replaced, each group validated as it is rebuilt."""
     paths = dict(_leaves(type(base)))
     unknown = sorted(set(values) - set(paths))
@@ -280,7 +286,7 @@ def _build(base: Any, values: Mapping[str, Any], label: Any) -> Any:
     return _replace(base, {paths[name]: (name, value) for name, value in values.items()}, label)
 
 
-def _replace(group: Any, changes: Mapping[tuple[str, ...], tuple[str, Any]], label: Any) -> Any:
+def _replace(group: _Group, changes: Mapping[tuple[str, ...], tuple[str, Any]], label: Callable[[str], str]) -> _Group:
     direct: dict[str, Any] = {}
     nested: dict[str, dict[tuple[str, ...], tuple[str, Any]]] = {}
     for path, change in changes.items():

@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.kernel.events import EventKind, MemoryEvent
@@ -87,7 +88,9 @@ def _expire_events(runtime: Runtime, rows: list[Row], now: datetime) -> int:
     for row in rows:
         by_namespace[row["namespace"]].append(row["id"])
     for space, ids in by_namespace.items():
-        forgotten = runtime.store.write(lambda tx, s=space, i=ids: forget_in(tx, s, i, now, ACTOR, reason))
+        forgotten = runtime.store.write(
+            partial(forget_in, namespace=space, ids=ids, now=now, actor=ACTOR, reason=reason)
+        )
         runtime.events.publish(
             MemoryEvent(EventKind.FORGOTTEN, space, memory_id, now, ACTOR, reason=reason) for memory_id in forgotten
         )
@@ -100,7 +103,9 @@ def _erase_forgotten(runtime: Runtime, rows: list[Row], now: datetime) -> int:
     for row in rows:
         space, memory_id = row["namespace"], row["id"]
         try:
-            outcome = runtime.store.write(lambda tx, s=space, m=memory_id: erase_in(tx, s, m, reason, ACTOR, now))
+            outcome = runtime.store.write(
+                partial(erase_in, namespace=space, memory_id=memory_id, reason=reason, actor=ACTOR, now=now)
+            )
         except HippographError as error:
             if error.code is not ErrorCode.NOT_FOUND:
                 raise

@@ -40,7 +40,9 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     logging.getLogger("httpx").setLevel(logging.WARNING)
     loopback = is_loopback(settings.server.host)
     clients = Clients(
-        args.url or LOCAL_URL, os.environ.get(KEY_VARIABLE) or None, own_key_required=not loopback,
+        args.url or LOCAL_URL,
+        os.environ.get(KEY_VARIABLE) or None,
+        own_key_required=not loopback,
         namespace=args.namespace,
     )
     server = build_server(clients)
@@ -75,12 +77,12 @@ def _has_keys(runtime: Runtime) -> bool:
 
 def _store_lifespan(
     runtime: Runtime, clients: Clients
-) -> Callable[[AsyncContextManager[None]], AsyncContextManager[None]]:
+) -> Callable[[AsyncContextManager[object]], AsyncContextManager[None]]:
     """The store's API served and closed within the HTTP app's own lifespan: uvicorn re-raises
     SIGTERM once it has drained, so nothing after it would run."""
 
     @contextlib.asynccontextmanager
-    async def lifespan(inner: AsyncContextManager[None]) -> AsyncIterator[None]:
+    async def lifespan(inner: AsyncContextManager[object]) -> AsyncIterator[None]:
         async with local_api(runtime) as transport:
             clients.connect(transport)
             async with inner:
@@ -130,7 +132,7 @@ async def _serve(
     server: MCPServer,
     host: str,
     args: argparse.Namespace,
-    around: Callable[[AsyncContextManager[None]], AsyncContextManager[None]] | None,
+    around: Callable[[AsyncContextManager[object]], AsyncContextManager[None]] | None,
 ) -> None:
     if args.transport == "stdio":
         await server.run_stdio_async()

@@ -19,6 +19,7 @@ from hippograph.kernel.keys import canonical_key
 from hippograph.kernel.lucene import fulltext_query
 from hippograph.resolution import types
 from hippograph.runtime import Runtime
+from hippograph.store import Row
 
 FUZZY_MIN_RATIO = 92.0
 FUZZY_MIN_CHARS = 5
@@ -50,7 +51,7 @@ class Resolution:
     embedding: Vector | None = None  # of the name, kept for a new entity
 
     @classmethod
-    def of(cls, row: dict, method: str) -> Resolution:
+    def of(cls, row: Row, method: str) -> Resolution:
         return cls(row["id"], method, row["type"], row["canonical"])
 
 
@@ -110,14 +111,14 @@ def _mint_together(resolved: dict[NameRef, Resolution]) -> dict[NameRef, Resolut
     return resolved
 
 
-def _by_key(rows: list[dict]) -> dict[str, list[dict]]:
-    grouped: dict[str, list[dict]] = {}
+def _by_key(rows: list[Row]) -> dict[str, list[Row]]:
+    grouped: dict[str, list[Row]] = {}
     for row in rows:
         grouped.setdefault(row["key"], []).append(row)
     return grouped
 
 
-def _first_compatible(ref: NameRef, rows: list[dict], *, same_name: bool = False) -> dict | None:
+def _first_compatible(ref: NameRef, rows: list[Row], *, same_name: bool = False) -> Row | None:
     """A user's alias holds whatever type the statistical model guessed for the mention. With
     ``same_name`` (rows found by the name's own key), the same name under another type the model
     confuses with this one is the same entity, whose type vote decides what it is; one of this

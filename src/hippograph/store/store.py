@@ -106,7 +106,9 @@ class Transaction:
     ) -> list[Row]:
         with _measured(name):
             result = self._tx.run(cypher(name, relation_type, labels), params)
-            return [{key: _native(value) for key, value in record.items()} for record in result]
+            return [
+                {key: _native(value) for key, value in zip(record.keys(), record, strict=True)} for record in result
+            ]
 
     def run_listed(self, name: str, **params: Any) -> list[Row]:
         """The rows of a statement that returns them all as one list, ``RETURN collect(...) AS
