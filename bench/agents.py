@@ -75,7 +75,11 @@ def client_overhead(client: Client, url: str, ids: list[str], rounds: int) -> di
     raw = httpx.Client(timeout=30)
     out: dict[str, Any] = {}
     for name, through_client, variables in [
-        ("memory", lambda i: client.memory(ids[i % len(ids)]), lambda i: {"id": ids[i % len(ids)], "namespace": "bench"}),
+        (
+            "memory",
+            lambda i: client.memory(ids[i % len(ids)]),
+            lambda i: {"id": ids[i % len(ids)], "namespace": "bench"},
+        ),
         (
             "recall",
             lambda i: client.recall(f"trip to city {i % 17}", count_access=False),
@@ -121,11 +125,15 @@ async def mcp_latency(args: list[str], rounds: int, direct: Client | None) -> di
             out["first_recall_s"] = round(time.perf_counter() - start, 2)
             for name, tool, arguments, through_client in [
                 (
-                    "capture", "capture", lambda i: {"content": f"Note {i} about a red bicycle."},
+                    "capture",
+                    "capture",
+                    lambda i: {"content": f"Note {i} about a red bicycle."},
                     lambda i: direct.capture(f"Note {i} about a blue bicycle.") if direct else None,
                 ),
                 (
-                    "recall", "recall", lambda i: {"query": f"red bicycle {i % 10}"},
+                    "recall",
+                    "recall",
+                    lambda i: {"query": f"red bicycle {i % 10}"},
                     lambda i: direct.recall(f"red bicycle {i % 10}") if direct else None,
                 ),
             ]:

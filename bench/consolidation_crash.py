@@ -50,8 +50,15 @@ def write_episodes(spec: str, path: Path, namespace: str) -> None:
         return
     captures = [c for c in locomo_captures(LOCOMO) if c.namespace == f"locomo-{arg}"]
     lines = [
-        json.dumps({"namespace": namespace, "content": c.content, "agent": c.agent, "session": c.session,
-                    "occurredAt": c.occurred_at.isoformat() if c.occurred_at else None})
+        json.dumps(
+            {
+                "namespace": namespace,
+                "content": c.content,
+                "agent": c.agent,
+                "session": c.session,
+                "occurredAt": c.occurred_at.isoformat() if c.occurred_at else None,
+            }
+        )
         for c in captures
     ]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -87,8 +94,11 @@ def round_trip(args: argparse.Namespace, scratch: Path, round_number: int) -> di
 
     kill_log = scratch / f"killed-{round_number}.log"
     process = hippograph(
-        ["consolidate", "--namespace", namespace, "--limit", "100000"], interrupted, args.src,
-        {**env, "HIPPOGRAPH_CONSOLIDATION_BATCH": str(args.kill_batch)}, kill_log,
+        ["consolidate", "--namespace", namespace, "--limit", "100000"],
+        interrupted,
+        args.src,
+        {**env, "HIPPOGRAPH_CONSOLIDATION_BATCH": str(args.kill_batch)},
+        kill_log,
     )
     while True:
         done = [int(n) for n in re.findall(r"\b(\d+)/\d+", kill_log.read_text(errors="replace"))]

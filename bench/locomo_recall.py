@@ -206,7 +206,12 @@ def warm_up(gql: GraphQLClient, turns: Sequence[Turn], recalls: int) -> None:
     for turn in tqdm(turns[::step][:recalls], desc="warm-up", unit="q"):
         gql.post(
             "recall",
-            input={"namespace": namespace_of(turn.sample_id), "query": turn.text, "limit": max(KS), "countAccess": False},
+            input={
+                "namespace": namespace_of(turn.sample_id),
+                "query": turn.text,
+                "limit": max(KS),
+                "countAccess": False,
+            },
         )
 
 

@@ -127,7 +127,10 @@ def main() -> None:
                 # most once per HIPPOGRAPH_METRICS_BACKLOG_CACHE_S).
                 census_ms = [timed_ms(partial(backlog, runtime)) for _ in range(CENSUS_READS)]
 
-                arms: dict[str, dict[str, list[float]]] = {"on": {"capture": [], "recall": []}, "off": {"capture": [], "recall": []}}
+                arms: dict[str, dict[str, list[float]]] = {
+                    "on": {"capture": [], "recall": []},
+                    "off": {"capture": [], "recall": []},
+                }
                 fresh = iter(turns[args.episodes :])
                 for number, question in enumerate(questions):
                     order = ("on", "off") if number % 2 == 0 else ("off", "on")

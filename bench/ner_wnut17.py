@@ -42,9 +42,9 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from spacy.language import Language  # noqa: E402
+from spacy.language import Language
 
-from hippograph.extraction.model import Mention  # noqa: E402
+from hippograph.extraction.model import Mention
 
 DATA = Path("/work/shared/bench/ner/wnut17_test.annotated.conll")
 

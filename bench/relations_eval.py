@@ -64,7 +64,7 @@ SYMMETRIC = frozenset({"MARRIED_TO", "FRIEND_OF", "SIBLING_OF"})
 # Dropped from the front of a name: the gold writes "payments team" where the text says
 # "the payments team", and a rule may keep either.
 LEADING_WORDS = frozenset(
-    "the a an my our your his her their its this that these those".split()
+    ["the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "this", "that", "these", "those"]
 )
 NONE_KIND = "(none)"  # confusion-table label for "no fact" on either side
 THROUGHPUT_PASSES = 3
@@ -122,8 +122,14 @@ class Counts:
         p = self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
         r = self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
         f = 2 * p * r / (p + r) if p + r else 0.0
-        return {"tp": self.tp, "fp": self.fp, "fn": self.fn,
-                "precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4)}
+        return {
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "precision": round(p, 4),
+            "recall": round(r, 4),
+            "f1": round(f, 4),
+        }
 
 
 def load_relation_types(path: Path = RELATION_TYPES) -> frozenset[str]:
@@ -150,15 +156,13 @@ def load_gold(path: Path, relation_types: frozenset[str]) -> list[GoldItem]:
             if rel["predicate"] not in relation_types:
                 raise ValueError(f"{where}: {rel['predicate']!r} is not in the closed vocabulary")
             if not isinstance(rel["negated"], bool):
-                raise ValueError(f"{where}: negated must be true or false")
+                raise TypeError(f"{where}: negated must be true or false")
             relations.append(Triple((rel["subject"],), rel["predicate"], (rel["object"],), rel["negated"]))
         fact = row["fact"]
         kind = None if fact is None else fact["kind"]
         if kind is not None and kind not in FACT_KINDS:
             raise ValueError(f"{where}: unknown fact kind {kind!r}")
-        items.append(
-            GoldItem(row["id"], row["register"], row["speaker"], row["text"], tuple(relations), kind)
-        )
+        items.append(GoldItem(row["id"], row["register"], row["speaker"], row["text"], tuple(relations), kind))
     return items
 
 
@@ -203,9 +207,7 @@ def triples_match(pred: Triple, gold: Triple, typed: bool = True) -> bool:
     return False
 
 
-def match_relations(
-    pred: Sequence[Triple], gold: Sequence[Triple], typed: bool = True
-) -> list[tuple[int, int]]:
+def match_relations(pred: Sequence[Triple], gold: Sequence[Triple], typed: bool = True) -> list[tuple[int, int]]:
     """Maximum one-to-one matching (pred index, gold index). Lenient name containment can let
     one prediction fit two gold relations; a greedy pass could then miss a better pairing."""
     edges = [[g for g, gt in enumerate(gold) if triples_match(pt, gt, typed)] for pt in pred]
@@ -231,8 +233,12 @@ def dedupe(triples: Sequence[Triple]) -> list[Triple]:
     seen: set[tuple[Any, ...]] = set()
     out = []
     for t in triples:
-        key = (tuple(sorted(map(normalize_name, t.subject))), t.predicate,
-               tuple(sorted(map(normalize_name, t.object))), t.negated)
+        key = (
+            tuple(sorted(map(normalize_name, t.subject))),
+            t.predicate,
+            tuple(sorted(map(normalize_name, t.object))),
+            t.negated,
+        )
         if key not in seen:
             seen.add(key)
             out.append(t)
@@ -266,12 +272,14 @@ def score_relations(gold: Sequence[GoldItem], preds: Sequence[Prediction]) -> di
         n_untyped = len(match_relations(predicted, item.relations, typed=False))
         untyped.add(Counts(n_untyped, len(predicted) - n_untyped, len(item.relations) - n_untyped))
         if item_counts.fp or item_counts.fn:
-            errors.append({
-                "id": item.id,
-                "text": item.text,
-                "missed": [t.label() for g, t in enumerate(item.relations) if g not in hit_gold],
-                "spurious": [t.label() for p, t in enumerate(predicted) if p not in hit_pred],
-            })
+            errors.append(
+                {
+                    "id": item.id,
+                    "text": item.text,
+                    "missed": [t.label() for g, t in enumerate(item.relations) if g not in hit_gold],
+                    "spurious": [t.label() for p, t in enumerate(predicted) if p not in hit_pred],
+                }
+            )
     return {
         "overall": overall.scores(),
         "untyped_pairs": untyped.scores(),
@@ -414,51 +422,78 @@ def gold_summary(gold: Sequence[GoldItem]) -> dict[str, Any]:
 
 
 def _prf_row(name: str, s: dict[str, Any]) -> str:
-    return (f"| {name} | {s['tp'] + s['fn']} | {s['tp'] + s['fp']} | {s['tp']} | "
-            f"{s['precision']:.3f} | {s['recall']:.3f} | {s['f1']:.3f} |")
+    return (
+        f"| {name} | {s['tp'] + s['fn']} | {s['tp'] + s['fp']} | {s['tp']} | "
+        f"{s['precision']:.3f} | {s['recall']:.3f} | {s['f1']:.3f} |"
+    )
 
 
 def markdown(result: dict[str, Any]) -> str:
     rel, fac = result["relations"], result["facts"]
     head = "| | gold | predicted | matched | P | R | F1 |\n|---|---:|---:|---:|---:|---:|---:|"
     g = result["gold"]
-    out = [f"## Relation extraction ({g['items']} items, {g['relations']} gold relations)", "",
-           head, _prf_row("typed (all)", rel["overall"]), _prf_row("untyped pairs", rel["untyped_pairs"])]
+    out = [
+        f"## Relation extraction ({g['items']} items, {g['relations']} gold relations)",
+        "",
+        head,
+        _prf_row("typed (all)", rel["overall"]),
+        _prf_row("untyped pairs", rel["untyped_pairs"]),
+    ]
     out += [_prf_row(r, s) for r, s in rel["per_register"].items()]
     out += ["", "### Per relation type", "", head]
     out += [_prf_row(t, s) for t, s in rel["per_type"].items()]
-    out += ["", "## Facts", "", head.replace("| | gold", "| detection | gold"),
-            _prf_row("all", fac["detection"])]
+    out += ["", "## Facts", "", head.replace("| | gold", "| detection | gold"), _prf_row("all", fac["detection"])]
     out += [_prf_row(r, s) for r, s in fac["detection_per_register"].items()]
-    out += ["", f"Kind accuracy on {fac['kind_scored_items']} items with gold and predicted facts: "
+    out += [
+        "",
+        (
+            f"Kind accuracy on {fac['kind_scored_items']} items with gold and predicted facts: "
             f"first predicted kind {fac['kind_accuracy_first']:.3f}, "
-            f"any predicted kind {fac['kind_accuracy_any']:.3f}.",
-            "", "| gold kind | n | first right | any right |", "|---|---:|---:|---:|"]
+            f"any predicted kind {fac['kind_accuracy_any']:.3f}."
+        ),
+        "",
+        "| gold kind | n | first right | any right |",
+        "|---|---:|---:|---:|",
+    ]
     out += [f"| {k} | {v['n']} | {v['first']} | {v['any']} |" for k, v in fac["kind_per_gold_kind"].items()]
     labels = [*FACT_KINDS, NONE_KIND]
-    out += ["", "### Confusion (rows: gold kind, columns: first predicted kind)", "",
-            "| gold \\ predicted | " + " | ".join(labels) + " |", "|---|" + "---:|" * len(labels)]
+    out += [
+        "",
+        "### Confusion (rows: gold kind, columns: first predicted kind)",
+        "",
+        "| gold \\ predicted | " + " | ".join(labels) + " |",
+        "|---|" + "---:|" * len(labels),
+    ]
     for g in labels:
         row = fac["confusion_first"].get(g, {})
         if row:
             out.append(f"| {g} | " + " | ".join(str(row.get(p, 0) or "") for p in labels) + " |")
     if "throughput" in result:
         t = result["throughput"]
-        out += ["", "## Throughput of extract_many", "",
+        out += [
+            "",
+            "## Throughput of extract_many",
+            "",
+            (
                 f"{t['items']} items, {t['sentences']} sentences: median of {t['passes']} passes "
                 f"{t['seconds_median']:.3f} s = "
                 f"**{t['items_per_s']} items/s, {t['sentences_per_s']} sentences/s** "
-                f"(extractor load {t['extractor_load_s']} s)."]
+                f"(extractor load {t['extractor_load_s']} s)."
+            ),
+        ]
         pipe = result.get("pipeline", {})
-        out.append(f"Pipeline: {pipe.get('model')} {pipe.get('version')}, spaCy {pipe.get('spacy')}, "
-                   f"components {', '.join(pipe.get('components', []))}.")
+        out.append(
+            f"Pipeline: {pipe.get('model')} {pipe.get('version')}, spaCy {pipe.get('spacy')}, "
+            f"components {', '.join(pipe.get('components', []))}."
+        )
     return "\n".join(out)
 
 
 def _git(*args: str) -> str | None:
     try:
-        return subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True,
-                              check=True).stdout.strip()
+        return subprocess.run(
+            ["git", "-C", str(REPO), *args], capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return None
 

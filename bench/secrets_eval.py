@@ -94,8 +94,10 @@ def table(result: dict[str, Any]) -> str:
         "",
         f"formats covered (0 leaks): {result['formats_covered']} of {result['formats']}",
         f"secrets leaked: {result['secrets_leaked']} of {result['secrets']}",
-        f"over-redaction: {result['negatives_over_redacted']} of {result['negatives']} look-alikes"
-        f" ({result['over_redaction_pct']} %)",
+        (
+            f"over-redaction: {result['negatives_over_redacted']} of {result['negatives']} look-alikes"
+            f" ({result['over_redaction_pct']} %)"
+        ),
         f"{result['samples']} samples scrubbed in {result['seconds']} s",
     ]
     for title, key in (("leaks", "leak_examples"), ("over-redacted", "over_redaction_examples")):

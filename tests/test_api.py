@@ -79,7 +79,7 @@ def test_documents_are_validated_every_time_they_are_sent(gql: GraphQLClient) ->
 
 def test_every_graphql_block_of_the_readme_is_valid_as_pasted() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```graphql\n(.*?)```", readme, flags=re.S)
+    blocks = re.findall(r"```graphql\n(.*?)```", readme, flags=re.DOTALL)
     assert len(blocks) >= 5
     for block in blocks:
         assert validate(schema.graphql_schema, parse(block)) == [], block

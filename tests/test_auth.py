@@ -132,7 +132,9 @@ def test_repeated_failures_make_an_address_wait_even_with_a_good_key(base_url: s
     def post(secret: str) -> httpx.Response:
         transport = httpx.HTTPTransport(local_address=address)
         with httpx.Client(base_url=base_url, transport=transport) as http:
-            return http.post("/graphql", json={"query": "{ __typename }"}, headers={"Authorization": f"Bearer {secret}"})
+            return http.post(
+                "/graphql", json={"query": "{ __typename }"}, headers={"Authorization": f"Bearer {secret}"}
+            )
 
     assert [post("wrong").status_code for _ in range(6)] == [401] * 6
     refused = post(keys.reader)
@@ -202,13 +204,17 @@ def test_a_cross_site_websocket_is_refused(base_url: str) -> None:
 @pytest.fixture
 def recalls() -> Iterator[Callable[[int], str]]:
     def aliased(count: int) -> str:
-        fields = " ".join(f'r{i}: recall(input: {{query: "x", countAccess: false}}) {{ context }}' for i in range(count))
+        fields = " ".join(
+            f'r{i}: recall(input: {{query: "x", countAccess: false}}) {{ context }}' for i in range(count)
+        )
         return "{ " + fields + " }"
 
     yield aliased
 
 
-def test_three_hundred_aliased_recalls_are_refused_before_running(gql: GraphQLClient, recalls: Callable[[int], str]) -> None:
+def test_three_hundred_aliased_recalls_are_refused_before_running(
+    gql: GraphQLClient, recalls: Callable[[int], str]
+) -> None:
     body = gql.execute(recalls(300))
     assert body["data"] is None
     assert {error["extensions"]["code"] for error in body["errors"]} == {"LIMIT_EXCEEDED"}
@@ -243,7 +249,7 @@ def test_a_request_holds_one_write(gql: GraphQLClient, runtime: Runtime, namespa
 
 
 def test_deep_nesting_and_fragment_cycles_are_graphql_errors(gql: GraphQLClient) -> None:
-    deep = "{ recall(input: {query: \"x\"}) " + "{ hits " * 20 + "{ score }" + " }" * 20 + " }"
+    deep = '{ recall(input: {query: "x"}) ' + "{ hits " * 20 + "{ score }" + " }" * 20 + " }"
     body = gql.http.post("/graphql", json={"query": deep})
     assert body.json()["errors"][0]["extensions"]["code"] in {"LIMIT_EXCEEDED", "BAD_INPUT"}
     # Deeper than the parser could recurse: refused as a GraphQL error, not a 500.
@@ -251,7 +257,9 @@ def test_deep_nesting_and_fragment_cycles_are_graphql_errors(gql: GraphQLClient)
     response = gql.http.post("/graphql", json={"query": abyss})
     assert response.status_code < 500
     assert response.json()["errors"][0]["extensions"]["code"] in {"LIMIT_EXCEEDED", "BAD_INPUT"}
-    cycle = "query { memories { ...a } } fragment a on MemoryConnection { ...b } fragment b on MemoryConnection { ...a }"
+    cycle = (
+        "query { memories { ...a } } fragment a on MemoryConnection { ...b } fragment b on MemoryConnection { ...a }"
+    )
     response = gql.http.post("/graphql", json={"query": cycle})
     assert response.status_code < 500
     assert response.json()["errors"][0]["extensions"]["code"] == "BAD_INPUT"

@@ -46,20 +46,30 @@ def test_capture_recall_remember_and_lookups_round_trip(client: Client, namespac
     at = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
     captured = client.capture(
         "Caroline: I moved to Boston last spring.",
-        agent="Caroline", session="s1", occurred_at=at, tags=["move"], importance=0.8, metadata={"turn": 1},
+        agent="Caroline",
+        session="s1",
+        occurred_at=at,
+        tags=["move"],
+        importance=0.8,
+        metadata={"turn": 1},
     )
     assert captured.status is CaptureStatus.CREATED and captured.redactions == []
     assert client.capture("Caroline: I moved to Boston last spring.", agent="Caroline").status == "DUPLICATE"
     batch = client.capture_batch(
-        [CaptureInput("Melanie: I adopted a dog named Rex.", agent="Melanie", session="s1"),
-         CaptureInput("Melanie: Rex loves the beach.", agent="Melanie", session="s1")]
+        [
+            CaptureInput("Melanie: I adopted a dog named Rex.", agent="Melanie", session="s1"),
+            CaptureInput("Melanie: Rex loves the beach.", agent="Melanie", session="s1"),
+        ]
     )
     assert [r.status for r in batch] == ["CREATED", "CREATED"]
 
     episode = client.memory(captured.id)
     assert isinstance(episode, Episode)
     assert (episode.content, episode.agent, episode.session, episode.occurred_at) == (
-        "Caroline: I moved to Boston last spring.", "Caroline", "s1", at
+        "Caroline: I moved to Boston last spring.",
+        "Caroline",
+        "s1",
+        at,
     )
     assert episode.tags == ["move"] and episode.metadata == {"turn": 1} and episode.namespace == namespace
 
@@ -139,7 +149,9 @@ def test_errors_are_exceptions_with_the_api_code(
     with pytest.raises(EpisodeImmutable):
         client.modify(episode.id, "typo", statement="the meeting is at one")
 
-    reader_secret = create_key(runtime.store, f"reader-{uuid.uuid4().hex[:8]}", KeyRole.READER, all_namespaces=True).secret
+    reader_secret = create_key(
+        runtime.store, f"reader-{uuid.uuid4().hex[:8]}", KeyRole.READER, all_namespaces=True
+    ).secret
     reader = Client(base_url, key=reader_secret, namespace=namespace)
     eventually(lambda: _admitted(reader))
     assert reader.recall("meeting").hits  # a reader reads
@@ -149,7 +161,8 @@ def test_errors_are_exceptions_with_the_api_code(
 
     # Failed authentications are counted per address: these come from one of their own.
     stranger = Client(
-        base_url, key="hgk_000000000000_" + "A" * 43,
+        base_url,
+        key="hgk_000000000000_" + "A" * 43,
         transport=httpx.HTTPTransport(local_address=f"127.1.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250 + 2}"),
     )
     with pytest.raises(Unauthenticated) as unknown:
@@ -204,7 +217,10 @@ def test_the_sync_client_is_generated_from_the_async_one() -> None:
 def test_importing_the_client_loads_no_model_library() -> None:
     probe = "import sys, hippograph.client; print(sorted({m.split('.')[0] for m in sys.modules}))"
     loaded = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
         env={"PYTHONPATH": str(Path(REPO / "src"))},
     ).stdout
     for heavy in ("spacy", "torch", "sentence_transformers", "onnxruntime", "numpy", "neo4j", "graphene", "jpype"):

@@ -55,9 +55,9 @@ def test_a_move_closes_the_old_home_in_valid_time(gql: GraphQLClient, namespace:
     caroline = entity_id(gql, namespace, "Caroline", "person")
 
     def homes(as_of: str | None = None, known_at: str | None = None) -> list[dict]:
-        hood = gql.data(
-            "neighborhood", namespace=namespace, entityId=caroline, depth=1, asOf=as_of, knownAt=known_at
-        )["neighborhood"]
+        hood = gql.data("neighborhood", namespace=namespace, entityId=caroline, depth=1, asOf=as_of, knownAt=known_at)[
+            "neighborhood"
+        ]
         ids = [node["id"] for node in hood["nodes"]]
         assert ids[0] == caroline and len(ids) == len(set(ids))  # the start first, every node once
         names = {node["id"]: node["name"] for node in hood["nodes"]}
@@ -118,7 +118,9 @@ def test_resolution_merges_right_and_refuses_wrong(gql: GraphQLClient, namespace
 
 
 def test_failures_retry_with_backoff_then_dead_letter(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
-    episode = gql.data("capture", input={"namespace": namespace, "content": "Caroline: I paint on Sundays."})["capture"]["id"]
+    episode = gql.data("capture", input={"namespace": namespace, "content": "Caroline: I paint on Sundays."})[
+        "capture"
+    ]["id"]
     settings = runtime.settings.with_overrides(consolidation_max_attempts=2, consolidation_backoff_s=3600)
     broken = replace(runtime, settings=settings, extractor=BrokenExtractor(), derive_pool=None)
     first = consolidate(broken, namespace=namespace, limit=1)
@@ -143,23 +145,29 @@ def test_a_lost_lease_commits_nothing(gql: GraphQLClient, namespace: str, runtim
     assert runtime.store.write(lambda tx: commit_episodes(tx, works[:1], "worker-a", now)) == [False]
 
 
-def test_a_later_negation_ends_the_relation_and_a_same_time_one_contradicts(
-    gql: GraphQLClient, namespace: str
-) -> None:
+def test_a_later_negation_ends_the_relation_and_a_same_time_one_contradicts(gql: GraphQLClient, namespace: str) -> None:
     turns = [
         ("Melanie", "Melanie: I work at Google.", "2022-01-10T10:00:00Z"),
         ("Melanie", "Melanie: I left Google in the spring.", "2023-05-01T10:00:00Z"),
         ("Omar", "Omar: I live in Lisbon.", "2023-05-01T10:00:00Z"),
         ("Omar", "Omar: I don't live in Lisbon.", "2023-05-01T10:00:00Z"),
     ]
-    gql.data("captureBatch", inputs=[
-        {"namespace": namespace, "content": text, "agent": agent, "occurredAt": at} for agent, text, at in turns
-    ])
+    gql.data(
+        "captureBatch",
+        inputs=[
+            {"namespace": namespace, "content": text, "agent": agent, "occurredAt": at} for agent, text, at in turns
+        ],
+    )
     consolidate_over_api(gql, namespace)
 
     melanie = entity_id(gql, namespace, "Melanie", "person")
-    jobs = [e for e in gql.data("neighborhood", namespace=namespace, entityId=melanie, depth=1,
-                                asOf="2022-06-01T00:00:00Z")["neighborhood"]["edges"] if e["type"] == "WORKS_AT"]
+    jobs = [
+        e
+        for e in gql.data("neighborhood", namespace=namespace, entityId=melanie, depth=1, asOf="2022-06-01T00:00:00Z")[
+            "neighborhood"
+        ]["edges"]
+        if e["type"] == "WORKS_AT"
+    ]
     assert len(jobs) == 1 and jobs[0]["validTo"] == "2023-05-01T10:00:00Z"
     now = gql.data("neighborhood", namespace=namespace, entityId=melanie, depth=1)["neighborhood"]["edges"]
     assert not [e for e in now if e["type"] == "WORKS_AT"]

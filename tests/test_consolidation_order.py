@@ -92,7 +92,11 @@ def test_batch_order_and_size_do_not_change_the_graph(gql: GraphQLClient, namesp
     # Two jobs started at one time: the turn captured later holds.
     omar_jobs = edges(graph, "WORKS_AT", omar)
     assert [job[0] for job in omar_jobs if job[2] is None] == ["entity:organization:acme robotics"]
-    initech = [facts for key, facts in graph["facts"].items() if key.startswith(f"fact:{omar} WORKS_AT entity:organization:initech")]
+    initech = [
+        facts
+        for key, facts in graph["facts"].items()
+        if key.startswith(f"fact:{omar} WORKS_AT entity:organization:initech")
+    ]
     assert len(initech) == 1 and len(initech[0]["supported_by"]) == 2  # stated twice, one version
     assert initech[0]["valid_from"] == "2023-01-10T09:00:00+00:00"
     statuses = [fact["status"] for fact in graph["facts"].values()]

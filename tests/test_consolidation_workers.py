@@ -43,7 +43,7 @@ def test_concurrent_drains_make_one_process_pool(busy_switching: None) -> None:
         start = threading.Barrier(8)
         made = []
 
-        def drain() -> None:
+        def drain(start: threading.Barrier = start, made: list[object] = made, pool: DerivePool = pool) -> None:
             start.wait()
             made.append(pool._pool())
 
@@ -58,16 +58,19 @@ def test_concurrent_drains_make_one_process_pool(busy_switching: None) -> None:
 
 def test_a_derive_result_shorter_than_its_batch_is_an_error(runtime: Runtime, namespace: str) -> None:
     batch = [
-        {"id": f"e{i}", "namespace": namespace, "content": f"Dana met Omar {i}.", "occurred_at": None}
-        for i in range(2)
+        {"id": f"e{i}", "namespace": namespace, "content": f"Dana met Omar {i}.", "occurred_at": None} for i in range(2)
     ]
     derived = [Derived(Extraction(mentions=(), relations=(), facts=(), sentences=()), ())]
     with pytest.raises(ValueError):
         _derive(runtime, batch, derived)
 
 
-def test_leases_of_dead_workers_on_this_host_are_taken_back(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
-    turns = [("Dana", f"Dana: I moved to Lisbon in spring, round {i}.", f"2023-0{1 + i}-01T10:00:00Z") for i in range(5)]
+def test_leases_of_dead_workers_on_this_host_are_taken_back(
+    gql: GraphQLClient, namespace: str, runtime: Runtime
+) -> None:
+    turns = [
+        ("Dana", f"Dana: I moved to Lisbon in spring, round {i}.", f"2023-0{1 + i}-01T10:00:00Z") for i in range(5)
+    ]
     capture_turns(gql, namespace, turns, session="s1")
     ended = subprocess.Popen([sys.executable, "-c", "pass"])
     ended.wait()

@@ -49,9 +49,9 @@ def test_merging_a_split_moves_everything_and_keeps_a_tombstone(
     labs = entity_id(gql, namespace, "Initech Labs", None)  # the small model calls it a person
     edges_before = sum(relationship_census(runtime, namespace).values())
 
-    merged = gql.data(
-        "mergeEntities", namespace=namespace, sourceId=labs, targetId=initech, reason="same company"
-    )["mergeEntities"]
+    merged = gql.data("mergeEntities", namespace=namespace, sourceId=labs, targetId=initech, reason="same company")[
+        "mergeEntities"
+    ]
     assert merged["id"] == initech and "Initech Labs" in merged["aliases"] and merged["mentionCount"] == 2
 
     tombstone = gql.execute(
@@ -68,14 +68,25 @@ def test_merging_a_split_moves_everything_and_keeps_a_tombstone(
     # A later mention of the old name resolves to the survivor.
     capture(gql, namespace, ("Dana", "Initech Labs sent the signed contract."))
     consolidate_over_api(gql, namespace)
-    assert gql.execute(
-        "query($id: ID!, $ns: String) { entity(id: $id, namespace: $ns) { mentionCount } }", id=initech, ns=namespace
-    )["data"]["entity"]["mentionCount"] == 3
+    assert (
+        gql.execute(
+            "query($id: ID!, $ns: String) { entity(id: $id, namespace: $ns) { mentionCount } }",
+            id=initech,
+            ns=namespace,
+        )["data"]["entity"]["mentionCount"]
+        == 3
+    )
 
 
 def test_merge_needs_a_reason_and_two_entities(gql: GraphQLClient, namespace: str) -> None:
     capture(gql, namespace, ("Dana", "I work at Initech."))
     consolidate_over_api(gql, namespace)
     initech = entity_id(gql, namespace, "Initech", "organization")
-    assert gql.error_code("mergeEntities", namespace=namespace, sourceId=initech, targetId=initech, reason="x") == "BAD_INPUT"
-    assert gql.error_code("mergeEntities", namespace=namespace, sourceId="nope", targetId=initech, reason="x") == "NOT_FOUND"
+    assert (
+        gql.error_code("mergeEntities", namespace=namespace, sourceId=initech, targetId=initech, reason="x")
+        == "BAD_INPUT"
+    )
+    assert (
+        gql.error_code("mergeEntities", namespace=namespace, sourceId="nope", targetId=initech, reason="x")
+        == "NOT_FOUND"
+    )

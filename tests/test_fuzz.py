@@ -342,11 +342,11 @@ def value(draw: st.DrawFn, type_: GraphQLInputType, name: str, world: World, rat
 @st.composite
 def input_object(draw: st.DrawFn, type_: GraphQLInputObjectType, world: World, rate: float, depth: int) -> Any:
     fields: dict[str, Any] = {}
-    for name, field in type_.fields.items():
-        required = isinstance(field.type, GraphQLNonNull) and field.default_value is Undefined
+    for name, member in type_.fields.items():
+        required = isinstance(member.type, GraphQLNonNull) and member.default_value is Undefined
         # The namespace is always given: left out it defaults to "default", shared by everyone.
         if required or name == "namespace" or draw(st.booleans()):
-            fields[name] = draw(value(field.type, name, world, rate, depth + 1))
+            fields[name] = draw(value(member.type, name, world, rate, depth + 1))
     if draw(st.floats(0.0, 1.0)) < rate / 4:
         fields[draw(st.sampled_from(["bogus", "__typename", "Namespace"]))] = draw(json_values(3))
     return fields
@@ -517,7 +517,7 @@ def test_malformed_requests(gql: GraphQLClient, world: World) -> None:
     for label, body, content_type in WRONG_CONTENT_TYPES:
         post(world, gql, label, body, content_type)
     for label, params in GET_PARAMS:
-        response = send(world, label, ascii(params), lambda: gql.http.get("/graphql", params=params))
+        response = send(world, label, ascii(params), lambda params=params: gql.http.get("/graphql", params=params))
         if response is not None and response.status_code < 400:
             world.fail(f"{label}: HTTP {response.status_code}, not a 4xx", response.text[:200])
 

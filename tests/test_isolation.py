@@ -42,10 +42,14 @@ def _tenant(runtime: Runtime, base_url: str, data: bool) -> Tenant:
     inputs = [{"content": text, "agent": text.split(":")[0], "session": "s1", "tags": ["work"]} for text in texts]
     episodes = [r["id"] for r in client.data("captureBatch", inputs=inputs)["captureBatch"]]
     consolidate_over_api(client, namespace)
-    fact = client.data("remember", input={"statement": "Dana prefers green tea.", "kind": "PREFERENCE", "key": "dana.tea"})
+    fact = client.data(
+        "remember", input={"statement": "Dana prefers green tea.", "kind": "PREFERENCE", "key": "dana.tea"}
+    )
     entities = [e["node"]["id"] for e in client.data("entities", first=20)["entities"]["edges"]]
     assert len(entities) >= 2
-    return Tenant(namespace, client, episodes, fact["remember"]["fact"]["id"], entities, [*texts, "Dana prefers green tea."])
+    return Tenant(
+        namespace, client, episodes, fact["remember"]["fact"]["id"], entities, [*texts, "Dana prefers green tea."]
+    )
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +80,13 @@ def _attempts(victim: Tenant, own: str) -> list[tuple[str, dict[str, Any]]]:
             ("recall", {"input": {**ns, "query": "Where did Dana start working?", "countAccess": False}}),
             (
                 "recall",
-                {"input": {**ns, "query": "Acme", "filters": {"agents": ["Dana"], "sessions": ["s1"], "tags": ["work"]}}},
+                {
+                    "input": {
+                        **ns,
+                        "query": "Acme",
+                        "filters": {"agents": ["Dana"], "sessions": ["s1"], "tags": ["work"]},
+                    }
+                },
             ),
             ("memory", {**ns, "id": episode}),
             ("fact", {**ns, "id": fact}),
@@ -99,7 +109,10 @@ def _attempts(victim: Tenant, own: str) -> list[tuple[str, dict[str, Any]]]:
             ("mergeEntities", {**ns, "sourceId": source, "targetId": target, "reason": "attack"}),
             ("erase", {**ns, "id": episode, "reason": "attack"}),
             ("erase", {**ns, "id": fact, "reason": "attack"}),
-            ("remember", {"input": {**ns, "statement": "Dana prefers coffee.", "kind": "PREFERENCE", "key": "dana.tea"}}),
+            (
+                "remember",
+                {"input": {**ns, "statement": "Dana prefers coffee.", "kind": "PREFERENCE", "key": "dana.tea"}},
+            ),
             ("capture", {"input": {**ns, "content": victim.texts[0], "agent": "Mallory"}}),
             ("captureBatch", {"inputs": [{**ns, "content": victim.texts[1], "agent": "Mallory"}]}),
             ("consolidate", ns),
@@ -141,7 +154,10 @@ def test_a_subscription_to_another_namespace_is_refused(tenants: tuple[Tenant, T
     with connect(base_url.replace("http", "ws", 1) + "/graphql", subprotocols=["graphql-transport-ws"]) as socket:
         socket.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {secret}"}}))
         assert json.loads(socket.recv(timeout=10))["type"] == "connection_ack"
-        payload = {"query": read_text("graphql/operations/memoryEvents.graphql"), "variables": {"namespace": victim.namespace}}
+        payload = {
+            "query": read_text("graphql/operations/memoryEvents.graphql"),
+            "variables": {"namespace": victim.namespace},
+        }
         socket.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
         message = json.loads(socket.recv(timeout=10))
     assert message["payload"]["errors"][0]["extensions"]["code"] == "FORBIDDEN"

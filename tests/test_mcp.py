@@ -25,9 +25,7 @@ from hippograph.access import KeyRole, create_key
 from hippograph.client import Client, Unauthenticated
 from hippograph.runtime import Runtime
 
-TOOLS = {
-    "capture", "recall", "remember", "forget_preview", "forget", "history", "find_entities", "entity_neighborhood"
-}
+TOOLS = {"capture", "recall", "remember", "forget_preview", "forget", "history", "find_entities", "entity_neighborhood"}
 
 
 @asynccontextmanager

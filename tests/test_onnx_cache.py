@@ -7,7 +7,9 @@ from pathlib import Path
 from hippograph.embedding import MiniLMEmbedder, onnx_cache
 from hippograph.embedding.onnx_encoder import PROBES, ExportedEncoder
 
-EXPORT = ExportedEncoder(graph=b"graph bytes", tokenizer="{}", max_length=256, probe_vectors=((1.0, 0.0),) * len(PROBES))
+EXPORT = ExportedEncoder(
+    graph=b"graph bytes", tokenizer="{}", max_length=256, probe_vectors=((1.0, 0.0),) * len(PROBES)
+)
 
 
 def test_an_entry_reads_back_as_written(tmp_path: Path) -> None:

@@ -317,9 +317,31 @@ def test_a_64_kib_run_of_each_rule_alphabet_completes(rule: object) -> None:
 
 # Context words repeated, or followed by a long run that never completes a secret.
 ADVERSARIAL_PREFIXES = [
-    "password=", "password: ", "the password is ", "my pin is ", "token=", "secret: ", "Authorization: Bearer ",
-    "bearer ", "mysql -u ", "redis-cli -a", "-----BEGIN ", "https://a:", "sig=", "heroku_api_key=", "vault login ",
-    "machine x login y ", "-u a:", "AccountKey=", "aws_secret_access_key ", "EAAA", "eyJ", "sk-", "@", ":", "=",
+    "password=",
+    "password: ",
+    "the password is ",
+    "my pin is ",
+    "token=",
+    "secret: ",
+    "Authorization: Bearer ",
+    "bearer ",
+    "mysql -u ",
+    "redis-cli -a",
+    "-----BEGIN ",
+    "https://a:",
+    "sig=",
+    "heroku_api_key=",
+    "vault login ",
+    "machine x login y ",
+    "-u a:",
+    "AccountKey=",
+    "aws_secret_access_key ",
+    "EAAA",
+    "eyJ",
+    "sk-",
+    "@",
+    ":",
+    "=",
 ]
 
 

@@ -239,9 +239,7 @@ def test_a_remembered_facts_names_and_tags_are_scrubbed_and_keep_their_identity(
     assert_clean(again, newer)
 
 
-def test_modify_and_every_reason_in_history_are_scrubbed(
-    gql: GraphQLClient, namespace: str, runtime: Runtime
-) -> None:
+def test_modify_and_every_reason_in_history_are_scrubbed(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
     original = gql.data("remember", input={"namespace": namespace, "statement": "The ci runner is rx-7.", "key": "ci"})
     fact_id = original["remember"]["fact"]["id"]
 

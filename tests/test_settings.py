@@ -90,7 +90,9 @@ def test_a_command_with_a_bad_setting_says_so_in_one_line(tmp_path: Path) -> Non
     )
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "hippograph status: HIPPOGRAPH_CONSOLIDATION_LEASE_S: "
-        "Input should be a valid number, unable to parse string as a number (got 'soon')"
+        (
+            "hippograph status: HIPPOGRAPH_CONSOLIDATION_LEASE_S: "
+            "Input should be a valid number, unable to parse string as a number (got 'soon')"
+        )
     ]
     assert not (tmp_path / "store").exists()

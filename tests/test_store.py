@@ -119,7 +119,9 @@ def test_data_survives_a_restart(tmp_path: Path, namespace: str, admin_secret: s
     process, url = _serve(data_dir, log)
     try:
         client = GraphQLClient(url, admin_secret)
-        assert client.data("memory", id=memory_id, namespace=namespace)["memory"]["content"] == "Our SLA is 99.95% uptime."
+        assert (
+            client.data("memory", id=memory_id, namespace=namespace)["memory"]["content"] == "Our SLA is 99.95% uptime."
+        )
         hits = client.data("recall", input={"namespace": namespace, "query": "uptime SLA"})["recall"]["hits"]
         assert [h["memory"]["id"] for h in hits] == [memory_id]
         again = client.data("capture", input={"namespace": namespace, "content": "Our SLA is 99.95% uptime."})
@@ -131,7 +133,15 @@ def test_data_survives_a_restart(tmp_path: Path, namespace: str, admin_secret: s
 def _cli(data_dir: Path, *args: str, python: Sequence[str] = ()) -> subprocess.CompletedProcess[str]:
     """A `hippograph` command run to its end, as a user types it (``python``: interpreter options)."""
     command = [
-        sys.executable, *python, "-m", "hippograph.cli", "--log-level", "WARNING", *args, "--data-dir", str(data_dir)
+        sys.executable,
+        *python,
+        "-m",
+        "hippograph.cli",
+        "--log-level",
+        "WARNING",
+        *args,
+        "--data-dir",
+        str(data_dir),
     ]
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
     return subprocess.run(command, check=False, env=env, capture_output=True, text=True, timeout=120)
@@ -145,7 +155,11 @@ def test_a_keyless_server_is_local_only_and_takes_keys_made_beside_it(tmp_path: 
     data_dir, log = tmp_path / "data", tmp_path / "serve.log"
     exposed = _cli(data_dir, "serve", "--host", "0.0.0.0", "--port", str(free_port()))
     assert exposed.returncode == 2
-    assert exposed.stderr.strip().splitlines()[-1].startswith("hippograph serve: refusing to bind 0.0.0.0 without an API key")
+    assert (
+        exposed.stderr.strip()
+        .splitlines()[-1]
+        .startswith("hippograph serve: refusing to bind 0.0.0.0 without an API key")
+    )
     assert "Traceback" not in exposed.stderr
 
     app = "http://app.example"
@@ -160,7 +174,11 @@ def test_a_keyless_server_is_local_only_and_takes_keys_made_beside_it(tmp_path: 
         # A frontend the operator listed may call it from the browser, preflight included.
         preflight = local.http.options(
             "/graphql",
-            headers={"Origin": app, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization"},
+            headers={
+                "Origin": app,
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "authorization",
+            },
         )
         assert preflight.status_code == 200 and preflight.headers["access-control-allow-origin"] == app
         allowed = local.http.post("/graphql", json=query, headers={"Origin": app})
@@ -172,14 +190,19 @@ def test_a_keyless_server_is_local_only_and_takes_keys_made_beside_it(tmp_path: 
         status = _cli(data_dir, "status", "--namespace", "side", python=("-X", "importtime"))
         assert status.returncode == 0, status.stderr
         assert json.loads(status.stdout)["nodes"]["Episode"] == 1
-        loaded = {line.rsplit("|", 1)[-1].strip() for line in status.stderr.splitlines() if line.startswith("import time")}
+        loaded = {
+            line.rsplit("|", 1)[-1].strip() for line in status.stderr.splitlines() if line.startswith("import time")
+        }
         assert not loaded & {"torch", "spacy", "sentence_transformers", "onnxruntime"}
         sweep = _cli(data_dir, "sweep")
         assert sweep.returncode == 0, sweep.stderr
         assert set(json.loads(sweep.stdout)) == {"erased", "expired_events", "history_purged"}
 
         # Keys made by the CLI beside the running server; from then on every request needs one.
-        made = [_cli(data_dir, "keys", "create", "--name", name, "--role", "admin", "--all-namespaces") for name in ("ops", "ci")]
+        made = [
+            _cli(data_dir, "keys", "create", "--name", name, "--role", "admin", "--all-namespaces")
+            for name in ("ops", "ci")
+        ]
         assert [m.returncode for m in made] == [0, 0], [m.stderr for m in made]
         ops, ci = (m.stdout.strip().splitlines()[-1] for m in made)
         eventually(lambda: local.http.post("/graphql", json=query).status_code == 401)

@@ -1,7 +1,7 @@
 """Write the synchronous client from the asynchronous one, so there is one source for both.
 
-    python tools/unasync_client.py          # rewrite src/hippograph/client/_sync_client.py
-    python tools/unasync_client.py --check  # exit 1 if it is out of date (tests run this)
+python tools/unasync_client.py          # rewrite src/hippograph/client/_sync_client.py
+python tools/unasync_client.py --check  # exit 1 if it is out of date (tests run this)
 """
 
 from __future__ import annotations

@@ -255,7 +255,7 @@ def aws_pair(rng: random.Random) -> list[Part]:
         ["aws configure set aws_secret_access_key ", secret],
         ["tool sync --access-key-id ", key_id, " --secret-access-key ", secret, " --region us-east-1"],
         ["boto3.client('s3', aws_access_key_id='", key_id, "', aws_secret_access_key='", secret, "')"],
-        ["AWS_SECRET_ACCESS_KEY: \"", secret, '"'],
+        ['AWS_SECRET_ACCESS_KEY: "', secret, '"'],
         ["aws.secretKey=", secret, "\naws.region=eu-central-1"],
     ]
     return rng.choice(layouts)
@@ -266,8 +266,10 @@ def gcp_service_account(rng: random.Random) -> list[Part]:
     key = f"-----BEGIN PRIVATE KEY-----\\n{body}\\n-----END PRIVATE KEY-----\\n"
     project = rng.choice(["acme-prod", "demo-123"])
     return [
-        f'{{"type": "service_account", "project_id": "{project}", "private_key_id": "{rand(rng, HEX, 40)}", '
-        '"private_key": "',
+        (
+            f'{{"type": "service_account", "project_id": "{project}", "private_key_id": "{rand(rng, HEX, 40)}", '
+            '"private_key": "'
+        ),
         Secret(key, "gcp_service_account_key"),
         f'", "client_email": "ci@{project}.iam.gserviceaccount.com", "client_id": "{rand(rng, DIGITS, 21)}"}}',
     ]
@@ -287,8 +289,10 @@ def azure_service_bus_connection_string(rng: random.Random) -> list[Part]:
     key = base64.b64encode(rng.randbytes(32)).decode()
     namespace = rand(rng, LOWER, 8)
     return [
-        f"Endpoint=sb://{namespace}.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;"
-        "SharedAccessKey=",
+        (
+            f"Endpoint=sb://{namespace}.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;"
+            "SharedAccessKey="
+        ),
         Secret(key, "azure_shared_access_key"),
         rng.choice(["", ";EntityPath=orders"]),
     ]
@@ -297,8 +301,15 @@ def azure_service_bus_connection_string(rng: random.Random) -> list[Part]:
 def azure_sas(fmt: str, connection_string: bool) -> Maker:
     def make(rng: random.Random) -> list[Part]:
         account = rand(rng, LOWER + DIGITS, 10)
-        params = ["sv=2022-11-02", "ss=bfqt", "srt=sco", "sp=rwdlacupiytfx", "se=2026-12-31T23:59:59Z",
-                  "st=2026-11-24T08:00:00Z", "spr=https"]
+        params = [
+            "sv=2022-11-02",
+            "ss=bfqt",
+            "srt=sco",
+            "sp=rwdlacupiytfx",
+            "se=2026-12-31T23:59:59Z",
+            "st=2026-11-24T08:00:00Z",
+            "spr=https",
+        ]
         rng.shuffle(params)
         cut = rng.randint(0, len(params))
         head, tail = "&".join(params[:cut]), "&".join(params[cut:])
@@ -318,7 +329,7 @@ def twilio_auth_token(rng: random.Random) -> list[Part]:
     secret = Secret(rand(rng, HEX, 32), "twilio_auth_token")
     layouts: list[list[Part]] = [
         [f"TWILIO_ACCOUNT_SID={sid}\nTWILIO_AUTH_TOKEN=", secret],
-        [f"client = Client(\"{sid}\", \"", secret, '")'],
+        [f'client = Client("{sid}", "', secret, '")'],
         [f"curl -X POST https://api.twilio.com/2010-04-01/Accounts/{sid}/Messages.json -u {sid}:", secret],
         [f'account_sid = "{sid}"\nauth_token = "', secret, '"'],
     ]
@@ -418,8 +429,12 @@ SELF_IDENTIFYING: list[tuple[str, Callable[[random.Random], str]]] = [
     ("twilio_api_key", token("SK", (HEX, 32))),
     ("sendgrid_api_key", token("SG.", (B64URL, 22), ".", (B64URL, 43))),
     ("npm_token", token("npm_", (ALNUM, 36))),
-    ("pypi_token", choice_token(token("pypi-AgEIcHlwaS5vcmc", (B64URL, 70, 180)),
-                                token("pypi-AgENdGVzdC5weXBpLm9yZw", (B64URL, 70, 180)))),
+    (
+        "pypi_token",
+        choice_token(
+            token("pypi-AgEIcHlwaS5vcmc", (B64URL, 70, 180)), token("pypi-AgENdGVzdC5weXBpLm9yZw", (B64URL, 70, 180))
+        ),
+    ),
     ("dockerhub_pat", token("dckr_pat_", (B64URL, 27))),
     ("huggingface_token", token("hf_", (UPPER + LOWER, 34))),
     ("heroku_api_key", token("HRKU-AA", (B64URL, 58))),
@@ -438,8 +453,12 @@ SELF_IDENTIFYING: list[tuple[str, Callable[[random.Random], str]]] = [
     ("discord_bot_token", discord_bot_token),
     ("vault_service_token", token("hvs.", (B64URL, 90, 100))),
     ("vault_batch_token", token("hvb.", (B64URL, 130, 150))),
-    ("hippograph_api_key", choice_token(token("hgk_", (LOWER[:-4] + "234567", 12), "_", (B64URL, 43)),
-                                        token("hgk_", (HEX, 12), "_", (B64URL, 43)))),
+    (
+        "hippograph_api_key",
+        choice_token(
+            token("hgk_", (LOWER[:-4] + "234567", 12), "_", (B64URL, 43)), token("hgk_", (HEX, 12), "_", (B64URL, 43))
+        ),
+    ),
     ("age_secret_key", token("AGE-SECRET-KEY-1", (BECH32, 58))),
     ("atlassian_api_token", token("ATATT3xFfGF0", (B64URL, 170), "=", (HEX.upper(), 8))),
     ("linear_api_key", token("lin_api_", (ALNUM, 40))),
@@ -491,30 +510,44 @@ CONTEXTUAL: dict[str, Maker] = {
     "slack_webhook_url": slack_webhook,
     "discord_webhook_url": discord_webhook,
     "datadog_api_key": in_context(
-        "datadog_api_key", token((HEX, 32)),
-        ["DD_API_KEY={}", "api_key: {}\nsite: datadoghq.eu", "-H 'DD-API-KEY: {}'", "DATADOG_API_KEY=\"{}\""],
+        "datadog_api_key",
+        token((HEX, 32)),
+        ["DD_API_KEY={}", "api_key: {}\nsite: datadoghq.eu", "-H 'DD-API-KEY: {}'", 'DATADOG_API_KEY="{}"'],
     ),
     "datadog_app_key": in_context(
-        "datadog_app_key", token((HEX, 40)),
+        "datadog_app_key",
+        token((HEX, 40)),
         ["DD_APP_KEY={}", "-H 'DD-APPLICATION-KEY: {}'", "DATADOG_APPLICATION_KEY={}", "dd_app_key: {}\n"],
     ),
     "heroku_api_key_uuid": heroku_uuid,
     "vault_legacy_token": in_context(
-        "vault_legacy_token", token("s.", (ALNUM, 24)),
-        ["VAULT_TOKEN={}", "-H 'X-Vault-Token: {}'", "vault login {}", "export VAULT_TOKEN=\"{}\""],
+        "vault_legacy_token",
+        token("s.", (ALNUM, 24)),
+        ["VAULT_TOKEN={}", "-H 'X-Vault-Token: {}'", "vault login {}", 'export VAULT_TOKEN="{}"'],
     ),
     "authorization_token_header": in_context(
-        "authorization_token_header", token((HEX + ALNUM, 20, 40)),
-        ["Authorization: Token {}", "curl -H 'Authorization: token {}' https://api.example.com",
-         '{"Authorization": "Token {}"}', "Authorization: SSWS {}"],
+        "authorization_token_header",
+        token((HEX + ALNUM, 20, 40)),
+        [
+            "Authorization: Token {}",
+            "curl -H 'Authorization: token {}' https://api.example.com",
+            '{"Authorization": "Token {}"}',
+            "Authorization: SSWS {}",
+        ],
     ),
     "authorization_bearer_header": in_context(
-        "authorization_bearer_header", token((B64URL + ".~", 20, 64)),
-        ["Authorization: Bearer {}", "curl -H \"Authorization: Bearer {}\" https://api.example.com/v1",
-         "headers = {'Authorization': 'Bearer {}'}", "authorization: bearer {}\n"],
+        "authorization_bearer_header",
+        token((B64URL + ".~", 20, 64)),
+        [
+            "Authorization: Bearer {}",
+            'curl -H "Authorization: Bearer {}" https://api.example.com/v1',
+            "headers = {'Authorization': 'Bearer {}'}",
+            "authorization: bearer {}\n",
+        ],
     ),
     "basic_auth_header": in_context(
-        "basic_auth_header", basic_credentials,
+        "basic_auth_header",
+        basic_credentials,
         [
             "Authorization: Basic {}",
             "curl -H 'Authorization: Basic {}' https://example.com",
@@ -522,11 +555,13 @@ CONTEXTUAL: dict[str, Maker] = {
         ],
     ),
     "curl_user_password": in_context(
-        "curl_user_password", password,
+        "curl_user_password",
+        password,
         ["curl -u admin:{} https://api.example.com", "curl --user 'deploy:{}' https://x.example.com/upload"],
     ),
     "mysql_cli_password": in_context(
-        "mysql_cli_password", password,
+        "mysql_cli_password",
+        password,
         [
             "mysql -u root -p{} app_db",
             "mysqldump -h db -uroot -p'{}' shop > shop.sql",
@@ -534,38 +569,71 @@ CONTEXTUAL: dict[str, Maker] = {
         ],
     ),
     "cli_password_flag": in_context(
-        "cli_password_flag", password,
-        ["mysql --user=root --password={} app", "docker login -u me --password {} registry.example.com",
-         "redis-cli -h cache -a {} ping", "sshpass -p '{}' ssh admin@10.0.0.2"],
+        "cli_password_flag",
+        password,
+        [
+            "mysql --user=root --password={} app",
+            "docker login -u me --password {} registry.example.com",
+            "redis-cli -h cache -a {} ping",
+            "sshpass -p '{}' ssh admin@10.0.0.2",
+        ],
     ),
     "pgpassword_env": in_context(
-        "pgpassword_env", password, ["PGPASSWORD={} psql -h db -U app", "export PGPASSWORD='{}'"],
+        "pgpassword_env",
+        password,
+        ["PGPASSWORD={} psql -h db -U app", "export PGPASSWORD='{}'"],
     ),
     "netrc_password": netrc,
     "password_assignment": in_context(
-        "password_assignment", password,
-        ["password={}", "DB_PASSWORD: {}\n", '{"passphrase": "{}"}', "Server=db;User Id=sa;Password={};Encrypt=true",
-         "spring.datasource.password={}\n", "  admin_password = \"{}\"\n"],
+        "password_assignment",
+        password,
+        [
+            "password={}",
+            "DB_PASSWORD: {}\n",
+            '{"passphrase": "{}"}',
+            "Server=db;User Id=sa;Password={};Encrypt=true",
+            "spring.datasource.password={}\n",
+            '  admin_password = "{}"\n',
+        ],
     ),
     "generic_api_key_assignment": in_context(
-        "generic_api_key_assignment", machine_value,
-        ["WEATHER_API_KEY={}", 'client_secret: "{}"', '{"access_token": "{}"}', "webhook_secret = '{}'",
-         "X_AUTH_TOKEN={}", "apiKey: {}\n", "?api_key={}&units=metric"],
+        "generic_api_key_assignment",
+        machine_value,
+        [
+            "WEATHER_API_KEY={}",
+            'client_secret: "{}"',
+            '{"access_token": "{}"}',
+            "webhook_secret = '{}'",
+            "X_AUTH_TOKEN={}",
+            "apiKey: {}\n",
+            "?api_key={}&units=metric",
+        ],
     ),
     "prose_password": in_context(
-        "prose_password", password,
-        ["the password is {}", "My wifi password is {} btw", "her password was {} until yesterday",
-         "the password for the router is {}", "Password is \"{}\"", "the admin password is {}\nthanks"],
+        "prose_password",
+        password,
+        [
+            "the password is {}",
+            "My wifi password is {} btw",
+            "her password was {} until yesterday",
+            "the password for the router is {}",
+            'Password is "{}"',
+            "the admin password is {}\nthanks",
+        ],
     ),
     "prose_pin": in_context(
-        "prose_pin", pin, ["my pin is {}", "The PIN code is {} for the door", "passcode is {}", "my passcode: {}"],
+        "prose_pin",
+        pin,
+        ["my pin is {}", "The PIN code is {} for the door", "passcode is {}", "my passcode: {}"],
     ),
     "prose_secret": in_context(
-        "prose_secret", lambda rng: rng.choice([password, machine_value])(rng),
+        "prose_secret",
+        lambda rng: rng.choice([password, machine_value])(rng),
         ["secret: {}", "the secret is {}", "client secret is {} (prod)"],
     ),
     "prose_api_key": in_context(
-        "prose_api_key", machine_value,
+        "prose_api_key",
+        machine_value,
         ["api key is {}", "My API key is {}", "the access token is {} - rotate it", "token: {}"],
     ),
     "two_adjacent_secrets": mixed_pair,
@@ -582,86 +650,170 @@ def _hexes(rng: random.Random, n: int) -> str:
 
 
 NEGATIVES: dict[str, Callable[[random.Random], str]] = {
-    "uuid": lambda r: r.choice(["request id {} failed", '{{"id": "{}"}}', "trace_id={}",
-    "session {} closed"]).format(uuid4(r)),
-    "git_sha": lambda r: r.choice(["fixed in commit {}", "git checkout {}",
-    "Merge {} into main"]).format(_hexes(r, 40)),
-    "git_short_sha": lambda r: r.choice(["HEAD is now at {} fix typo", "see {}",
-    "reverts {}."]).format(_hexes(r, r.randint(7, 12))),
+    "uuid": lambda r: r.choice(["request id {} failed", '{{"id": "{}"}}', "trace_id={}", "session {} closed"]).format(
+        uuid4(r)
+    ),
+    "git_sha": lambda r: r.choice(["fixed in commit {}", "git checkout {}", "Merge {} into main"]).format(
+        _hexes(r, 40)
+    ),
+    "git_short_sha": lambda r: r.choice(["HEAD is now at {} fix typo", "see {}", "reverts {}."]).format(
+        _hexes(r, r.randint(7, 12))
+    ),
     "md5": lambda r: r.choice(["{}  release.tar.gz", "md5: {}", 'ETag: "{}"']).format(_hexes(r, 32)),
     "sha1": lambda r: f"sha1sum {_hexes(r, 40)} file.bin",
-    "sha256": lambda r: r.choice(["sha256:{}", "image@sha256:{}", "SHA256 (app.zip) = {}",
-    "digest: sha256={}"]).format(_hexes(r, 64)),
-    "base64_blob": lambda r: "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB"
-    + base64.b64encode(r.randbytes(r.randint(60, 400))).decode(),
+    "sha256": lambda r: r.choice(["sha256:{}", "image@sha256:{}", "SHA256 (app.zip) = {}", "digest: sha256={}"]).format(
+        _hexes(r, 64)
+    ),
+    "base64_blob": lambda r: (
+        "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB"
+        + base64.b64encode(r.randbytes(r.randint(60, 400))).decode()
+    ),
     "base64_blob_raw": lambda r: "payload: " + base64.b64encode(r.randbytes(r.randint(30, 300))).decode(),
     "public_key": lambda r: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + rand(r, B64, 43) + " jane@laptop",
     "certificate": lambda r: "-----BEGIN CERTIFICATE-----\n" + b64_lines(r, 5) + "\n-----END CERTIFICATE-----",
     "pem_public_key": lambda r: "-----BEGIN PUBLIC KEY-----\n" + b64_lines(r, 4) + "\n-----END PUBLIC KEY-----",
-    "prose": lambda r: r.choice([
-        "my password is long and nobody knows it", "The secret is patience.", "the secret is patience",
-        "I reset my password yesterday", "The API key is stored in Vault.", "Tokens expire after 3600 seconds.",
-        "Rotate keys every 90 days.", "the password is required", "your password is case-sensitive",
-        "the token is invalid, please log in again", "the key is in the drawer", "My PIN is the usual one",
-        "Password: see the 1Password entry for prod", "the password is at least 12 characters long",
-        "Use a strong password with 12+ characters.", "bearer tokens are sent in the Authorization header",
-        "he was the bearer of bad-news-and-worse-news", "the passcode is the same as before",
-        "secret: nobody knows", "The api key is missing from the request", "my password is hunter two words",
-        "Basic auth is disabled on this endpoint", "The access token was revoked at 10:42.",
-        "the password is the same as the wifi one", "my password is 8 characters", "use --password to pass it",
-        "The API key is 32 characters long", "the api key is stored in AWS Secrets Manager", "PIN entry failed 3 times",
-        "Set the password to something memorable", "the bearer bond matures in 2030",
-    ]),
-    "version": lambda r: r.choice(["v{}.{}.{}", "version {}.{}.{}-rc.1", "requests=={}.{}.{}", "node v{}.{}.{}",
-    "release-{}.{}.{}"]).format(
-        r.randint(0, 30), r.randint(0, 30), r.randint(0, 300)),
-    "url_no_credentials": lambda r: r.choice([
-        "https://example.com/path?q=1&page=2", "ssh://git@github.com/org/repo.git", "git@github.com:org/repo.git",
-        "https://user@host.example.com/", "postgres://db.internal:5432/app", "redis://localhost:6379/0",
-        "mongodb://mongo-0.mongo:27017,mongo-1.mongo:27017/?replicaSet=rs0", "amqp://rabbitmq:5672/vhost",
-        "mailto:ops@example.com", "https://example.com:8443/a/b@c", "http://localhost:8080/?next=/login",
-    ]),
-    "number": lambda r: r.choice(["call +1 415 555 {:04d}", "order {}", "port {}", "ts {}",
-    "IP 10.0.{}.7"]).format(r.randint(0, 10**r.randint(2, 12))),
-    "code_identifier": lambda r: r.choice([
-        "max_tokens: 4096", "num_tokens = 8192", "token_count=12", "api_key = os.environ[\"OPENAI_API_KEY\"]",
-        "password = getpass.getpass()", "api_key = settings.OPENAI_API_KEY",
-        "secretKeyRef:\n  name: db\n  key: password",
-        "password_min_length: 12", "secret_name: db-credentials", "token = None", "password: ${DB_PASSWORD}",
-        "if password == expected: return True", "self.api_key = api_key", "tokenizer: bert-base-uncased",
-        "AUTH_TOKEN_HEADER = \"X-Auth-Token\"", "password = request.form['password']", "key: value",
-        "Authorization: Bearer <token>", "Authorization: Bearer $TOKEN", "password=$PGPASS",
-        "docker run -u 1000:1000 -p 8080:80 app",
-        "git push -u origin main", "mysql -u root -p", "let token = await getToken();",
-        "const secret = process.env.SECRET;",
-    ]),
-    "prefix_mention": lambda r: r.choice([
-        "we use sk-learn-compatible-estimators here",
-        "classic tokens start with ghp_ and fine-grained ones with github_pat_",
-        "AKIA means a long-term key, ASIA a temporary one", "a key-value store", "hf_hub_download(repo_id)",
-        "glpat- tokens expire", "Stripe publishable key pk_live_" + rand(r, ALNUM, 24), "xoxb- is the bot prefix",
-        "arn:aws:iam::" + rand(r, DIGITS, 12) + ":role/deploy",
-        rand(r, DIGITS, 12) + "-" + rand(r, LOWER + DIGITS, 32) + ".apps.googleusercontent.com",
-    ]),
-    "placeholder": lambda r: r.choice([
-        "api_key: YOUR_API_KEY", "token: <your-token-here>", "password: <redacted>", "Password: ********",
-        "password: [hidden]",
-        "Authorization: Bearer ${TOKEN}", "Authorization: Bearer {token}", "password: ''", "secret: null",
-        "api_key = None",
-        "OPENAI_API_KEY=YOUR_OPENAI_API_KEY_HERE", "password: xxxxxxxx", "curl -u $USER:$PASS https://x",
-        "--password $DB_PASS",
-    ]),
+    "prose": lambda r: r.choice(
+        [
+            "my password is long and nobody knows it",
+            "The secret is patience.",
+            "the secret is patience",
+            "I reset my password yesterday",
+            "The API key is stored in Vault.",
+            "Tokens expire after 3600 seconds.",
+            "Rotate keys every 90 days.",
+            "the password is required",
+            "your password is case-sensitive",
+            "the token is invalid, please log in again",
+            "the key is in the drawer",
+            "My PIN is the usual one",
+            "Password: see the 1Password entry for prod",
+            "the password is at least 12 characters long",
+            "Use a strong password with 12+ characters.",
+            "bearer tokens are sent in the Authorization header",
+            "he was the bearer of bad-news-and-worse-news",
+            "the passcode is the same as before",
+            "secret: nobody knows",
+            "The api key is missing from the request",
+            "my password is hunter two words",
+            "Basic auth is disabled on this endpoint",
+            "The access token was revoked at 10:42.",
+            "the password is the same as the wifi one",
+            "my password is 8 characters",
+            "use --password to pass it",
+            "The API key is 32 characters long",
+            "the api key is stored in AWS Secrets Manager",
+            "PIN entry failed 3 times",
+            "Set the password to something memorable",
+            "the bearer bond matures in 2030",
+        ]
+    ),
+    "version": lambda r: r.choice(
+        ["v{}.{}.{}", "version {}.{}.{}-rc.1", "requests=={}.{}.{}", "node v{}.{}.{}", "release-{}.{}.{}"]
+    ).format(r.randint(0, 30), r.randint(0, 30), r.randint(0, 300)),
+    "url_no_credentials": lambda r: r.choice(
+        [
+            "https://example.com/path?q=1&page=2",
+            "ssh://git@github.com/org/repo.git",
+            "git@github.com:org/repo.git",
+            "https://user@host.example.com/",
+            "postgres://db.internal:5432/app",
+            "redis://localhost:6379/0",
+            "mongodb://mongo-0.mongo:27017,mongo-1.mongo:27017/?replicaSet=rs0",
+            "amqp://rabbitmq:5672/vhost",
+            "mailto:ops@example.com",
+            "https://example.com:8443/a/b@c",
+            "http://localhost:8080/?next=/login",
+        ]
+    ),
+    "number": lambda r: r.choice(["call +1 415 555 {:04d}", "order {}", "port {}", "ts {}", "IP 10.0.{}.7"]).format(
+        r.randint(0, 10 ** r.randint(2, 12))
+    ),
+    "code_identifier": lambda r: r.choice(
+        [
+            "max_tokens: 4096",
+            "num_tokens = 8192",
+            "token_count=12",
+            'api_key = os.environ["OPENAI_API_KEY"]',
+            "password = getpass.getpass()",
+            "api_key = settings.OPENAI_API_KEY",
+            "secretKeyRef:\n  name: db\n  key: password",
+            "password_min_length: 12",
+            "secret_name: db-credentials",
+            "token = None",
+            "password: ${DB_PASSWORD}",
+            "if password == expected: return True",
+            "self.api_key = api_key",
+            "tokenizer: bert-base-uncased",
+            'AUTH_TOKEN_HEADER = "X-Auth-Token"',
+            "password = request.form['password']",
+            "key: value",
+            "Authorization: Bearer <token>",
+            "Authorization: Bearer $TOKEN",
+            "password=$PGPASS",
+            "docker run -u 1000:1000 -p 8080:80 app",
+            "git push -u origin main",
+            "mysql -u root -p",
+            "let token = await getToken();",
+            "const secret = process.env.SECRET;",
+        ]
+    ),
+    "prefix_mention": lambda r: r.choice(
+        [
+            "we use sk-learn-compatible-estimators here",
+            "classic tokens start with ghp_ and fine-grained ones with github_pat_",
+            "AKIA means a long-term key, ASIA a temporary one",
+            "a key-value store",
+            "hf_hub_download(repo_id)",
+            "glpat- tokens expire",
+            "Stripe publishable key pk_live_" + rand(r, ALNUM, 24),
+            "xoxb- is the bot prefix",
+            "arn:aws:iam::" + rand(r, DIGITS, 12) + ":role/deploy",
+            rand(r, DIGITS, 12) + "-" + rand(r, LOWER + DIGITS, 32) + ".apps.googleusercontent.com",
+        ]
+    ),
+    "placeholder": lambda r: r.choice(
+        [
+            "api_key: YOUR_API_KEY",
+            "token: <your-token-here>",
+            "password: <redacted>",
+            "Password: ********",
+            "password: [hidden]",
+            "Authorization: Bearer ${TOKEN}",
+            "Authorization: Bearer {token}",
+            "password: ''",
+            "secret: null",
+            "api_key = None",
+            "OPENAI_API_KEY=YOUR_OPENAI_API_KEY_HERE",
+            "password: xxxxxxxx",
+            "curl -u $USER:$PASS https://x",
+            "--password $DB_PASS",
+        ]
+    ),
     # A name that sounds secret with a count, or a hash under a name that is not secret. (A 64-hex
     # value named "token" is a secret, so that pairing is not a look-alike.)
-    "named_number_or_hash": lambda r: r.choice([
-        "input_tokens: {n}, output_tokens: {n}", "token_ttl={n}", "token: {n}", "secret_key_id = {n}",
-        "checksum={h}", "hash: {h}", "digest={h}", "ETag: W/\"{h}\"",
-    ]).format(n=r.randint(0, 4096), h=_hexes(r, r.choice([32, 40, 64]))),
-    "email_path_date": lambda r: r.choice([
-        "mail jane.doe@example.com", "~/.aws/credentials", "/home/user/.ssh/id_rsa", "2026-11-24T10:00:00Z",
-        "C:\\Users\\me\\secrets.txt",
-        "color: #" + _hexes(r, 6), "bcrypt: $2b$12$" + rand(r, ALNUM + "./", 53),
-    ]),
+    "named_number_or_hash": lambda r: r.choice(
+        [
+            "input_tokens: {n}, output_tokens: {n}",
+            "token_ttl={n}",
+            "token: {n}",
+            "secret_key_id = {n}",
+            "checksum={h}",
+            "hash: {h}",
+            "digest={h}",
+            'ETag: W/"{h}"',
+        ]
+    ).format(n=r.randint(0, 4096), h=_hexes(r, r.choice([32, 40, 64]))),
+    "email_path_date": lambda r: r.choice(
+        [
+            "mail jane.doe@example.com",
+            "~/.aws/credentials",
+            "/home/user/.ssh/id_rsa",
+            "2026-11-24T10:00:00Z",
+            "C:\\Users\\me\\secrets.txt",
+            "color: #" + _hexes(r, 6),
+            "bcrypt: $2b$12$" + rand(r, ALNUM + "./", 53),
+        ]
+    ),
 }
 
 

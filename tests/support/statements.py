@@ -26,7 +26,11 @@ def run_test_statement(settings: Settings, name: str, **params: Any) -> None:
 def _endpoint(settings: Settings) -> tuple[str, tuple[str, str], str]:
     if not settings.store.embedded:
         assert settings.store.neo4j_uri is not None
-        return settings.store.neo4j_uri, (settings.store.neo4j_user, settings.store.neo4j_password), settings.store.neo4j_database
+        return (
+            settings.store.neo4j_uri,
+            (settings.store.neo4j_user, settings.store.neo4j_password),
+            settings.store.neo4j_database,
+        )
     # What the embedded engine records for other processes (store/embedded.py, docs/operations).
     record = json.loads((settings.store.data_dir / "bolt.json").read_text(encoding="utf-8"))
     password = (settings.store.data_dir / "root-password").read_text(encoding="utf-8").strip()

@@ -312,7 +312,8 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
 
 
 async def _settled(result: Any) -> ExecutionResult:
-    return await result if isawaitable(result) else result
+    settled: ExecutionResult = await result if isawaitable(result) else result
+    return settled
 
 
 async def _every(interval_s: float, what: str, job: Callable[..., object], *args: Any, **kwargs: Any) -> None:

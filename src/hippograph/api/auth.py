@@ -40,7 +40,9 @@ class Gate:
         self.access = access
         self.keyless_allowed = keyless_allowed
         self.rates = RateLimiter()
-        self.failures = FailedAuthThrottle(access.auth_free_failures, access.auth_backoff_base_s, access.auth_backoff_max_s)
+        self.failures = FailedAuthThrottle(
+            access.auth_free_failures, access.auth_backoff_base_s, access.auth_backoff_max_s
+        )
 
     def admit(self, authorization: str | None, address: str) -> Principal:
         if self.ring.loaded_at is None:
@@ -62,7 +64,9 @@ class Gate:
             raise Refused(
                 401,
                 ErrorCode.UNAUTHENTICATED,
-                "an API key is required: send Authorization: Bearer <secret>" if not authorization else "unknown API key",
+                "an API key is required: send Authorization: Bearer <secret>"
+                if not authorization
+                else "unknown API key",
                 {"WWW-Authenticate": 'Bearer realm="hippograph"'},
             )
         self.failures.succeeded(address)

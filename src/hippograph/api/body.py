@@ -23,7 +23,9 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         declared = Headers(scope=scope).get("content-length", "")
-        if len(scope.get("query_string", b"")) > self.max_bytes or (declared.isdigit() and int(declared) > self.max_bytes):
+        if len(scope.get("query_string", b"")) > self.max_bytes or (
+            declared.isdigit() and int(declared) > self.max_bytes
+        ):
             await self._refuse(scope, receive, send)
             return
         body = bytearray()

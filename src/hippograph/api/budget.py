@@ -61,7 +61,9 @@ class _Walker:
         self.variables = variables
         self.roots: list[str] = []
 
-    def selections(self, selection_set: SelectionSetNode | None, *, root: bool, spreading: tuple[str, ...]) -> tuple[int, int]:
+    def selections(
+        self, selection_set: SelectionSetNode | None, *, root: bool, spreading: tuple[str, ...]
+    ) -> tuple[int, int]:
         """Cost and depth of a selection set. ``spreading`` holds the fragments being expanded, so
         a cycle (which validation refuses anyway) cannot recurse forever."""
         if selection_set is None:
@@ -79,7 +81,9 @@ class _Walker:
                 fragment = self.fragments.get(name)
                 if fragment is None or name in spreading:
                     continue
-                field_cost, field_depth = self.selections(fragment.selection_set, root=root, spreading=(*spreading, name))
+                field_cost, field_depth = self.selections(
+                    fragment.selection_set, root=root, spreading=(*spreading, name)
+                )
             else:
                 continue
             cost += field_cost

@@ -37,7 +37,7 @@ class ConceptConnection(graphene.relay.Connection):
         node = Concept
 
 
-class ConceptLoader(DataLoader):  # type: ignore[misc]  # aiodataloader ships no type hints
+class ConceptLoader(DataLoader[tuple[str, str], list[service.Concept]]):
     """The concepts of memories by (namespace, id), one instance per request; like MemoryLoader it
     batches but does not cache."""
 

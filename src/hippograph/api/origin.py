@@ -57,7 +57,9 @@ class BrowserGuard:
             return
         origin = headers.get("origin")
         if origin is not None and not self._origin_allowed(origin, authority):
-            await refuse(scope, receive, send, 403, ErrorCode.FORBIDDEN, "cross-origin requests from that Origin are not allowed")
+            await refuse(
+                scope, receive, send, 403, ErrorCode.FORBIDDEN, "cross-origin requests from that Origin are not allowed"
+            )
             return
         await self.app(scope, receive, send)
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import base64
 import re
-from typing import Any
+from typing import Any, TypeVar
 
 import graphene
 
 from hippograph.kernel.errors import bad_input
+
+C = TypeVar("C", bound=graphene.relay.Connection)
 
 
 def encode_cursor(kind: str, value: str) -> str:
@@ -36,9 +38,9 @@ def decode_offset(cursor: str) -> int | None:
     return int(value) if value is not None and _OFFSET.fullmatch(value) else None
 
 
-def connection(cls: Any, nodes: list[Any], cursors: list[str], has_next: bool, has_previous: bool) -> Any:
+def connection(cls: type[C], nodes: list[Any], cursors: list[str], has_next: bool, has_previous: bool) -> C:
     edges = [cls.Edge(node=node, cursor=cursor) for node, cursor in zip(nodes, cursors, strict=True)]
-    return cls(
+    page: C = cls(  # graphene is untyped: its constructor gives Any
         edges=edges,
         page_info=graphene.relay.PageInfo(
             has_next_page=has_next,
@@ -47,6 +49,7 @@ def connection(cls: Any, nodes: list[Any], cursors: list[str], has_next: bool, h
             end_cursor=cursors[-1] if cursors else None,
         ),
     )
+    return page
 
 
 def offset_window(first: int, after: str | None, max_page_size: int) -> int:
@@ -61,7 +64,7 @@ def offset_window(first: int, after: str | None, max_page_size: int) -> int:
     return offset + 1
 
 
-def offset_connection(cls: Any, found: list[Any], skip: int, first: int) -> Any:
+def offset_connection(cls: type[C], found: list[Any], skip: int, first: int) -> C:
     """The connection of a page read with one item more than ``first`` (whether another follows)."""
     page = found[:first]
     cursors = [encode_cursor("offset", str(skip + i)) for i in range(len(page))]

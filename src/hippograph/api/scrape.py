@@ -21,7 +21,9 @@ from hippograph.runtime import Runtime
 
 
 def metrics_app(runtime: Runtime) -> ASGIApp:
-    backlog_gauges = metrics.BacklogCollector(partial(backlog, runtime), runtime.settings.server.metrics_backlog_cache_s)
+    backlog_gauges = metrics.BacklogCollector(
+        partial(backlog, runtime), runtime.settings.server.metrics_backlog_cache_s
+    )
     served = metrics.registry([backlog_gauges])
 
     async def scrape(request: Request) -> Response:

@@ -220,7 +220,9 @@ def _link_sessions(tx: Transaction, sessions: dict[tuple[str, str], list[str]], 
         {"namespace": namespace, "session": session, "id": str(ULID()), "episodes": episodes}
         for (namespace, session), episodes in sessions.items()
     ]
-    previous = {(row["namespace"], row["session"]): row["previous"] for row in tx.run("link_sessions", sessions=rows, at=now)}
+    previous = {
+        (row["namespace"], row["session"]): row["previous"] for row in tx.run("link_sessions", sessions=rows, at=now)
+    }
     pairs = []
     for key, episodes in sessions.items():
         chain = ([previous[key]] if previous.get(key) else []) + episodes

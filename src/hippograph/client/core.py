@@ -71,7 +71,8 @@ def result(response: httpx.Response) -> dict[str, Any]:
         body = None
     if not isinstance(body, dict):
         raise InternalError(
-            "INTERNAL", f"HTTP {response.status_code} without a GraphQL body: {response.text[:200]!r}",
+            "INTERNAL",
+            f"HTTP {response.status_code} without a GraphQL body: {response.text[:200]!r}",
             status=response.status_code,
         )
     errors = body.get("errors")

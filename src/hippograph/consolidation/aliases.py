@@ -22,7 +22,9 @@ def namespace_aliases(runtime: Runtime, namespace: str) -> list[KnownAlias]:
     # Longest first, so that "Acme Robotics EU" is found before "Acme Robotics".
     rows.sort(key=lambda row: -len(row["alias"]))
     return [
-        KnownAlias(row["name"], EntityType(row["type"]), re.compile(rf"(?<!\w){re.escape(row['alias'])}(?!\w)", re.IGNORECASE))
+        KnownAlias(
+            row["name"], EntityType(row["type"]), re.compile(rf"(?<!\w){re.escape(row['alias'])}(?!\w)", re.IGNORECASE)
+        )
         for row in rows
     ]
 

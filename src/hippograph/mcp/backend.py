@@ -65,7 +65,9 @@ class Clients:
     async def for_request(self, headers: Mapping[str, str] | None) -> AsyncClient:
         secret = _bearer((headers or {}).get("authorization"))
         if secret is None and self.own_key_required:
-            raise Unauthenticated("UNAUTHENTICATED", "this MCP endpoint needs Authorization: Bearer <API key>", status=401)
+            raise Unauthenticated(
+                "UNAUTHENTICATED", "this MCP endpoint needs Authorization: Bearer <API key>", status=401
+            )
         await self._connected.wait()
         key = secret or self.key
         client = self._by_key.get(key)

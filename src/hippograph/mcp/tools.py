@@ -67,8 +67,14 @@ def build_server(clients: Clients) -> MCPServer:
         credentials in it are redacted before it is stored."""
         client = await clients.for_request(ctx.headers)
         result = await client.capture(
-            content, role=role, agent=agent, session=session, occurred_at=_when(occurred_at, "occurred_at"),
-            tags=tags, importance=importance, namespace=namespace,
+            content,
+            role=role,
+            agent=agent,
+            session=session,
+            occurred_at=_when(occurred_at, "occurred_at"),
+            tags=tags,
+            importance=importance,
+            namespace=namespace,
         )
         return answer(plain(result), f"{result.status.value.lower()} {result.id}")
 
@@ -132,9 +138,7 @@ def build_server(clients: Clients) -> MCPServer:
     ) -> CallToolResult:
         """Forget what a preview showed. Recoverable by an operator until the sweeper erases it."""
         client = await clients.for_request(ctx.headers)
-        result = await client.forget_execute(
-            reason, ids=ids, token=token, namespace=namespace
-        )
+        result = await client.forget_execute(reason, ids=ids, token=token, namespace=namespace)
         return answer({"forgotten": result.forgotten})
 
     @server.tool(annotations=READ_ONLY)
@@ -160,9 +164,7 @@ def build_server(clients: Clients) -> MCPServer:
     ) -> CallToolResult:
         """People, places, organizations... that memories mention, by name."""
         client = await clients.for_request(ctx.headers)
-        page = await client.entities(
-            search=search, type=type, first=limit, namespace=namespace
-        )
+        page = await client.entities(search=search, type=type, first=limit, namespace=namespace)
         return answer({"entities": plain(page.items)})
 
     @server.tool(annotations=READ_ONLY)
@@ -176,9 +178,7 @@ def build_server(clients: Clients) -> MCPServer:
     ) -> CallToolResult:
         """An entity, the entities related to it, and how (typed, time-bounded relations)."""
         client = await clients.for_request(ctx.headers)
-        around = await client.neighborhood(
-            entity_id, depth=depth, as_of=_when(as_of, "as_of"), namespace=namespace
-        )
+        around = await client.neighborhood(entity_id, depth=depth, as_of=_when(as_of, "as_of"), namespace=namespace)
         return answer(plain(around))
 
     return server

@@ -48,7 +48,9 @@ def run_channels(
 
     def graph() -> list[Ranked]:
         assert named is not None
-        text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.recall.rrf_k)[: runtime.settings.recall.graph.text_hits]
+        text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.recall.rrf_k)[
+            : runtime.settings.recall.graph.text_hits
+        ]
         query = GraphQuery(
             request.namespace,
             as_of=request.as_of or now,

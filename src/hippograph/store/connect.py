@@ -46,7 +46,9 @@ def _attach(settings: Settings) -> Store | None:
         driver = _driver(target.uri, target.user, target.password)
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError, OSError):
         return None  # it is stopping; opening the files ourselves tells the user why not
-    return Store(driver, target.database, ARCADEDB, attached=True, writer_max_wait_s=settings.server.priority_max_wait_s)
+    return Store(
+        driver, target.database, ARCADEDB, attached=True, writer_max_wait_s=settings.server.priority_max_wait_s
+    )
 
 
 def _driver(uri: str, user: str, password: str) -> neo4j.Driver:
