@@ -268,20 +268,25 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
     }
 
 
-def markdown(results: dict[str, Any]) -> str:
+def recall_table(first_column: str, rows: dict[str, Any]) -> list[str]:
+    """R@k overall and R@10 per category, with latency, one row per named run (an ablation, a
+    variant)."""
+    categories = " | ".join(f"{name} R@10" for name in CATEGORIES.values())
     lines = [
-        (
-            "| channels | R@1 | R@5 | R@10 | R@20 | multi-hop R@10 | temporal R@10 | open-domain R@10 "
-            "| single-hop R@10 | median ms | p95 ms |"
-        ),
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| {first_column} | {' | '.join(f'R@{k}' for k in KS)} | {categories} | median ms | p95 ms |",
+        "|---|" + "---:|" * (len(KS) + len(CATEGORIES) + 2),
     ]
-    for name, ablation in results["ablations"].items():
-        r = ablation["recall"]
+    for name, row in rows.items():
+        r = row["recall"]
         overall = " | ".join(f"{r[f'overall@{k}']:.3f}" for k in KS)
         per_category = " | ".join(f"{r.get(f'{c}@10', 0):.3f}" for c in CATEGORIES.values())
-        latency = ablation["latency_ms"]
+        latency = row["latency_ms"]
         lines.append(f"| {name} | {overall} | {per_category} | {latency['median']} | {latency['p95']} |")
+    return lines
+
+
+def markdown(results: dict[str, Any]) -> str:
+    lines = recall_table("channels", results["ablations"])
     run_info = results["run"]
     lines += [
         "",

@@ -28,7 +28,7 @@ from time import perf_counter
 from typing import Any
 
 from harness import LOCOMO, REPO, git_revision, load_average, load_turns, machine, summary
-from locomo_recall import CATEGORIES, INGEST_RECORD, KS, Query, load_queries, namespace_of, recall_at
+from locomo_recall import CATEGORIES, INGEST_RECORD, KS, Query, load_queries, namespace_of, recall_at, recall_table
 from tqdm import tqdm
 
 sys.path.insert(0, str(REPO / "src"))
@@ -130,19 +130,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def markdown(results: dict[str, Any]) -> str:
-    lines = [
-        (
-            "| variant | R@1 | R@5 | R@10 | R@20 | multi-hop R@10 | temporal R@10 | open-domain R@10 "
-            "| single-hop R@10 | median ms | p95 ms |"
-        ),
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    for name, variant in results["variants"].items():
-        r = variant["recall"]
-        overall = " | ".join(f"{r[f'overall@{k}']:.3f}" for k in KS)
-        per_category = " | ".join(f"{r.get(f'{c}@10', 0):.3f}" for c in CATEGORIES.values())
-        latency = variant["latency_ms"]
-        lines.append(f"| {name} | {overall} | {per_category} | {latency['median']} | {latency['p95']} |")
+    lines = recall_table("variant", results["variants"])
     run_info = results["run"]
     lines.append(f"\nload average {run_info['load_average_before']} → {run_info['load_average_after']}")
     return "\n".join(lines)
