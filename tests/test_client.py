@@ -38,7 +38,10 @@ from hippograph.runtime import Runtime
 
 @pytest.fixture
 def client(base_url: str, admin_secret: str, namespace: str) -> Client:
-    with Client(base_url, key=admin_secret, namespace=namespace) as client:
+    # The first consolidate of the suite's server starts its worker processes, which load the
+    # models (an ONNX export too, with an empty cache): longer than the default timeout on a
+    # loaded machine, and not what these tests are about.
+    with Client(base_url, key=admin_secret, namespace=namespace, timeout=180) as client:
         yield client
 
 
