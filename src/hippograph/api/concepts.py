@@ -14,7 +14,7 @@ from aiodataloader import DataLoader
 from hippograph.api import types
 from hippograph.api.guard import tenant
 from hippograph.api.inputs import NAMESPACE_HELP
-from hippograph.api.pagination import offset_connection, offset_window
+from hippograph.api.pagination import offset_connection, offset_window, page_size_argument
 from hippograph.api.scalars import DateTime
 from hippograph.api.threads import call
 from hippograph.graph import concepts as service
@@ -64,7 +64,7 @@ class ConceptQuery:
         graphene.NonNull(ConceptConnection),
         namespace=graphene.String(description=NAMESPACE_HELP),
         search=graphene.String(description="Only concepts whose name contains this (case-insensitive)."),
-        first=graphene.Int(default_value=20, description="1..100."),
+        first=page_size_argument(),
         after=graphene.String(),
         description="A namespace's concepts, those most episodes are about first.",
     )
@@ -80,7 +80,7 @@ class ConceptQuery:
         namespace=graphene.String(description=NAMESPACE_HELP),
         as_of=DateTime(description="Valid time: memories that had happened and facts that held then."),
         known_at=DateTime(description="Transaction time: as Hippograph knew it then."),
-        first=graphene.Int(default_value=20, description="1..100."),
+        first=page_size_argument(),
         after=graphene.String(),
         description="The memories that meet at a concept, newest first: episodes and facts about it, "
         "never forgotten ones; current facts only unless asOf or knownAt is given.",

@@ -8,9 +8,17 @@ from typing import Any, TypeVar
 
 import graphene
 
+from hippograph.kernel.config import Limits
 from hippograph.kernel.errors import bad_input
 
 C = TypeVar("C", bound=graphene.relay.Connection)
+
+DEFAULT_PAGE = 20
+
+
+def page_size_argument() -> graphene.Int:
+    """The ``first`` argument of every paginated field; its bound is the server's max_page_size."""
+    return graphene.Int(default_value=DEFAULT_PAGE, description=f"1..{Limits().max_page_size} by default.")
 
 
 def encode_cursor(kind: str, value: str) -> str:

@@ -10,7 +10,14 @@ from hippograph.api import types
 from hippograph.api.concepts import ConceptQuery
 from hippograph.api.guard import tenant, tenant_or_all
 from hippograph.api.inputs import NAMESPACE_HELP, RecallInput, to_recall
-from hippograph.api.pagination import connection, decode_cursor, encode_cursor, offset_connection, offset_window
+from hippograph.api.pagination import (
+    connection,
+    decode_cursor,
+    encode_cursor,
+    offset_connection,
+    offset_window,
+    page_size_argument,
+)
 from hippograph.api.scalars import DateTime
 from hippograph.api.threads import call
 from hippograph.consolidation.status import status
@@ -37,7 +44,7 @@ class Query(ConceptQuery, graphene.ObjectType):
     memories = graphene.Field(
         graphene.NonNull(types.MemoryConnection),
         namespace=graphene.String(description=NAMESPACE_HELP),
-        first=graphene.Int(default_value=20, description="1..100."),
+        first=page_size_argument(),
         after=graphene.String(description="The endCursor of the previous page."),
         description="Episodes and facts, newest first.",
     )
@@ -80,7 +87,7 @@ class Query(ConceptQuery, graphene.ObjectType):
         namespace=graphene.String(description=NAMESPACE_HELP),
         search=graphene.String(description="Full-text match on the name; without it, most mentioned first."),
         type=graphene.String(description="Only entities of this type (person, place, organization, ...)."),
-        first=graphene.Int(default_value=20, description="1..100."),
+        first=page_size_argument(),
         after=graphene.String(),
     )
     neighborhood = graphene.Field(
