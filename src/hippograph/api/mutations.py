@@ -23,6 +23,7 @@ from hippograph.api.threads import call
 from hippograph.capture.service import capture
 from hippograph.consolidation.worker import consolidate
 from hippograph.graph.curation import add_alias, merge_entities
+from hippograph.kernel.config import LifecycleSettings, Limits
 from hippograph.kernel.errors import bad_input
 from hippograph.kernel.model import CaptureOutcome
 from hippograph.lifecycle.erase import erase
@@ -55,7 +56,7 @@ class Mutation(graphene.ObjectType):
     capture_batch = graphene.Field(
         graphene.NonNull(graphene.List(graphene.NonNull(types.CaptureResult))),
         inputs=graphene.Argument(graphene.NonNull(graphene.List(graphene.NonNull(CaptureInput)))),
-        description="Store up to 64 episodes in one transaction: all are stored or none.",
+        description=f"Store up to {Limits().max_batch} episodes (by default) in one transaction: all are stored or none.",
     )
 
     consolidate = graphene.Field(
@@ -106,7 +107,10 @@ class Mutation(graphene.ObjectType):
         input=graphene.Argument(graphene.NonNull(ForgetInput)),
         description="Soft-forget memories: PREVIEW, then EXECUTE with a reason (and the token above the threshold).",
     )
-    recover = _memory_change("Bring back a forgotten memory within the retention window (default 30 days).")
+    recover = _memory_change(
+        "Bring back a forgotten memory within the retention window "
+        f"(default {LifecycleSettings().recover_window_days:g} days)."
+    )
 
     pin = _memory_change("Pin a memory: it never decays and no sweep expires it.")
     unpin = _memory_change("Unpin a memory: it decays again like any of its kind.")

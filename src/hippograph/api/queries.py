@@ -21,7 +21,7 @@ from hippograph.api.pagination import (
 from hippograph.api.scalars import DateTime
 from hippograph.api.threads import call
 from hippograph.consolidation.status import status
-from hippograph.graph.entities import get_entity, list_entities, neighborhood, timeline
+from hippograph.graph.entities import MAX_DEPTH, get_entity, list_entities, neighborhood, timeline
 from hippograph.kernel.errors import bad_input
 from hippograph.lifecycle.stats import stats
 from hippograph.recall.service import recall
@@ -94,7 +94,7 @@ class Query(ConceptQuery, graphene.ObjectType):
         graphene.NonNull(types.Neighborhood),
         entity_id=graphene.ID(required=True),
         namespace=graphene.String(description=NAMESPACE_HELP),
-        depth=graphene.Int(default_value=1, description="1..3 hops."),
+        depth=graphene.Int(default_value=1, description=f"1..{MAX_DEPTH} hops."),
         as_of=DateTime(description="Valid time: what held in the world then. Default: now."),
         known_at=DateTime(description="Transaction time: as Hippograph knew it then. Default: now."),
     )
