@@ -102,7 +102,7 @@ def test_capture_recall_remember_and_lookups_round_trip(client: Client, namespac
 
 def test_curation_and_management_round_trip(client: Client, namespace: str) -> None:
     kept = client.capture("Dana: I work at Initech and I live in Lisbon.", agent="Dana")
-    client.capture("Dana: Bruno from Initech Labs called about the invoice.", agent="Dana")
+    called = client.capture("Dana: Bruno from Initech Labs called about the invoice.", agent="Dana")
     done = client.consolidate()
     assert done.processed == 2 and done.remaining == 0
     found = {e.name: e for e in client.entities(search="Initech").items}
@@ -117,6 +117,16 @@ def test_curation_and_management_round_trip(client: Client, namespace: str) -> N
     merged = client.merge_entities(labs.id, initech.id, "same company")
     assert merged.id == initech.id and "Initech Labs" in merged.aliases
     assert client.entity(labs.id).merged_into == initech.id
+
+    [invoice] = client.concepts(search="invoic").items
+    assert invoice.name == "invoice" and invoice.episode_count == 1 and client.concept(invoice.id) == invoice
+    about = client.concept_memories(invoice.id)
+    # The episode, and any fact derived from it.
+    assert called.id in {memory.id for memory in about.items} and not about.has_next_page
+    assert all(
+        memory.id == called.id or (isinstance(memory, Fact) and memory.supported_by == [called.id])
+        for memory in about.items
+    )
 
     assert client.pin(kept.id, reason="keep").pinned
     assert not client.unpin(kept.id).pinned
@@ -204,7 +214,7 @@ def test_the_async_client_does_the_same(base_url: str, admin_secret: str, namesp
 def test_every_client_document_is_valid_and_within_the_servers_budgets() -> None:
     schema = build_schema((REPO / "graphql" / "schema.graphql").read_text(encoding="utf-8"))
     names = [p.stem for p in (REPO / "graphql" / "client").glob("*.graphql") if p.stem != "fragments"]
-    assert len(names) == 23
+    assert len(names) == 26
     for name in names:
         text = document(name)
         assert validate(schema, parse(text)) == [], name

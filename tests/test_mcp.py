@@ -25,7 +25,18 @@ from hippograph.access import KeyRole, create_key
 from hippograph.client import Client, Unauthenticated
 from hippograph.runtime import Runtime
 
-TOOLS = {"capture", "recall", "remember", "forget_preview", "forget", "history", "find_entities", "entity_neighborhood"}
+TOOLS = {
+    "capture",
+    "recall",
+    "remember",
+    "forget_preview",
+    "forget",
+    "history",
+    "find_entities",
+    "entity_neighborhood",
+    "find_concepts",
+    "concept_memories",
+}
 
 
 @asynccontextmanager
@@ -107,6 +118,7 @@ def test_remote_it_uses_the_server_with_the_key_from_the_environment(
         remote = ("--url", base_url, "--namespace", namespace)
         async with mcp_session(*remote, log=log, env={"HIPPOGRAPH_API_KEY": admin_secret}) as s:
             captured = await call(s, "capture", content="Dana: I work at Initech and I live in Lisbon.", agent="Dana")
+            trip = await call(s, "capture", content="Dana: The camping trip to Sintra was wet.", agent="Dana")
             recalled = await call(s, "recall", query="Where does Dana work?")
             assert "Initech" in recalled["context"] and recalled["hits"][0]["id"] == captured["id"]
             with Client(base_url, key=admin_secret, namespace=namespace) as direct:
@@ -115,6 +127,9 @@ def test_remote_it_uses_the_server_with_the_key_from_the_environment(
             initech = next(e for e in found["entities"] if e["name"] == "Initech")
             around = await call(s, "entity_neighborhood", entity_id=initech["id"])
             assert initech["id"] in {node["id"] for node in around["nodes"]}
+            [camping_trip] = (await call(s, "find_concepts", search="camping trip"))["concepts"]
+            about = await call(s, "concept_memories", concept_id=camping_trip["id"])
+            assert [memory["id"] for memory in about["memories"]] == [trip["id"]]
 
         async with mcp_session("--url", base_url, log=log, env={"HIPPOGRAPH_API_KEY": reader}) as s:
             # A key for one namespace needs none named; a reader may not write.

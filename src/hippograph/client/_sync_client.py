@@ -18,6 +18,7 @@ from hippograph.client.inputs import CaptureInput, ForgetFilters, RecallFilters,
 from hippograph.client.types import (
     CaptureResult,
     Channel,
+    Concept,
     ConsolidationResult,
     Entity,
     EraseResult,
@@ -255,6 +256,46 @@ class Client:
             source_id=source_id, target_id=target_id, reason=reason, namespace=self.config.scope(namespace)
         )
         return decode(Entity, (self.execute("mergeEntities", given))["mergeEntities"])
+
+    # Concepts: the common-noun phrases memories are about.
+
+    def concept(self, id: str, *, namespace: str | None = None) -> Concept:
+        data = self.execute("concept", graphql_input(id=id, namespace=self.config.scope(namespace)))
+        return decode(Concept, data["concept"])
+
+    def concepts(
+        self,
+        *,
+        search: str | None = None,
+        first: int | None = None,
+        after: str | None = None,
+        namespace: str | None = None,
+    ) -> Page[Concept]:
+        """Concepts whose name contains ``search``, those most episodes are about first."""
+        given = graphql_input(namespace=self.config.scope(namespace), search=search, first=first, after=after)
+        return core.page(Concept, (self.execute("concepts", given))["concepts"])
+
+    def concept_memories(
+        self,
+        concept_id: str,
+        *,
+        as_of: datetime | None = None,
+        known_at: datetime | None = None,
+        first: int | None = None,
+        after: str | None = None,
+        namespace: str | None = None,
+    ) -> Page[Memory]:
+        """The memories that meet at a concept, newest first; current facts only unless
+        ``as_of`` or ``known_at`` is given."""
+        given = graphql_input(
+            concept_id=concept_id,
+            namespace=self.config.scope(namespace),
+            as_of=as_of,
+            known_at=known_at,
+            first=first,
+            after=after,
+        )
+        return core.page(Memory, (self.execute("conceptMemories", given))["conceptMemories"])
 
     # Curation: modify, forget, recover, pin, erase.
 

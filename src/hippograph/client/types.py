@@ -243,6 +243,17 @@ class Entity:
 
 
 @dataclass(frozen=True)
+class Concept:
+    """A common-noun phrase memories are about ("pottery class"), keyed by its lemmas."""
+
+    id: str
+    namespace: str
+    name: str
+    episode_count: int
+    memory_count: int
+
+
+@dataclass(frozen=True)
 class GraphEdge:
     type: str
     source: str

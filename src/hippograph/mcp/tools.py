@@ -1,5 +1,5 @@
 """The MCP tools: capture, recall, remember, forget (preview, then execute with its token),
-history and entity lookups, each one call of the Python client."""
+history, entity and concept lookups, each one call of the Python client."""
 
 from datetime import datetime
 from typing import Annotated, Any
@@ -180,6 +180,34 @@ def build_server(clients: Clients) -> MCPServer:
         client = await clients.for_request(ctx.headers)
         around = await client.neighborhood(entity_id, depth=depth, as_of=_when(as_of, "as_of"), namespace=namespace)
         return answer(plain(around))
+
+    @server.tool(annotations=READ_ONLY)
+    @coded
+    async def find_concepts(
+        ctx: Context,
+        search: Annotated[str | None, Field(description="A word, or part of one; omit it for the most common.")] = None,
+        limit: Annotated[int, Field(ge=1, le=100)] = 10,
+        namespace: Namespace = None,
+    ) -> CallToolResult:
+        """The topics memories are about ("pottery class", "adoption agency"), those most
+        episodes mention first."""
+        client = await clients.for_request(ctx.headers)
+        page = await client.concepts(search=search, first=limit, namespace=namespace)
+        return answer({"concepts": plain(page.items)})
+
+    @server.tool(annotations=READ_ONLY)
+    @coded
+    async def concept_memories(
+        concept_id: Annotated[str, Field(description="An id find_concepts returned.", min_length=1)],
+        ctx: Context,
+        limit: Annotated[int, Field(ge=1, le=100)] = 10,
+        as_of: Annotated[str | None, Field(description="ISO-8601: what held then; default now.")] = None,
+        namespace: Namespace = None,
+    ) -> CallToolResult:
+        """The memories that meet at a concept, newest first."""
+        client = await clients.for_request(ctx.headers)
+        page = await client.concept_memories(concept_id, first=limit, as_of=_when(as_of, "as_of"), namespace=namespace)
+        return answer({"memories": plain(page.items)})
 
     return server
 
