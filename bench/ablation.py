@@ -12,7 +12,10 @@ first thing, before the extractor is built.
 * ``patterns``: without the relation patterns added with these (STATUS from a past-tense status
   verb, "works as a role at X", "our contact at X");
 * ``tokenizer``: "co-founded" and the like split at the hyphen again;
-* ``vote``: no type vote in consolidation (each type its own entity, as before).
+* ``vote``: no type vote in consolidation (each type its own entity, as before);
+* ``given_names``: a single-word model organization that is a common given name stays an organization;
+* ``lowercase``: a lowercase model organization stays an organization;
+* ``headline``: model organizations keep their type in title-case and all-caps sentences.
 """
 
 from __future__ import annotations
@@ -24,11 +27,24 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-ABLATIONS = ("trim", "designators", "arguments", "parts", "unnamed", "patterns", "tokenizer", "vote")
+ABLATIONS = (
+    "trim",
+    "designators",
+    "arguments",
+    "parts",
+    "unnamed",
+    "patterns",
+    "tokenizer",
+    "vote",
+    "given_names",
+    "lowercase",
+    "headline",
+)
 _CONSUMERS = (
     "hippograph.extraction.designators",
     "hippograph.extraction.relation_schema",
     "hippograph.extraction.nlp",
+    "hippograph.extraction.model_types",
     "hippograph.resolution.types",
 )
 
@@ -81,6 +97,21 @@ def _vote(name: str, data: dict[str, Any]) -> None:
         data["vote"]["types"] = []
 
 
+def _given_names(name: str, data: dict[str, Any]) -> None:
+    if name == "entity_types":
+        data["model"]["given_names"] = ""
+
+
+def _lowercase(name: str, data: dict[str, Any]) -> None:
+    if name == "entity_types":
+        data["model"]["lowercase"] = False
+
+
+def _headline(name: str, data: dict[str, Any]) -> None:
+    if name == "entity_types":
+        data["model"]["case"]["min_words"] = 0
+
+
 EDITS: dict[str, Callable[[str, dict[str, Any]], None]] = {
     "trim": _trim,
     "designators": _designators,
@@ -90,6 +121,9 @@ EDITS: dict[str, Callable[[str, dict[str, Any]], None]] = {
     "patterns": _patterns,
     "tokenizer": _tokenizer,
     "vote": _vote,
+    "given_names": _given_names,
+    "lowercase": _lowercase,
+    "headline": _headline,
 }
 
 

@@ -11,6 +11,7 @@ from spacy.tokens import Doc, Span, Token
 
 from hippograph.extraction import designators
 from hippograph.extraction.model import EntityType, Mention
+from hippograph.extraction.model_types import model_type
 from hippograph.extraction.nlp import SpanLabel, span_label
 from hippograph.extraction.regex_rules import find_candidates
 
@@ -78,7 +79,9 @@ def _candidates(doc: Doc) -> Iterator[tuple[int, int, Mention]]:
             # The ruler's pattern id is the canonical name.
             yield _DICTIONARY, 0, _span_mention(span, label, span.ent_id_)
         elif (trimmed := _model_span(span)) is not None:
-            yield _MODEL, 0, _typed(_span_mention(designators.extend(trimmed), label, None))
+            extended = designators.extend(trimmed)
+            kind, source = model_type(extended, label.type)
+            yield _MODEL, 0, _typed(_span_mention(extended, SpanLabel(kind, source), None))
     for candidate in find_candidates(doc.text):
         mention = _typed(candidate.mention) if candidate.mention.type is EntityType.OTHER else candidate.mention
         if mention.source == designators.DESIGNATOR:

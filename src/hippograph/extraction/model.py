@@ -32,7 +32,8 @@ class Mention:
     # Which rule found it: "ner", "ruler", "alias", "regex:domain", "regex:url", "regex:handle",
     # "regex:quoted", "regex:capitalized", "speaker", "relation" (an object a relation rule named),
     # "designator" (typed by its own designator: "Globex Corporation"), "argument" (typed or found
-    # by the relation slot it fills: "works at X"), "query:capitalized" (a capitalized word of a
+    # by the relation slot it fills: "works at X"), "given_name" (a single word the model called an
+    # organization, a person by the given-name list), "query:capitalized" (a capitalized word of a
     # recall query, to look up). Consolidation's type vote weighs a mention by it.
     source: str
     # "speaker" for the speaking person/agent of a conversation turn, else "mentioned".

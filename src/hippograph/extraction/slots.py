@@ -25,6 +25,7 @@ from spacy.tokens import Token
 
 from hippograph.extraction import designators
 from hippograph.extraction.model import EntityType, Mention
+from hippograph.extraction.model_types import GIVEN_NAME
 from hippograph.extraction.relation_schema import relation_file
 from hippograph.extraction.relation_settings import settings
 
@@ -60,6 +61,9 @@ def slot_type(mention: Mention, wanted: EntityType | None) -> EntityType:
     if wanted is EntityType.PERSON:
         # The model calls unfamiliar first names places and companies ("Ingrid", "Björn").
         confusable = mention.type in (EntityType.ORGANIZATION, EntityType.PLACE, EntityType.OTHER)
+    if mention.source == GIVEN_NAME:
+        # The given-name list overruled the model on the word alone; the slot is better evidence.
+        confusable = True
     if not confusable or _contrary(mention.text.split(), wanted):
         return mention.type
     return wanted

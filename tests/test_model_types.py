@@ -1,0 +1,68 @@
+"""When the model's organization is not trusted (extraction/model_types.py): common given names,
+lowercase spans, headline and shouted sentences, through the real extractor. Every name here is
+invented; each sentence is one where the statistical model itself says organization."""
+
+from __future__ import annotations
+
+import pytest
+
+from hippograph.extraction.model import Turn
+from hippograph.extraction.pipeline import Extractor
+
+
+@pytest.fixture(scope="module")
+def extractor() -> Extractor:
+    return Extractor()
+
+
+def typed(extractor: Extractor, text: str) -> dict[str, tuple[str, str]]:
+    return {m.text: (m.type.value, m.source) for m in extractor.extract(Turn(text)).mentions}
+
+
+def model_organizations(extractor: Extractor, text: str) -> list[str]:
+    return [ent.text for ent in extractor.nlp(text).ents if ent.label_ == "ORG"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("Darnell is the best, can not wait for Friday", "Darnell"), ("Congrats Yolanda on the win", "Yolanda")],
+)
+def test_a_common_given_name_alone_is_a_person(extractor: Extractor, text: str, name: str) -> None:
+    assert model_organizations(extractor, text) == [name]
+    assert typed(extractor, text)[name] == ("person", "given_name")
+
+
+def test_a_designator_and_a_relation_slot_outrank_the_given_name(extractor: Extractor) -> None:
+    assert typed(extractor, "Cedric Group won the contract")["Cedric Group"] == ("organization", "designator")
+    extraction = extractor.extract(Turn("Priya works at Chase now."))
+    mentions = extraction.mentions
+    works_at = [
+        (mentions[r.subject].text, mentions[r.object].text, mentions[r.object].type.value)
+        for r in extraction.relations
+        if r.predicate == "WORKS_AT"
+    ]
+    assert works_at == [("Priya", "Chase", "organization")]
+
+
+def test_a_lowercase_span_is_no_organization_on_the_model_word_alone(extractor: Extractor) -> None:
+    text = "vantora shipped my order late again"
+    assert model_organizations(extractor, text) == ["vantora"]
+    assert typed(extractor, text)["vantora"] == ("other", "ner")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kelvix Announces New Partnership With Vantora Tonight",  # a headline in title case
+        "VANTORA SHIPPED MY ORDER LATE AGAIN",  # shouting
+    ],
+)
+def test_in_a_sentence_of_capitals_the_model_organizations_lose_their_type(extractor: Extractor, text: str) -> None:
+    assert model_organizations(extractor, text)
+    mentions = typed(extractor, text)
+    assert mentions
+    assert all(kind == "other" for kind, _ in mentions.values())
+
+
+def test_an_ordinary_sentence_keeps_the_model_organization(extractor: Extractor) -> None:
+    assert typed(extractor, "We met the people from Quillon yesterday.")["Quillon"] == ("organization", "ner")
