@@ -145,8 +145,10 @@ def main() -> None:
 
 def _markdown(steps: list[dict[str, Any]]) -> str:
     lines = [
-        "| namespace episodes | store episodes | exact p50 / p95 ms | index p50 / p95 ms | index after a write "
-        "p50 / p95 ms | exact after a write p50 / p95 ms |",
+        (
+            "| namespace episodes | store episodes | exact p50 / p95 ms | index p50 / p95 ms "
+            "| index after a write p50 / p95 ms | exact after a write p50 / p95 ms |"
+        ),
         "|---:|---:|---:|---:|---:|---:|",
     ]
     for step in steps:
