@@ -98,9 +98,7 @@ def neighbours(
     return sorted(ranked, key=lambda row: -row.score)[: query.limit]
 
 
-def exact_neighbours(
-    store: Store, tx: Transaction, query: VectorQuery, kinds: Iterable[Kind] = KINDS
-) -> list[Ranked]:
+def exact_neighbours(store: Store, tx: Transaction, query: VectorQuery, kinds: Iterable[Kind] = KINDS) -> list[Ranked]:
     """The namespace's nearest memories of these kinds, every one of them scored."""
     cosine = store.dialect.cosine
     wanted = set(kinds)
