@@ -12,7 +12,9 @@ over ``--queries`` LoCoMo questions (after ``--warmup``):
 * **index after a write**: the same, each search right after a capture of one episode into the
   other namespace, as under a stream of captures: ArcadeDB brings the index up to date on the
   search that follows a write;
-* **exact after a write**: the same for exact scoring, which reads no index.
+* **exact after a write**: the same for exact scoring, which reads no index;
+* **channel after a write**: the same for the way the channel chooses for each index
+  (``vector_channel``, its read of the counts included).
 
 Every search runs in a read transaction of its own, as recall's does.
 
@@ -39,7 +41,7 @@ from hippograph.kernel.config import Settings
 from hippograph.kernel.model import CaptureInput
 from hippograph.recall.channels import MIN_COSINE
 from hippograph.recall.fusion import Ranked
-from hippograph.recall.vector import VectorQuery, exact_neighbours, indexed_neighbours
+from hippograph.recall.vector import VectorQuery, exact_kinds, exact_neighbours, indexed_neighbours, neighbours
 from hippograph.runtime import Runtime, open_runtime
 from hippograph.store import Store, Transaction
 
@@ -62,6 +64,12 @@ def fill(runtime: Runtime, namespace: str, texts: list[str], start: int, stop: i
         capture(runtime, items)
 
 
+def chosen(store: Store, tx: Transaction, query: VectorQuery) -> list[Ranked]:
+    """What the channel does: each kind the way ``vector_channel`` chooses for it."""
+    [scope] = tx.run("vector_scope", namespace=query.namespace)
+    return neighbours(store, tx, query, exact_kinds(scope, query.limit, store.dialect.vector_rebuilt_below))
+
+
 def timed(runtime: Runtime, search: Search, query: VectorQuery) -> float:
     start = time.perf_counter()
     runtime.store.read_in(lambda tx: search(runtime.store, tx, query))
@@ -72,7 +80,9 @@ def measure(
     runtime: Runtime, texts: list[str], questions: list[str], warmup: int, written: list[int]
 ) -> dict[str, dict[str, float]]:
     queries = [VectorQuery(PROBE, runtime.embedder.embed_query(q), LIMIT, MIN_COSINE) for q in questions]
-    times: dict[str, list[float]] = {"exact": [], "index": [], "index_after_write": [], "exact_after_write": []}
+    times: dict[str, list[float]] = {
+        name: [] for name in ("exact", "index", "index_after_write", "exact_after_write", "channel_after_write")
+    }
     for number, query in enumerate(queries):
         # Untimed: brings the index up to date after the last round's writes.
         timed(runtime, indexed_neighbours, query)
@@ -80,7 +90,12 @@ def measure(
             "exact": timed(runtime, exact_neighbours, query),
             "index": timed(runtime, indexed_neighbours, query),
         }
-        for name, search in (("index_after_write", indexed_neighbours), ("exact_after_write", exact_neighbours)):
+        writing = (
+            ("index_after_write", indexed_neighbours),
+            ("exact_after_write", exact_neighbours),
+            ("channel_after_write", chosen),
+        )
+        for name, search in writing:
             fill(runtime, OTHER, texts, written[0], written[0] + 1)
             written[0] += 1
             row[name] = timed(runtime, search, query)
@@ -147,9 +162,9 @@ def _markdown(steps: list[dict[str, Any]]) -> str:
     lines = [
         (
             "| namespace episodes | store episodes | exact p50 / p95 ms | index p50 / p95 ms "
-            "| index after a write p50 / p95 ms | exact after a write p50 / p95 ms |"
+            "| index after a write p50 / p95 ms | exact after a write p50 / p95 ms | channel after a write p50 / p95 ms |"
         ),
-        "|---:|---:|---:|---:|---:|---:|",
+        "|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for step in steps:
         cells = [f"{step['ms'][k]['median']} / {step['ms'][k]['p95']}" for k in step["ms"]]
