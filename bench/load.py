@@ -63,6 +63,9 @@ SEED_PER_NAMESPACE = 100
 RECALL_LIMIT = 10
 REQUEST_TIMEOUT_S = 120.0
 CHECK_THREADS = 8
+# Shorter than the server's keep-alive (uvicorn's 5 s, as httpx's default): a client that sends on a
+# connection just as the server closes it gets a reset, a request the server never saw.
+KEEPALIVE_S = 2.0
 DRAIN_TIMEOUT_S = 600
 
 
@@ -88,7 +91,9 @@ class Tally:
 
 class Client:
     def __init__(self, base_url: str) -> None:
-        self.http = httpx.Client(base_url=base_url, timeout=REQUEST_TIMEOUT_S)
+        self.http = httpx.Client(
+            base_url=base_url, timeout=REQUEST_TIMEOUT_S, limits=httpx.Limits(keepalive_expiry=KEEPALIVE_S)
+        )
         self.texts = {name: (OPERATIONS / f"{name}.graphql").read_text() for name in OPERATION_NAMES}
 
     def call(self, tally: Tally, operation: str, **variables: Any) -> dict[str, Any] | None:

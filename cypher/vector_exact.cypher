@@ -1,13 +1,18 @@
-// Vector channel for a small namespace (recall/vector.py): every embedded episode and fact of the
-// namespace scored by cosine against the query, exactly, without the indexes (which span every
-// namespace). Reads the namespace's memories only, through the namespace indexes.
+// Vector channel, exactly (recall/vector.py): the namespace's embedded episodes (when $episodes)
+// and facts (when $facts) scored by cosine against the query, without the indexes (which span
+// every namespace). Reads the namespace's memories of those labels only, through the namespace
+// indexes; a label not asked for is not read at all (its branch starts from no row).
 // The similarity is the server's own (store/dialect.py says how it relates to an index score).
 // One record, one list (Transaction.run_listed).
 CALL () {
+  WITH 1 AS one
+  WHERE $episodes
   MATCH (e:Episode {namespace: $namespace})
   WHERE e.embedding IS NOT NULL
   RETURN e AS node
   UNION ALL
+  WITH 1 AS one
+  WHERE $facts
   MATCH (f:Fact {namespace: $namespace})
   WHERE f.embedding IS NOT NULL
   RETURN f AS node

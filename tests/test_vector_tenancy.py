@@ -1,6 +1,7 @@
 """The vector channel keeps to its namespace: a small namespace whose text is drowned by a larger
 one holding near-copies of it still gets its own nearest neighbours, by either way of searching
-(recall/vector.py), and never another namespace's."""
+(recall/vector.py), and never another namespace's; and it chooses the way for each index, scoring
+exactly a label whose index the server would rebuild on the search."""
 
 from __future__ import annotations
 
@@ -8,16 +9,29 @@ import itertools
 import math
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import pytest
 from support.client import GraphQLClient
+from support.operations import remember
 
 from hippograph.embedding import Vector
 from hippograph.recall.channels import MIN_COSINE
 from hippograph.recall.fusion import Ranked
-from hippograph.recall.vector import VectorQuery, exact_neighbours, indexed_neighbours
+from hippograph.recall.vector import (
+    EPISODES,
+    FACTS,
+    KINDS,
+    Kind,
+    VectorQuery,
+    exact_kinds,
+    exact_neighbours,
+    indexed_neighbours,
+    neighbours,
+)
 from hippograph.runtime import Runtime
 from hippograph.store import Store, Transaction
+from hippograph.store.dialect import ARCADEDB, NEO4J
 
 Search = Callable[[Store, Transaction, VectorQuery], list[Ranked]]
 
@@ -130,3 +144,72 @@ def test_a_namespace_without_episodes_gets_no_vector_hits(
         input={"namespace": f"vec-empty-{uuid.uuid4().hex[:8]}", "query": QUESTIONS[0], "channels": ["VECTOR"]},
     )["recall"]["hits"]
     assert hits == []
+
+
+@dataclass(frozen=True)
+class Mixed:
+    namespace: str
+    episodes: dict[str, str]  # id → text
+    facts: dict[str, str]
+
+    @property
+    def memories(self) -> dict[str, str]:
+        return self.episodes | self.facts
+
+
+@pytest.fixture(scope="module")
+def mixed(gql: GraphQLClient, drowned: tuple[str, dict[str, str]]) -> Mixed:
+    """A namespace of episodes and remembered facts, beside the drowned ones."""
+    namespace = f"vec-mixed-{uuid.uuid4().hex[:8]}"
+    texts = _texts()
+    facts = {}
+    for text in texts[2::4]:
+        fact = remember(gql, namespace, text)["fact"]
+        facts[fact["id"]] = fact["statement"]
+    return Mixed(namespace, _capture(gql, namespace, texts[1::4]), facts)
+
+
+@pytest.mark.parametrize(
+    "exact",
+    [frozenset(), frozenset({EPISODES}), frozenset({FACTS}), frozenset(KINDS)],
+    ids=["none", "episodes", "facts", "both"],
+)
+def test_any_mix_of_exact_and_indexed_kinds_finds_the_nearest(
+    runtime: Runtime, mixed: Mixed, exact: frozenset[Kind]
+) -> None:
+    labels: set[str] = set()
+    for question in QUESTIONS:
+        embedding = runtime.embedder.embed_query(question)
+        query = VectorQuery(mixed.namespace, embedding, K, MIN_COSINE)
+        ranked = runtime.store.read_in(lambda tx, q=query: neighbours(runtime.store, tx, q, exact))
+        cosines = _reference(runtime, mixed.memories, embedding)
+        _assert_nearest([r.id for r in ranked], cosines, K)
+        for r in ranked:
+            assert r.score == pytest.approx((1 + cosines[r.id]) / 2, abs=TOLERANCE)
+            assert r.label == ("Fact" if r.id in mixed.facts else "Episode")
+        assert [r.score for r in ranked] == sorted((r.score for r in ranked), reverse=True)
+        labels |= {r.label for r in ranked}
+    assert labels == {"Episode", "Fact"}, "both kinds should be among the nearest"
+
+
+def test_the_scope_counts_the_namespace_and_the_store(runtime: Runtime, mixed: Mixed) -> None:
+    [scope] = runtime.store.read("vector_scope", namespace=mixed.namespace)
+    assert scope["episodes"] == len(mixed.episodes)
+    assert scope["store_episodes"] >= len(mixed.episodes)
+    assert scope["store_facts"] >= len(mixed.facts) > 0
+
+
+def test_a_label_whose_index_the_server_would_rebuild_is_scored_exactly() -> None:
+    limit = 30
+    # Most of the store is the namespace's: by its share alone, both indexes are searched.
+    small_store = {"episodes": 900, "store_episodes": 950, "store_facts": 400}
+    assert exact_kinds(small_store, limit, NEO4J.vector_rebuilt_below) == frozenset()
+    assert exact_kinds(small_store, limit, ARCADEDB.vector_rebuilt_below) == frozenset(KINDS)
+    few_facts = {"episodes": 2000, "store_episodes": 2500, "store_facts": 600}
+    assert exact_kinds(few_facts, limit, ARCADEDB.vector_rebuilt_below) == frozenset({FACTS})
+    large_store = {"episodes": 2000, "store_episodes": 2500, "store_facts": 1500}
+    assert exact_kinds(large_store, limit, ARCADEDB.vector_rebuilt_below) == frozenset()
+    # A small share of a large store is scored exactly on either server.
+    tenant = {"episodes": 100, "store_episodes": 100_000, "store_facts": 60_000}
+    for rebuilt_below in (NEO4J.vector_rebuilt_below, ARCADEDB.vector_rebuilt_below):
+        assert exact_kinds(tenant, limit, rebuilt_below) == frozenset(KINDS)

@@ -17,12 +17,19 @@ may be theirs. So the channel answers one of two ways, whichever reads fewer mem
 
 Exact when ``namespace² ≤ limit × store`` (episodes, from the counts the store keeps: one read),
 so either way a recall reads at most about √(limit × store) memories: ~1,700 at a limit of 30 in
-a store of 100,000 episodes. Facts are not counted; they grow with their namespace's episodes.
+a store of 100,000 episodes. Facts are not counted for this; they grow with their namespace's
+episodes.
+
+The choice is made for each index apart, and one more thing decides it: an index that the server
+rebuilds whole on the first search after a write (``Dialect.vector_rebuilt_below``: ArcadeDB
+does so while it holds fewer than 1,000 vectors) is not searched. Under a stream of writes every
+such search would pay that rebuild, and concurrent recalls wait for it, while scoring the
+namespace's memories of that label exactly reads fewer than that many.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from hippograph.embedding import Vector
@@ -32,7 +39,20 @@ from hippograph.store import Store, Transaction
 # The first request to an index asks for this many times the neighbours needed, later ones ×WIDEN.
 OVERSAMPLE = 2
 WIDEN = 4
-INDEXES = ("episode_embedding", "fact_embedding")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """Memories of one label, as the vector channel searches them."""
+
+    index: str  # the vector index over them
+    exact_flag: str  # the parameter of vector_exact.cypher that scores them
+    stored: str  # the column of vector_scope.cypher that counts them in the store
+
+
+EPISODES = Kind("episode_embedding", "episodes", "store_episodes")
+FACTS = Kind("fact_embedding", "facts", "store_facts")
+KINDS = (EPISODES, FACTS)
 
 
 @dataclass(frozen=True)
@@ -48,27 +68,47 @@ def vector_channel(store: Store, query: VectorQuery) -> list[Ranked]:
     ``min_cosine``, best first, scored as the indexes score."""
 
     def read(tx: Transaction) -> list[Ranked]:
-        [count] = tx.run("vector_scope", namespace=query.namespace)
-        episodes, stored = count["episodes"], count["stored"]
-        if episodes**2 <= query.limit * stored:
-            return exact_neighbours(store, tx, query)
+        [scope] = tx.run("vector_scope", namespace=query.namespace)
+        exact = exact_kinds(scope, query.limit, store.dialect.vector_rebuilt_below)
         # Widening stops at WIDEN times what a namespace of this share needs when its text is like
         # the others': a namespace with few facts among many like them elsewhere would otherwise
         # read the whole fact index (the counts are of episodes, not facts).
-        return indexed_neighbours(store, tx, query, max_k=WIDEN * query.limit * stored // episodes)
+        max_k = WIDEN * query.limit * scope["store_episodes"] // max(scope["episodes"], 1)
+        return neighbours(store, tx, query, exact, max_k)
 
     return store.read_in(read)
 
 
-def exact_neighbours(store: Store, tx: Transaction, query: VectorQuery) -> list[Ranked]:
-    """The namespace's nearest memories, every one of them scored."""
+def exact_kinds(scope: Mapping[str, int], limit: int, rebuilt_below: int) -> frozenset[Kind]:
+    """The kinds to score exactly, given ``vector_scope``'s counts: all when the namespace is a
+    small share of the store, and any whose index the server would rebuild on this search."""
+    if scope["episodes"] ** 2 <= limit * scope["store_episodes"]:
+        return frozenset(KINDS)
+    return frozenset(kind for kind in KINDS if scope[kind.stored] < rebuilt_below)
+
+
+def neighbours(
+    store: Store, tx: Transaction, query: VectorQuery, exact: frozenset[Kind], max_k: int | None = None
+) -> list[Ranked]:
+    """The namespace's nearest memories: the ``exact`` kinds scored exactly, the others through
+    their indexes."""
+    ranked = exact_neighbours(store, tx, query, exact) if exact else []
+    if indexed := [kind for kind in KINDS if kind not in exact]:
+        ranked += indexed_neighbours(store, tx, query, indexed, max_k)
+    return sorted(ranked, key=lambda row: -row.score)[: query.limit]
+
+
+def exact_neighbours(store: Store, tx: Transaction, query: VectorQuery, kinds: Iterable[Kind] = KINDS) -> list[Ranked]:
+    """The namespace's nearest memories of these kinds, every one of them scored."""
     cosine = store.dialect.cosine
+    wanted = set(kinds)
     rows = tx.run_listed(
         "vector_exact",
         namespace=query.namespace,
         embedding=query.embedding,
         min_similarity=cosine.similarity_of(query.min_cosine),
         limit=query.limit,
+        **{kind.exact_flag: kind in wanted for kind in KINDS},
     )
     return [Ranked(row["id"], cosine.index_score(row["similarity"]), row["label"]) for row in rows]
 
@@ -81,12 +121,18 @@ class _Search:
     done: bool = False
 
 
-def indexed_neighbours(store: Store, tx: Transaction, query: VectorQuery, max_k: int | None = None) -> list[Ranked]:
-    """The namespace's nearest memories among the indexes' neighbours, widened until enough, or
-    until an index has been asked for ``max_k``."""
+def indexed_neighbours(
+    store: Store,
+    tx: Transaction,
+    query: VectorQuery,
+    kinds: Iterable[Kind] = KINDS,
+    max_k: int | None = None,
+) -> list[Ranked]:
+    """The namespace's nearest memories of these kinds among their indexes' neighbours, widened
+    until enough, or until an index has been asked for ``max_k``."""
     # Both servers' vector indexes score a cosine c as (1 + c) / 2 (store/dialect.py).
     min_score = (1 + query.min_cosine) / 2
-    searches = [_Search(store.index(index), OVERSAMPLE * query.limit) for index in INDEXES]
+    searches = [_Search(store.index(kind.index), OVERSAMPLE * query.limit) for kind in kinds]
     while pending := [s for s in searches if not s.done]:
         results = tx.run_listed(
             "vector_search",

@@ -52,6 +52,12 @@ class Dialect:
     # records and lets writers run side by side.
     single_writer: bool
     cosine: Cosine
+    # A vector index holding fewer vectors than this is rebuilt whole, by the search that first
+    # follows a write, while concurrent searches wait: ArcadeDB (26.10) does so below 1,000
+    # vectors and keeps a larger index current in the background, searching the vectors written
+    # since its last rebuild one by one meanwhile. Neo4j's indexes take each write as it comes.
+    # The vector channel scores such a label exactly instead (recall/vector.py).
+    vector_rebuilt_below: int
     # Codes this server sends for a conflict that the driver does not classify as retryable. Both
     # servers send Neo.TransientError.Transaction.DeadlockDetected, which it does; none so far.
     transient_codes: frozenset[str] = frozenset()
@@ -71,6 +77,7 @@ NEO4J = Dialect(
     ddl_in_sql=False,
     single_writer=False,
     cosine=Cosine(function_is_index_score=True),
+    vector_rebuilt_below=0,
 )
 ARCADEDB = Dialect(
     "arcadedb",
@@ -79,6 +86,7 @@ ARCADEDB = Dialect(
     ddl_in_sql=True,
     single_writer=True,
     cosine=Cosine(function_is_index_score=False),
+    vector_rebuilt_below=1000,
 )
 
 
