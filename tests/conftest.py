@@ -19,6 +19,15 @@ from hippograph.kernel.config import Settings
 from hippograph.runtime import Runtime, open_runtime
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The modules with `slow` tests first, each module whole. Two workers take whole modules
+    (`--dist loadfile`, in this order: a module's fixtures are built on one worker only), so the
+    long ones, which start processes of their own, begin at once and the short ones fill in at the
+    end: both workers finish together."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)
+
+
 @pytest.fixture(scope="session")
 def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
     # The background consolidator and sweeper stay off: tests run them when they choose to.

@@ -50,9 +50,9 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 class Server:
-    def __init__(self, data_dir: Path, log: Path) -> None:
+    def __init__(self, data_dir: Path, log: Path, env: dict[str, str] | None = None) -> None:
         port = free_port()
-        self.process = hippograph_process("serve", "--port", str(port), data_dir=data_dir, log=log)
+        self.process = hippograph_process("serve", "--port", str(port), data_dir=data_dir, log=log, env=env)
         self.url = f"http://127.0.0.1:{port}"
         self.log = log
         deadline = time.monotonic() + 180
@@ -203,7 +203,9 @@ def fill(gql: GraphQLClient) -> None:
 @pytest.fixture(scope="module")
 def exported(workdir: Path) -> Iterator[tuple[Server, Path]]:
     """The original, filled and serving, and its export (taken beside the running server)."""
-    server = Server(workdir / "original", workdir / "original.log")
+    # It consolidates in its own process, which loads the models anyway: derive processes would
+    # each load them again (the suite's own server and test_browser's keyless one use them).
+    server = Server(workdir / "original", workdir / "original.log", env={"HIPPOGRAPH_CONSOLIDATION_PROCESSES": "0"})
     try:
         fill(server.gql)
         target = workdir / "conv-26.jsonl"

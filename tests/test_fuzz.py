@@ -12,6 +12,7 @@ also draws on constants it finds in the project's source, so a change there chan
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import time
 import uuid
@@ -128,7 +129,7 @@ NASTY_FLOATS = [0.0, -0.0, 1.0, 1.0000001, -1.0, 0.5, 1e308, -1e308, 5e-324, 2.0
 ULIDS = st.from_regex(r"01[0-9A-HJKMNP-TV-Z]{24}", fullmatch=True)
 
 
-@dataclass
+@dataclass(eq=False)  # hashed by identity: the strategies built for it are cached
 class World:
     """What the fuzz works on: its namespace, memories it may harm, and memories it must not."""
 
@@ -175,7 +176,11 @@ def world(gql: GraphQLClient) -> World:
 
 # --- values, from a variable's GraphQL type ---------------------------------------------------
 
+# Every strategy below is built once and cached (they are immutable): Hypothesis validates a new
+# strategy object on its first draw, which would otherwise cost more than sending the request.
 
+
+@functools.cache
 def nasty_text() -> st.SearchStrategy[str]:
     return st.one_of(
         st.sampled_from(NASTY_STRINGS),
@@ -185,6 +190,7 @@ def nasty_text() -> st.SearchStrategy[str]:
     )
 
 
+@functools.cache
 def namespaces(world: World) -> st.SearchStrategy[str]:
     # Writes stay in the test's namespace: anything else is a name the API must refuse.
     invalid = st.one_of(
@@ -194,6 +200,7 @@ def namespaces(world: World) -> st.SearchStrategy[str]:
     return st.one_of(st.just(world.namespace), st.just(world.namespace), invalid)
 
 
+@functools.cache
 def ids(world: World) -> st.SearchStrategy[str]:
     return st.one_of(
         st.sampled_from(world.victims),
@@ -203,6 +210,7 @@ def ids(world: World) -> st.SearchStrategy[str]:
     )
 
 
+@functools.cache
 def cursors(world: World) -> st.SearchStrategy[str]:
     forged = st.builds(
         lambda kind, value: base64.urlsafe_b64encode(f"{kind}:{value}".encode("utf-8", "surrogatepass")).decode(),
@@ -213,6 +221,7 @@ def cursors(world: World) -> st.SearchStrategy[str]:
     return st.one_of(forged, forged, st.sampled_from(world.cursors), nasty_text(), garbage)
 
 
+@functools.cache
 def tokens(world: World) -> st.SearchStrategy[str]:
     return st.one_of(
         st.sampled_from(world.tokens),
@@ -222,6 +231,7 @@ def tokens(world: World) -> st.SearchStrategy[str]:
     )
 
 
+@functools.cache
 def dates() -> st.SearchStrategy[str]:
     offsets = st.sampled_from(["Z", "+00:00", "+05:00", "-05:00", "+14:00", "-12:00", "", "+99:99"])
     return st.one_of(
@@ -231,6 +241,7 @@ def dates() -> st.SearchStrategy[str]:
     )
 
 
+@functools.cache
 def json_values(max_leaves: int = 12) -> st.SearchStrategy[Any]:
     leaves = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), nasty_text())
     return st.recursive(
@@ -240,16 +251,18 @@ def json_values(max_leaves: int = 12) -> st.SearchStrategy[Any]:
     )
 
 
-def deep(depth: st.SearchStrategy[int], as_list: bool) -> st.SearchStrategy[Any]:
+@functools.cache
+def deep(least: int, most: int, as_list: bool) -> st.SearchStrategy[Any]:
     def build(levels: int) -> Any:
         value: Any = "bottom"
         for _ in range(levels):
             value = [value] if as_list else {"a": value}
         return value
 
-    return depth.map(build)
+    return st.integers(least, most).map(build)
 
 
+@functools.cache
 def wrong_type() -> st.SearchStrategy[Any]:
     return st.one_of(
         st.none(),
@@ -259,11 +272,12 @@ def wrong_type() -> st.SearchStrategy[Any]:
         nasty_text(),
         st.lists(st.integers(), max_size=3),
         st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
-        deep(st.integers(30, 200), as_list=False),
-        deep(st.integers(30, 200), as_list=True),
+        deep(30, 200, as_list=False),
+        deep(30, 200, as_list=True),
     )
 
 
+@functools.cache
 def clean_scalar(type_: GraphQLScalarType, name: str, world: World) -> st.SearchStrategy[Any]:
     """A value the API should accept, so that requests get past validation into the services."""
     lowered = name.lower()
@@ -290,6 +304,7 @@ def clean_scalar(type_: GraphQLScalarType, name: str, world: World) -> st.Search
     return st.text(st.characters(codec="utf-8", categories=["L", "N", "Zs"]), min_size=1, max_size=40)
 
 
+@functools.cache
 def nasty_scalar(type_: GraphQLScalarType, name: str, world: World) -> st.SearchStrategy[Any]:
     lowered = name.lower()
     if lowered == "namespace":
@@ -309,7 +324,7 @@ def nasty_scalar(type_: GraphQLScalarType, name: str, world: World) -> st.Search
     if type_.name == "DateTime":
         return dates()
     if type_.name == "JSON":
-        return st.one_of(json_values(), deep(st.integers(20, 60), as_list=False), deep(st.integers(20, 60), True))
+        return st.one_of(json_values(), deep(20, 60, as_list=False), deep(20, 60, True))
     return nasty_text()
 
 

@@ -17,7 +17,6 @@ from support.operations import capture_turns
 
 from hippograph.consolidation.worker import drain, remaining
 from hippograph.embedding import MiniLMEmbedder, onnx_cache
-from hippograph.extraction.derive import DerivePool
 from hippograph.kernel.priority import Priority, PriorityGate, RequestGauge
 from hippograph.runtime import Runtime
 
@@ -206,10 +205,10 @@ def test_background_consolidation_pauses_for_a_bounded_time_under_a_load_that_ne
     assert remaining(runtime, namespace) == 0
 
 
-def test_consolidation_worker_processes_run_at_a_lower_os_priority() -> None:
-    pool = DerivePool(1, 8, 1, niceness=3)
-    try:
-        worker_niceness = pool._pool().submit(os.nice, 0).result(timeout=300)
-    finally:
-        pool.close()
-    assert worker_niceness == min(19, os.nice(0) + 3)
+def test_consolidation_worker_processes_run_at_a_lower_os_priority(runtime: Runtime) -> None:
+    # The suite's own pool, as its consolidations use it: a pool of its own would start a process
+    # and load the models in it again, for one number.
+    pool, niceness = runtime.derive_pool, runtime.settings.consolidation.niceness
+    assert pool is not None and niceness > 0
+    worker_niceness = pool._pool().submit(os.nice, 0).result(timeout=300)
+    assert worker_niceness == min(19, os.nice(0) + niceness)

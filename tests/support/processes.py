@@ -23,8 +23,11 @@ def hippograph_process(
     *args: str, data_dir: Path, log: Path, env: dict[str, str] | None = None
 ) -> subprocess.Popen[bytes]:
     """The `hippograph` command in its own process, on its own embedded data directory (or on
-    NEO4J_URI when set), as a user would run it; stderr goes to ``log``."""
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src"), **(env or {})}
+    NEO4J_URI when set), as a user would run it; stderr goes to ``log``. A server's background
+    consolidation stays off unless ``env`` turns it on, as in the suite's own server: the tests
+    consolidate when they mean to, and a server that did it by itself would start two derive
+    processes, each loading the models, for a test that never looks at the graph."""
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "HIPPOGRAPH_CONSOLIDATION_INTERVAL_S": "0", **(env or {})}
     command = [sys.executable, "-m", "hippograph.cli", *args, "--data-dir", str(data_dir), "--heap", "512m"]
     return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=log.open("ab"))
 
