@@ -20,6 +20,7 @@ from enum import StrEnum
 from typing import Any
 
 from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
+from hippograph.kernel.priority import Priority
 from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store, UniquenessConflict
 
@@ -185,7 +186,8 @@ class KeyRing:
         }
         if due:
             rows = [{"id": key_id, "at": at} for key_id, at in due.items()]
-            self._store.write(lambda tx: tx.run("touch_api_keys", rows=rows))
+            # Bookkeeping from a background task: requests' writes go first.
+            self._store.write(lambda tx: tx.run("touch_api_keys", rows=rows), priority=Priority.BACKGROUND)
             self._touched.update(dict.fromkeys(due, now))
         # A use not written yet waits for a later refresh; a revoked key's is dropped.
         self._used = {key_id: at for key_id, at in self._used.items() if key_id in self._by_id and key_id not in due}
