@@ -64,7 +64,7 @@ def record(data_dir: Path) -> list[dict[str, Any]]:
         runtime.warm_up()
         for query in tqdm(queries, desc="channels", unit="q"):
             request = RecallRequest(query.question, query.namespace, 20, count_access=False)
-            rankings, _ = channels.run_channels(
+            rankings, _, _ = channels.run_channels(
                 runtime, request, PRESETS[Mode.BALANCED], fetch, runtime.clock(), Stopwatch()
             )
             facts = [hit.id for ranked in rankings.values() for hit in ranked if hit.label == "Fact"]

@@ -154,6 +154,10 @@ class RecallSettings:
     # textbook k = 60, rank 1 and rank 40 of one channel score almost alike, so mediocre hits found
     # by two channels outrank each channel's best.
     rrf_k: Count = 5
+    # When a query names exactly one of its candidates' speakers (episode agents), the episodes
+    # another agent spoke score this many times as much (1: no such prior). What a person says is
+    # mostly the evidence about that person; others' words about them still count, at half.
+    named_speaker_factor: Share = 0.5
     activation: ActivationParams = ActivationParams()
     graph: GraphSettings = GraphSettings()
 

@@ -61,6 +61,7 @@ def _candidate(memory: Episode | Fact, replaces: Sequence[str] = ()) -> Candidat
     session and dates from its capture; a fact has a status and provenance, and dates from when
     it was recorded."""
     supported_by: tuple[str, ...]
+    agent = memory.agent if isinstance(memory, Episode) else None
     if isinstance(memory, Episode):
         kind, created_at, status, session, supported_by = EPISODE_KIND, memory.captured_at, ACTIVE, memory.session, ()
     else:
@@ -78,4 +79,5 @@ def _candidate(memory: Episode | Fact, replaces: Sequence[str] = ()) -> Candidat
         session=session,
         supported_by=supported_by,
         replaces=tuple(replaces),
+        agent=agent,
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -15,7 +16,7 @@ from hippograph.kernel.config import ActivationParams
 from hippograph.kernel.lucene import fulltext_query
 from hippograph.kernel.timing import Stopwatch
 from hippograph.recall.fusion import Ranked, reciprocal_rank_fusion
-from hippograph.recall.graph import GraphQuery, graph_channel, query_seeds
+from hippograph.recall.graph import GraphQuery, QuerySeeds, graph_channel, query_seeds
 from hippograph.recall.modes import ModePreset
 from hippograph.recall.request import Channel, Degradation, RecallRequest
 from hippograph.recall.vector import VectorQuery, vector_channel
@@ -29,8 +30,9 @@ MIN_COSINE = 0.3
 
 def run_channels(
     runtime: Runtime, request: RecallRequest, preset: ModePreset, fetch: int, now: datetime, watch: Stopwatch
-) -> tuple[dict[Channel, list[Ranked]], list[Degradation]]:
-    """Each requested channel's ranking; a channel that fails is reported, not raised."""
+) -> tuple[dict[Channel, list[Ranked]], list[Degradation], tuple[str, ...]]:
+    """Each requested channel's ranking, and the names the query spells when the graph channel or
+    the speaker prior read them; a channel that fails is reported, not raised."""
     rankings: dict[Channel, list[Ranked]] = {}
     degraded: list[Degradation] = []
     # The query's embedding and the entities it names are worked out while the keyword channel
@@ -38,7 +40,9 @@ def run_channels(
     pool = runtime.query_threads
     wanted = request.channels
     embedding = pool.submit(runtime.embedder.embed_query, request.query) if Channel.VECTOR in wanted else None
-    named = pool.submit(query_seeds, runtime, request.namespace, request.query) if Channel.GRAPH in wanted else None
+    # The speaker prior reads the names the query spells even when the graph channel is off.
+    reads_names = Channel.GRAPH in wanted or runtime.settings.recall.named_speaker_factor < 1
+    named = pool.submit(query_seeds, runtime, request.namespace, request.query) if reads_names else None
 
     def vector() -> list[Ranked]:
         assert embedding is not None
@@ -76,7 +80,16 @@ def run_channels(
             except Exception as error:  # a channel may fail; recall must still answer
                 log.warning("recall channel %s failed", channel, exc_info=True)
                 degraded.append(Degradation(channel, f"failed: {type(error).__name__}"))
-    return rankings, degraded
+    return rankings, degraded, _names(named)
+
+
+def _names(named: Future[QuerySeeds] | None) -> tuple[str, ...]:
+    if named is None:
+        return ()
+    try:
+        return named.result().names
+    except Exception:  # noqa: BLE001 - the graph channel reported it; the prior just does not apply
+        return ()
 
 
 def _activation(runtime: Runtime, preset: ModePreset) -> ActivationParams:

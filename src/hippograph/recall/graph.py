@@ -49,10 +49,12 @@ class GraphQuery:
 
 @dataclass(frozen=True)
 class QuerySeeds:
-    """What the query itself points at: entity ids and concept keys."""
+    """What the query itself points at: entity ids and concept keys; ``names`` as the query
+    spells them."""
 
     entities: tuple[str, ...]
     concept_keys: tuple[str, ...]
+    names: tuple[str, ...] = ()
 
 
 def query_seeds(runtime: Runtime, namespace: str, query: str) -> QuerySeeds:
@@ -61,7 +63,11 @@ def query_seeds(runtime: Runtime, namespace: str, query: str) -> QuerySeeds:
     if mentions:
         resolved = resolve_names(runtime, namespace, [name_ref(m) for m in mentions], by_embedding=False)
         entities = {r.entity_id for r in resolved.values() if r.entity_id is not None}
-    return QuerySeeds(tuple(sorted(entities)), tuple(runtime.extractor.concept_keys(query)))
+    return QuerySeeds(
+        tuple(sorted(entities)),
+        tuple(runtime.extractor.concept_keys(query)),
+        names=tuple(mention.text for mention in mentions),
+    )
 
 
 def graph_channel(runtime: Runtime, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:

@@ -40,6 +40,33 @@ class Candidate:
     session: str | None = None
     supported_by: tuple[str, ...] = ()
     replaces: tuple[str, ...] = ()  # the facts this one superseded
+    agent: str | None = None  # an episode's speaker
+
+
+@dataclass(frozen=True)
+class Speaker:
+    """The one speaker a query names, and what another speaker's episodes are multiplied by."""
+
+    agent: str
+    others_factor: float
+
+    def factor_for(self, candidate: Candidate) -> float:
+        # A fact has no speaker of its own: it keeps its score.
+        if candidate.agent is None or candidate.agent == self.agent:
+            return 1.0
+        return self.others_factor
+
+
+def named_speaker(names: Sequence[str], candidates: Mapping[str, Candidate], others_factor: float) -> Speaker | None:
+    """The speaker among the candidates' agents that the query names, when it names exactly one
+    ("Melanie" names the agent "Melanie", and "Dana" the agent "Dana Lee"); None otherwise, or
+    when there is no prior to apply."""
+    if others_factor >= 1 or not names:
+        return None
+    said = {word for name in names for word in name.casefold().split()}
+    agents = {c.agent for c in candidates.values() if c.agent is not None}
+    named = [agent for agent in agents if said & set(agent.casefold().split())]
+    return Speaker(named[0], others_factor) if len(named) == 1 else None
 
 
 @dataclass(frozen=True)
@@ -64,6 +91,7 @@ def score(
     now: datetime,
     limit: int,
     include_archived: bool = False,
+    speaker: Speaker | None = None,
 ) -> list[Scored]:
     pool = _fold_provenance(fused, candidates)
     present = set(pool.fused)
@@ -98,6 +126,7 @@ def score(
             * explanation.importance_weight
             * explanation.status_factor
             * {LifecycleState.STALE: STALE_FACTOR, LifecycleState.ARCHIVED: ARCHIVED_FACTOR}.get(state, 1.0)
+            * (speaker.factor_for(candidate) if speaker is not None else 1.0)
         )
         scored.append(Scored(memory_id, final, hit.channels, explanation))
     scored.sort(key=lambda s: (-s.score, s.id))

@@ -21,7 +21,7 @@ from hippograph.recall.fusion import reciprocal_rank_fusion
 from hippograph.recall.hydrate import hydrate_with_core
 from hippograph.recall.modes import PRESETS
 from hippograph.recall.request import RecallHit, RecallRequest, RecallResult
-from hippograph.recall.scoring import Scored, score
+from hippograph.recall.scoring import Scored, named_speaker, score
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
 
@@ -39,7 +39,7 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
     preset = PRESETS[request.mode]
     fetch = max(MIN_FETCH, FETCH_FACTOR * request.limit)
     now = runtime.clock()
-    rankings, degraded = run_channels(runtime, request, preset, fetch, now, watch)
+    rankings, degraded, names = run_channels(runtime, request, preset, fetch, now, watch)
 
     with watch.stage("fuse"):
         fused = reciprocal_rank_fusion(rankings, k=runtime.settings.recall.rrf_k, weights=preset.weights)
@@ -57,6 +57,7 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
                 now=now,
                 limit=request.limit,
                 include_archived=request.include_archived,
+                speaker=named_speaker(names, visible.candidates, runtime.settings.recall.named_speaker_factor),
             )
         with inner.stage("hydrate"):
             core_ids, memories = hydrate_with_core(tx, request.namespace, scored, visible)
