@@ -5,7 +5,9 @@ question is asked of every variant in turn, in one process on one store, the var
 rotating from question to question, so that load and the engine's warm-up fall on all of them
 alike. Query embeddings are not cached: every recall embeds its question, as a first-time question
 does. Latency is in-process (no GraphQL, no HTTP): compare variants as ratios, not with the HTTP
-figures of ``locomo_recall.py``.
+figures of ``locomo_recall.py``. Each variant's R@10 is also compared with the first variant's
+question by question: the mean difference and its standard error (paired, so much smaller than
+either figure's own), overall and per category.
 
     python bench/locomo_variants.py --data-dir DIR --variant without-next:graph_next_turns=false \
         --variant defaults: [--channels all|graph] [--warmup N] [--out FILE]
@@ -123,14 +125,32 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 "recall": {key: round(statistics.fmean(values), 3) for key, values in scores[name].items()},
                 "latency_ms": summary(latency[name], 95),
                 "stage_median_ms": {stage: round(statistics.median(ms), 2) for stage, ms in stages[name].items()},
+                "paired_r10": paired(scores[names[0]], scores[name]),
             }
             for name, spec in zip(variants, args.variant, strict=True)
         },
     }
 
 
+def paired(first: dict[str, list[float]], other: dict[str, list[float]]) -> dict[str, list[float]]:
+    """R@10 minus the first variant's, per question: [mean, standard error] overall and per category."""
+    out = {}
+    for group in ("overall", *CATEGORIES.values()):
+        diffs = [b - a for a, b in zip(first[f"{group}@10"], other[f"{group}@10"], strict=True)]
+        error = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
+        out[group] = [round(statistics.fmean(diffs), 3), round(error, 3)]
+    return out
+
+
 def markdown(results: dict[str, Any]) -> str:
     lines = recall_table("variant", results["variants"])
+    groups = ("overall", *CATEGORIES.values())
+    first = next(iter(results["variants"]))
+    lines += ["", f"R@10 minus {first}'s, question by question (mean ± standard error):", ""]
+    lines += ["| variant | " + " | ".join(groups) + " |", "|---|" + "---:|" * len(groups)]
+    for name, row in results["variants"].items():
+        cells = " | ".join(f"{row['paired_r10'][g][0]:+.3f} ± {row['paired_r10'][g][1]:.3f}" for g in groups)
+        lines.append(f"| {name} | {cells} |")
     run_info = results["run"]
     lines.append(f"\nload average {run_info['load_average_before']} → {run_info['load_average_after']}")
     return "\n".join(lines)
