@@ -57,6 +57,7 @@ def test_activation_reaches_memories_the_query_does_not_name(gql: GraphQLClient,
         * explanation["accessBoost"]
         * explanation["importanceWeight"]
         * explanation["statusFactor"]
+        * explanation["speakerFactor"]
     )
     assert top["score"] == pytest.approx(product)
 

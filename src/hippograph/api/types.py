@@ -170,7 +170,7 @@ class ChannelScore(graphene.ObjectType):
 
 
 class ScoreExplanation(graphene.ObjectType):
-    """score = rrf × retention × accessBoost × importanceWeight × statusFactor × the state's factor
+    """score = rrf × retention × accessBoost × importanceWeight × statusFactor × speakerFactor × the state's factor
     (stale 0.5, archived 0.25)."""
 
     rrf = graphene.Float(required=True, description="Σ over channels of weight / (k + rank).")
@@ -181,6 +181,10 @@ class ScoreExplanation(graphene.ObjectType):
     status_factor = graphene.Float(
         required=True,
         description=f"{SUPERSEDED_FACTOR} for a superseded or quarantined fact, {REPLACEMENT_BOOST} for its current replacement.",
+    )
+    speaker_factor = graphene.Float(
+        required=True,
+        description="Below 1 for an episode another speaker spoke when the query names exactly one speaker.",
     )
     folded = graphene.List(
         graphene.NonNull(graphene.ID),

@@ -156,6 +156,7 @@ class ScoreExplanation:
     importance_weight: float
     state: LifecycleState
     status_factor: float
+    speaker_factor: float
     folded: list[str]
 
 

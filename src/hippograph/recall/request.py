@@ -59,7 +59,7 @@ class ChannelHit:
 @dataclass(frozen=True)
 class Explanation:
     """How a hit's score came about (DESIGN §6 step 5): score = rrf × retention × access_boost ×
-    importance_weight × status_factor × the lifecycle state's factor."""
+    importance_weight × status_factor × speaker_factor × the lifecycle state's factor."""
 
     rrf: float
     retention: float
@@ -67,6 +67,7 @@ class Explanation:
     importance_weight: float
     state: str
     status_factor: float
+    speaker_factor: float = 1.0
     folded: tuple[str, ...] = ()  # memories merged into this hit: a fact and its only episode
 
 

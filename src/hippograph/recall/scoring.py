@@ -117,6 +117,7 @@ def score(
             importance_weight=(0.5 + candidate.importance) ** preset.importance_power,
             state=state.value,
             status_factor=_status_factor(candidate, present),
+            speaker_factor=speaker.factor_for(candidate) if speaker is not None else 1.0,
             folded=tuple(pool.folded.get(memory_id, ())),
         )
         final = (
@@ -125,8 +126,8 @@ def score(
             * explanation.access_boost
             * explanation.importance_weight
             * explanation.status_factor
+            * explanation.speaker_factor
             * {LifecycleState.STALE: STALE_FACTOR, LifecycleState.ARCHIVED: ARCHIVED_FACTOR}.get(state, 1.0)
-            * (speaker.factor_for(candidate) if speaker is not None else 1.0)
         )
         scored.append(Scored(memory_id, final, hit.channels, explanation))
     scored.sort(key=lambda s: (-s.score, s.id))
