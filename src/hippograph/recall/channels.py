@@ -80,15 +80,19 @@ def run_channels(
             except Exception as error:  # a channel may fail; recall must still answer
                 log.warning("recall channel %s failed", channel, exc_info=True)
                 degraded.append(Degradation(channel, f"failed: {type(error).__name__}"))
-    return rankings, degraded, _names(named)
+    return rankings, degraded, _names(named, reported=Channel.GRAPH in request.channels)
 
 
-def _names(named: Future[QuerySeeds] | None) -> tuple[str, ...]:
+def _names(named: Future[QuerySeeds] | None, reported: bool) -> tuple[str, ...]:
+    """The names the query spells, for the speaker prior: none when they could not be read (the
+    prior then does not apply, and recall still answers)."""
     if named is None:
         return ()
     try:
         return named.result().names
-    except Exception:  # noqa: BLE001 - the graph channel reported it; the prior just does not apply
+    except Exception:  # logged once: by the graph channel when it ran, else here
+        if not reported:
+            log.warning("the query's names could not be read", exc_info=True)
         return ()
 
 
