@@ -1,8 +1,9 @@
-// Count a recall of these memories: it slows their decay (DESIGN §6, access boost).
-UNWIND $ids AS id
-CALL (id) {
-  MATCH (m:Episode {id: id}) WHERE m.namespace = $namespace RETURN m
+// Count recalls of these memories: it slows their decay (DESIGN §6, access boost). Each touch is
+// {id, count}: the recalls since the last write that returned the memory.
+UNWIND $touches AS touch
+CALL (touch) {
+  MATCH (m:Episode {id: touch.id}) WHERE m.namespace = $namespace RETURN m
   UNION
-  MATCH (m:Fact {id: id}) WHERE m.namespace = $namespace RETURN m
+  MATCH (m:Fact {id: touch.id}) WHERE m.namespace = $namespace RETURN m
 }
-SET m.access_count = coalesce(m.access_count, 0) + 1, m.last_accessed_at = $at
+SET m.access_count = coalesce(m.access_count, 0) + touch.count, m.last_accessed_at = $at

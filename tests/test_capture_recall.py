@@ -73,9 +73,10 @@ def test_filters_by_agent_session_time_and_tags(gql: GraphQLClient, namespace: s
     assert set(hit_ids(since="2023-06-01T00:00:00Z")) == {ids[3], tagged}
 
 
-def test_recall_counts_access_for_returned_hits_only(gql: GraphQLClient, namespace: str) -> None:
+def test_recall_counts_access_for_returned_hits_only(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
     ids = capture_conversation(gql, namespace)
     gql.data("recall", input={"namespace": namespace, "query": "Boston move", "limit": 1})
+    assert runtime.access.flush(timeout_s=60), "access counts are written just after the recall"
     counts = {i: gql.data("memory", id=i, namespace=namespace)["memory"]["accessCount"] for i in ids}
     assert sum(counts.values()) == 1
 

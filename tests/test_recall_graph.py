@@ -104,9 +104,10 @@ def test_unused_memories_go_stale_then_archived(runtime: Runtime, gql: GraphQLCl
     assert archived.explanation.state == "archived"
 
 
-def test_only_returned_hits_count_as_accessed(gql: GraphQLClient, namespace: str) -> None:
+def test_only_returned_hits_count_as_accessed(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
     ids = capture_turns(gql, namespace, TEAM, session="s1")
     recall_over_api(gql, namespace, "new model next month", limit=1, channels=["KEYWORD"])
+    assert runtime.access.flush(timeout_s=60)
     counts = {i: gql.data("memory", id=i, namespace=namespace)["memory"]["accessCount"] for i in ids}
     assert counts == {i: int(i == ids[1]) for i in ids}
 

@@ -18,6 +18,7 @@ from hippograph.kernel.config import Settings
 from hippograph.kernel.events import EventBus
 from hippograph.kernel.priority import PriorityGate, RequestGauge
 from hippograph.store import Store, open_store
+from hippograph.store.access import AccessLog
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,8 @@ class Runtime:
     # commands never need them, and serve loads them in the background once it listens.
     embedder: Embedder
     extractor: TextExtractor
+    # Recalls' access counts, written after each recall has answered.
+    access: AccessLog
     clock: Callable[[], datetime] = field(default=utc_now)
     events: EventBus = field(default_factory=EventBus)
     # Client requests in flight: serve's background consolidation pauses while there are any.
@@ -69,6 +72,7 @@ class Runtime:
 
     def close(self) -> None:
         self.query_threads.shutdown(cancel_futures=True)
+        self.access.close()
         if self.derive_pool is not None:
             self.derive_pool.close()
         self.store.close()
@@ -99,7 +103,7 @@ def open_runtime(settings: Settings) -> Runtime:
             settings.models.torch_threads,
             settings.consolidation.niceness,
         )
-    return Runtime(settings, store, embedder, extractor, derive_pool=pool)
+    return Runtime(settings, store, embedder, extractor, AccessLog(store), derive_pool=pool)
 
 
 def warm_up_in_background(runtime: Runtime) -> None:

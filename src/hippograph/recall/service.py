@@ -11,7 +11,6 @@ from hippograph.kernel import metrics
 from hippograph.kernel.errors import bad_input
 from hippograph.kernel.filters import validate_filters
 from hippograph.kernel.model import Memory
-from hippograph.kernel.priority import Priority
 from hippograph.kernel.timing import StageTiming, Stopwatch
 from hippograph.kernel.validation import validate_namespace
 from hippograph.recall.authorize import authorized
@@ -72,8 +71,7 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
     ]
     core = [memories[i] for i in core_ids if i in memories]
     if request.count_access:
-        with watch.stage("touch"):
-            _touch(runtime, request.namespace, [hit.memory.id for hit in hits])
+        runtime.access.record(request.namespace, [hit.memory.id for hit in hits], runtime.clock())
     with watch.stage("render"):
         context = render_bundle(hits, core, [c.value for c in rankings], degraded)
     metrics.recall_stages(watch.timings)
@@ -92,12 +90,3 @@ def _validate(runtime: Runtime, request: RecallRequest) -> None:
     if not request.channels:
         raise bad_input("at least one channel is needed", field="channels")
     validate_filters(request.filters)
-
-
-def _touch(runtime: Runtime, namespace: str, ids: list[str]) -> None:
-    if ids:
-        now = runtime.clock()
-        # Part of a recall, which waits for it: ahead of the writes of captures and consolidation.
-        runtime.store.write(
-            lambda tx: tx.run("touch_memories", ids=ids, namespace=namespace, at=now), priority=Priority.INTERACTIVE
-        )
