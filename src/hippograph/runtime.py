@@ -55,9 +55,9 @@ class Runtime:
     requests: RequestGauge = field(default_factory=RequestGauge)
     # Processes that extract and embed for consolidation; None: it all runs in this one.
     derive_pool: DerivePool | None = None
-    # Threads that analyse a recall's query (embedding, names) while its keyword search runs. They
-    # outlive the recall: threads started per recall wait for the GIL to hand them their first turn
-    # (docs/benchmarks.md).
+    # Threads that run a recall's vector channel and read its query's names while its keyword search
+    # runs. They outlive the recall: threads started per recall wait for the GIL to hand them their
+    # first turn (docs/benchmarks.md).
     query_threads: ThreadPoolExecutor = field(default_factory=_query_threads)
     # Set once warm_up has loaded every model: from then on no request waits for one.
     models_loaded: threading.Event = field(default_factory=threading.Event)

@@ -35,19 +35,23 @@ def run_channels(
     the speaker prior read them; a channel that fails is reported, not raised."""
     rankings: dict[Channel, list[Ranked]] = {}
     degraded: list[Degradation] = []
-    # The query's embedding and the entities it names are worked out while the keyword channel
-    # runs: ONNX Runtime and the store's engine each take a core and release the GIL.
     pool = runtime.query_threads
     wanted = request.channels
-    embedding = pool.submit(runtime.embedder.embed_query, request.query) if Channel.VECTOR in wanted else None
     # The speaker prior reads the names the query spells even when the graph channel is off.
     reads_names = Channel.GRAPH in wanted or runtime.settings.recall.named_speaker_factor < 1
     named = pool.submit(query_seeds, runtime, request.namespace, request.query) if reads_names else None
 
+    def attempt(channel: Channel, run: Callable[[], list[Ranked]]) -> list[Ranked] | Degradation:
+        with watch.stage(channel.value):
+            try:
+                return run()
+            except Exception as error:  # a channel may fail; recall must still answer
+                log.warning("recall channel %s failed", channel, exc_info=True)
+                return Degradation(channel, f"failed: {type(error).__name__}")
+
     def vector() -> list[Ranked]:
-        assert embedding is not None
         with watch.stage("embed_query"):
-            vector = embedding.result()
+            vector = runtime.embedder.embed_query(request.query)
         return _vector(runtime, request, fetch, vector)
 
     def graph() -> list[Ranked]:
@@ -65,21 +69,22 @@ def run_channels(
         )
         return graph_channel(runtime, query, named.result(), [hit.id for hit in text_hits])
 
-    runs: dict[Channel, Callable[[], list[Ranked]]] = {
-        Channel.KEYWORD: lambda: _keyword(runtime, request, fetch),
-        Channel.VECTOR: vector,
-        Channel.GRAPH: graph,
-    }
-    # In this order: the graph channel starts from the other two's hits too.
-    for channel, run in runs.items():
-        if channel not in request.channels:
-            continue
-        with watch.stage(channel.value):
-            try:
-                rankings[channel] = run()
-            except Exception as error:  # a channel may fail; recall must still answer
-                log.warning("recall channel %s failed", channel, exc_info=True)
-                degraded.append(Degradation(channel, f"failed: {type(error).__name__}"))
+    # The text channels run at once, the vector channel (the query's embedding, then its search)
+    # in a pool thread: ONNX Runtime and the store's engine release the GIL. The graph channel
+    # comes last: it starts from their hits too.
+    def keep(channel: Channel, result: list[Ranked] | Degradation) -> None:
+        if isinstance(result, Degradation):
+            degraded.append(result)
+        else:
+            rankings[channel] = result
+
+    vectors = pool.submit(attempt, Channel.VECTOR, vector) if Channel.VECTOR in wanted else None
+    if Channel.KEYWORD in wanted:
+        keep(Channel.KEYWORD, attempt(Channel.KEYWORD, lambda: _keyword(runtime, request, fetch)))
+    if vectors is not None:
+        keep(Channel.VECTOR, vectors.result())
+    if Channel.GRAPH in wanted:
+        keep(Channel.GRAPH, attempt(Channel.GRAPH, graph))
     return rankings, degraded, _names(named, reported=Channel.GRAPH in request.channels)
 
 
