@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from support.processes import REPO
 
+from hippograph.cli.serve import share_the_interpreter
 from hippograph.kernel.config import Settings, SettingsError
 
 
@@ -59,6 +60,7 @@ def test_each_group_reads_its_variables() -> None:
         ("HIPPOGRAPH_ACTIVATION_DECAY", "-1"),
         ("HIPPOGRAPH_RATE_PER_S", "0"),
         ("HIPPOGRAPH_MAX_BATCH", "-3"),
+        ("HIPPOGRAPH_GIL_SWITCH_INTERVAL_MS", "0"),
     ],
 )
 def test_a_bad_value_fails_when_read_naming_its_variable(variable: str, value: str) -> None:
@@ -66,6 +68,17 @@ def test_a_bad_value_fails_when_read_naming_its_variable(variable: str, value: s
         Settings.from_env({variable: value})
     assert str(error.value).startswith(f"{variable}: ")
     assert repr(value) in str(error.value)
+
+
+def test_a_server_hands_the_interpreter_round_as_configured() -> None:
+    before = sys.getswitchinterval()
+    try:
+        share_the_interpreter(Settings.from_env({"HIPPOGRAPH_GIL_SWITCH_INTERVAL_MS": "0.5"}))
+        assert sys.getswitchinterval() == pytest.approx(0.0005)
+        share_the_interpreter(Settings())
+        assert sys.getswitchinterval() == pytest.approx(Settings().server.gil_switch_interval_ms / 1000)
+    finally:
+        sys.setswitchinterval(before)
 
 
 def test_overrides_name_settings_as_the_environment_does() -> None:

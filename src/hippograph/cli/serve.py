@@ -31,6 +31,12 @@ def add_commands(commands: Any) -> None:
     mcp.set_defaults(run=_mcp)
 
 
+def share_the_interpreter(settings: Settings) -> None:
+    """Hand the interpreter's lock round as often as configured: a server's threads mostly wait
+    for the store, and each reply finds another thread running Python (docs/configuration.md)."""
+    sys.setswitchinterval(settings.server.gil_switch_interval_ms / 1000)
+
+
 def _serve(settings: Settings, args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -39,6 +45,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     from hippograph.api.origin import is_loopback
     from hippograph.runtime import open_runtime, warm_up_in_background
 
+    share_the_interpreter(settings)
     runtime = open_runtime(settings)  # the store only: the models load once it serves
     if not is_loopback(settings.server.host) and not list_keys(runtime.store):
         runtime.close()
@@ -71,4 +78,5 @@ def _mcp(settings: Settings, args: argparse.Namespace) -> int:
     except ImportError as missing:  # the SDK is an extra
         print(f"hippograph mcp: {missing}; install it with pip install 'hippograph[mcp]'", file=sys.stderr)
         return 2
+    share_the_interpreter(settings)
     return run(settings, args)

@@ -51,6 +51,10 @@ class ServerSettings:
     # The longest any work waits for its turn at the writer or the model before it ranks with
     # clients' writes (kernel/priority.py).
     priority_max_wait_s: Seconds = 2.0
+    # How long a thread running Python keeps the interpreter's lock before another may take it
+    # (Python's own default is 5 ms). A recall makes a dozen store round trips and needs the lock
+    # back after each; while captures run Python, each of those would wait up to this long.
+    gil_switch_interval_ms: Annotated[float, Field(gt=0, le=100)] = 1.0
 
 
 @dataclass(frozen=True, config=_STRICT)
