@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 from hippograph.kernel.metrics import TURN_WAIT_SECONDS
@@ -40,7 +40,9 @@ class _Waiter:
     priority: Priority
     arrived: float
     order: int
-    granted: bool = False
+    # Set when the waiter is granted a slot: only that thread wakes. (One condition shared by all
+    # would wake every waiter on every turn, each to take the interpreter's lock and wait again.)
+    granted: threading.Event = field(default_factory=threading.Event)
 
 
 class PriorityGate:
@@ -59,7 +61,7 @@ class PriorityGate:
         self.capacity = capacity
         self.max_wait_s = max_wait_s
         self._clock = clock
-        self._condition = threading.Condition()
+        self._lock = threading.Lock()
         self._holders = 0
         self._waiting: list[_Waiter] = []
         self._order = itertools.count()
@@ -72,35 +74,30 @@ class PriorityGate:
         try:
             yield
         finally:
-            with self._condition:
+            with self._lock:
                 self._holders -= 1
                 self._dispatch()
 
     def waiting(self, priority: Priority | None = None) -> int:
         """How many wait for a slot (of one class, or of any)."""
-        with self._condition:
+        with self._lock:
             return sum(1 for w in self._waiting if priority is None or w.priority == priority)
 
     def _acquire(self, priority: Priority) -> None:
-        with self._condition:
+        with self._lock:
             waiter = _Waiter(priority, self._clock(), next(self._order))
             self._waiting.append(waiter)
             self._dispatch()
-            while not waiter.granted:
-                self._condition.wait()
+        waiter.granted.wait()
 
     def _dispatch(self) -> None:
         """Grant free slots to the waiters that come next; called with the lock held."""
-        granted = False
         while self._holders < self.capacity and self._waiting:
             waiter = self._next()
             self._waiting.remove(waiter)
-            waiter.granted = True
             self._holders += 1
             self._waited[waiter.priority].observe(max(0.0, self._clock() - waiter.arrived))
-            granted = True
-        if granted:
-            self._condition.notify_all()
+            waiter.granted.set()
 
     def _next(self) -> _Waiter:
         now = self._clock()
