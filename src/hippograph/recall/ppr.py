@@ -14,6 +14,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from hippograph.kernel.config import ActivationParams
 from hippograph.recall.activation import Edge, spread
 
@@ -37,28 +39,36 @@ def personalized_pagerank(
 ) -> dict[str, float]:
     """The stationary probability of every memory and node under restarts at ``seeds`` (any
     vertex, in proportion to its weight), by power iteration; mass that reaches a vertex with no
-    way on restarts too, so the scores stay a distribution."""
+    way on restarts too, so the scores stay a distribution. Vertices the walk never reaches are
+    left out."""
     total = sum(seeds.values())
     if total <= 0:
         return {}
-    restart = {vertex: value / total for vertex, value in seeds.items()}
-    rank = dict(restart)
+    # On arrays: a recall runs this twice over a subgraph of a few thousand links, and each
+    # iteration in Python objects held the interpreter's lock from every other request.
+    vertices = list(dict.fromkeys([*graph.neighbours, *seeds]))
+    index = {vertex: i for i, vertex in enumerate(vertices)}
+    links = [
+        (index[vertex], index[target], graph.weight.get(target, 1.0))
+        for vertex, neighbours in graph.neighbours.items()
+        for target in neighbours
+    ]
+    sources = np.array([source for source, _, _ in links], dtype=np.intp)
+    targets = np.array([target for _, target, _ in links], dtype=np.intp)
+    shares = np.array([share for _, _, share in links], dtype=float)
+    norms = np.bincount(sources, weights=shares, minlength=len(vertices))
+    # No way on, or only through nodes that say nothing (idf 0): the walk restarts from there.
+    stuck = norms <= 0
+    moving = ~stuck[sources]
+    sources, targets, shares = sources[moving], targets[moving], shares[moving]
+    restart = np.zeros(len(vertices))
+    for vertex, value in seeds.items():
+        restart[index[vertex]] = value / total
+    rank = restart
     for _ in range(iterations):
-        moved: dict[str, float] = defaultdict(float)
-        stuck = 0.0
-        for vertex, mass in rank.items():
-            targets = _targets(graph, vertex)
-            norm = sum(targets.values())
-            if norm <= 0:  # no way on, or only through nodes that say nothing (idf 0)
-                stuck += mass
-                continue
-            for target, share in targets.items():
-                moved[target] += damping * mass * share / norm
-        lost = (1 - damping) + damping * stuck
-        for vertex, value in restart.items():
-            moved[vertex] += lost * value
-        rank = dict(moved)
-    return rank
+        moved = np.bincount(targets, weights=damping * rank[sources] * shares / norms[sources], minlength=len(vertices))
+        rank = moved + ((1 - damping) + damping * rank[stuck].sum()) * restart
+    return {vertices[i]: float(rank[i]) for i in np.flatnonzero(rank)}
 
 
 def spreading_activation(graph: Subgraph, seeds: Mapping[str, float], params: ActivationParams) -> dict[str, float]:
