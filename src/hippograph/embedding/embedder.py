@@ -65,8 +65,8 @@ class MiniLMEmbedder:
         # Where the ONNX export is kept between processes; None: exported afresh by each.
         self.cache_dir = cache_dir
         self._on_load = on_load
-        # Threads that run the model take turns here, a recall's query first: on few cores it
-        # would otherwise share them with every capture's texts. None: no turns (a worker process).
+        # Threads that embed captures' texts take turns here: on few cores they would otherwise
+        # share them with each other. None: no turns (a worker process).
         self._gate = gate
         self._model: Any = None  # a SentenceTransformer once loaded
         self._model_lock = threading.Lock()
@@ -142,7 +142,11 @@ class MiniLMEmbedder:
         return [vector.tolist() for vector in vectors]
 
     def _turn(self, priority: Priority) -> AbstractContextManager[object]:
-        return nullcontext() if self._gate is None else self._gate.turn(priority)
+        # A recall's query is one short text, a pass of a few milliseconds: it runs beside a
+        # capture's pass instead of waiting for it, which on busy cores took far longer.
+        if self._gate is None or priority == Priority.INTERACTIVE:
+            return nullcontext()
+        return self._gate.turn(priority)
 
     def _onnx_encoder(self) -> OnnxEncoder | None:
         if self._encoder_settled:

@@ -83,7 +83,8 @@ class ModelSettings:
     # padding costs.
     embedding_batch_size: Positive = 8
     torch_threads: Positive = 1
-    # Passes of the embedding model at once in this process (a recall's query goes first).
+    # Passes of the embedding model over captures' texts at once in this process (a recall's query
+    # takes no turn).
     embedding_concurrency: Positive = 1
     # Query embeddings kept: agents repeat their questions.
     query_cache_size: Count = 1024

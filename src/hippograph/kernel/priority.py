@@ -7,7 +7,8 @@ urgent class instead, in arrival order within a class. A waiter that has waited 
 ranks with clients' writes and, as it came before most of them, goes ahead of them: consolidation
 is never starved however busy the server is, and under a write load the server cannot keep up
 with, writes go in arrival order. Nothing overtakes interactive work: a recall's share is small
-(one query, one access-count write) and bounded by how often clients recall.
+and bounded by how often clients recall. (The embedder lets a recall's query skip its turn
+altogether, and a recall's access counts are written after it answered, as a client's write.)
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from hippograph.kernel.metrics import TURN_WAIT_SECONDS
 class Priority(IntEnum):
     """Lower goes first."""
 
-    INTERACTIVE = 0  # a recall, and the little it writes (access counts)
+    INTERACTIVE = 0  # a recall's own work
     REQUEST = 1  # a client's writes: capture, remember, forget, ...
     BACKGROUND = 2  # consolidation
 
