@@ -15,7 +15,8 @@ first thing, before the extractor is built.
 * ``vote``: no type vote in consolidation (each type its own entity, as before);
 * ``given_names``: a single-word model organization that is a common given name stays an organization;
 * ``lowercase``: a lowercase model organization stays an organization;
-* ``headline``: model organizations keep their type in title-case and all-caps sentences.
+* ``headline``: model organizations keep their type in title-case and all-caps sentences;
+* ``groups``: a plural NORP span ("the Methodists") stays a concept.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ ABLATIONS = (
     "given_names",
     "lowercase",
     "headline",
+    "groups",
 )
 _CONSUMERS = (
     "hippograph.extraction.designators",
@@ -112,6 +114,11 @@ def _headline(name: str, data: dict[str, Any]) -> None:
         data["model"]["case"]["min_words"] = 0
 
 
+def _groups(name: str, data: dict[str, Any]) -> None:
+    if name == "entity_types":
+        data["model"]["groups"] = []
+
+
 EDITS: dict[str, Callable[[str, dict[str, Any]], None]] = {
     "trim": _trim,
     "designators": _designators,
@@ -124,6 +131,7 @@ EDITS: dict[str, Callable[[str, dict[str, Any]], None]] = {
     "given_names": _given_names,
     "lowercase": _lowercase,
     "headline": _headline,
+    "groups": _groups,
 }
 
 

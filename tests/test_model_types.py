@@ -1,6 +1,7 @@
 """When the model's organization is not trusted (extraction/model_types.py): common given names,
-lowercase spans, headline and shouted sentences, through the real extractor. Every name here is
-invented; each sentence is one where the statistical model itself says organization."""
+lowercase spans, headline and shouted sentences; and when its group is an organization (a plural
+NORP span), through the real extractor. Every name here is invented or a common word; each sentence
+is one where the statistical model itself says organization, or NORP where a group is tested."""
 
 from __future__ import annotations
 
@@ -66,3 +67,33 @@ def test_in_a_sentence_of_capitals_the_model_organizations_lose_their_type(extra
 
 def test_an_ordinary_sentence_keeps_the_model_organization(extractor: Extractor) -> None:
     assert typed(extractor, "We met the people from Quillon yesterday.")["Quillon"] == ("organization", "ner")
+
+
+def model_groups(extractor: Extractor, text: str) -> list[tuple[str, str]]:
+    return [(ent.text, ent[-1].tag_) for ent in extractor.nlp(text).ents if ent.label_ == "NORP"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("The Methodists meet on Sunday.", "Methodists"),
+        # Lowercase: the model knows the word, so the lowercase rule for organizations does not apply.
+        ("the socialists won the vote lol", "socialists"),
+    ],
+)
+def test_a_group_named_by_its_members_is_an_organization(extractor: Extractor, text: str, name: str) -> None:
+    assert model_groups(extractor, text) == [(name, "NNPS")]
+    assert typed(extractor, text)[name] == ("organization", "ner")
+
+
+def test_a_group_adjective_stays_a_concept(extractor: Extractor) -> None:
+    text = "We had Italian food tonight."
+    assert model_groups(extractor, text) == [("Italian", "JJ")]
+    assert typed(extractor, text)["Italian"] == ("concept", "ner")
+
+
+def test_a_greeting_the_model_calls_a_group_stays_what_it_was(extractor: Extractor) -> None:
+    # The junk filter's noise words are no names, whatever the model's label.
+    text = "Congrats, Odalys!"
+    assert model_groups(extractor, text) == [("Congrats", "NNPS")]
+    assert typed(extractor, text)["Congrats"] == ("concept", "ner")

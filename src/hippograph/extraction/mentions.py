@@ -80,7 +80,7 @@ def _candidates(doc: Doc) -> Iterator[tuple[int, int, Mention]]:
             yield _DICTIONARY, 0, _span_mention(span, label, span.ent_id_)
         elif (trimmed := _model_span(span)) is not None:
             extended = designators.extend(trimmed)
-            kind, source = model_type(extended, label.type)
+            kind, source = model_type(extended, label.type, span.label_)
             yield _MODEL, 0, _typed(_span_mention(extended, SpanLabel(kind, source), None))
     for candidate in find_candidates(doc.text):
         mention = _typed(candidate.mention) if candidate.mention.type is EntityType.OTHER else candidate.mention
