@@ -69,15 +69,15 @@ def run_channels(
         )
         return graph_channel(runtime, query, named.result(), [hit.id for hit in text_hits])
 
-    # The text channels run at once, the vector channel (the query's embedding, then its search)
-    # in a pool thread: ONNX Runtime and the store's engine release the GIL. The graph channel
-    # comes last: it starts from their hits too.
     def keep(channel: Channel, result: list[Ranked] | Degradation) -> None:
         if isinstance(result, Degradation):
             degraded.append(result)
         else:
             rankings[channel] = result
 
+    # The keyword and vector channels run at once, the vector channel (the query's embedding, then
+    # its search) in a pool thread: ONNX Runtime and the store's engine release the GIL. The graph
+    # channel comes last: it starts from their hits too.
     vectors = pool.submit(attempt, Channel.VECTOR, vector) if Channel.VECTOR in wanted else None
     if Channel.KEYWORD in wanted:
         keep(Channel.KEYWORD, attempt(Channel.KEYWORD, lambda: _keyword(runtime, request, fetch)))
