@@ -20,6 +20,10 @@ from hippograph.api.app import create_app
 from hippograph.kernel.config import Settings
 from hippograph.runtime import Runtime, open_runtime
 
+# How often the servers under test read the keys again (2 s by default): tests that make or revoke
+# a key wait for it.
+KEY_REFRESH_S = 0.5
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Every embedded engine the run starts (the workers' and the processes' the tests start, which
@@ -45,13 +49,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
     # The background consolidator and sweeper stay off: tests run them when they choose to.
-    # /metrics reads the backlog afresh on every scrape, so a test sees what it just did.
+    # /metrics reads the backlog afresh on every scrape, and the server reads the keys more often
+    # than by default, so a test sees what it just did (a key it made) without waiting long.
     settings = Settings.from_env().with_overrides(
         data_dir=tmp_path_factory.mktemp("store"),
         heap="768m",
         consolidation_interval_s=0.0,
         sweep_interval_s=0.0,
         metrics_backlog_cache_s=0.0,
+        key_refresh_s=KEY_REFRESH_S,
     )
     runtime = open_runtime(settings)
     yield runtime

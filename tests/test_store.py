@@ -141,7 +141,9 @@ def restarted(tmp_path_factory: pytest.TempPathFactory, admin_secret: str) -> It
     finally:
         _stop(process)
     # Started again as the keyless test wants it: a browser frontend listed, metrics behind a key.
-    process, url = _serve(data_dir, log, env={"HIPPOGRAPH_CORS_ORIGINS": APP, "HIPPOGRAPH_METRICS_PUBLIC": "false"})
+    # The keys the keyless test makes beside it are read again as often as the suite's server does.
+    env = {"HIPPOGRAPH_CORS_ORIGINS": APP, "HIPPOGRAPH_METRICS_PUBLIC": "false", "HIPPOGRAPH_KEY_REFRESH_S": "0.5"}
+    process, url = _serve(data_dir, log, env=env)
     served = Restarted(url, log, data_dir, namespace, created["capture"], process)
     try:
         yield served
