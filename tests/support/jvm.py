@@ -1,7 +1,7 @@
 """An ahead-of-time class cache (JDK 25's AOT cache) for the embedded engine's JVMs that the suite
 starts: its own two workers' and those of every `hippograph` process a test starts. A JVM that
-maps it finds ArcadeDB's classes already loaded and linked instead of reading them from 60-odd
-jars, which is most of its start's CPU time outside the engine itself; nothing it runs changes.
+maps it finds the classes a start needs (ArcadeDB's, from 60-odd jars) already parsed, verified
+and linked, instead of doing that work again in every process; what the engine does is the same.
 
 The cache is made once per checkout (in pytest's cache directory) by a `hippograph status` on a
 store of its own, and is named after what it was made from: the JRE, the jars and the JVM options.
@@ -30,7 +30,7 @@ def options_with_class_cache(options: str, cache_dir: Path) -> str | None:
 
     cache = cache_dir / f"{_key(options, Path(engine.get_jar_path()), Path(engine.get_bundled_jre_lib_path()))}.aot"
     if not cache.exists():
-        for stale in cache_dir.glob("*.aot"):
+        for stale in [*cache_dir.glob("*.aot"), *cache_dir.glob("*.partial")]:
             stale.unlink(missing_ok=True)
         _make(options, cache)
     if not cache.exists():
@@ -48,8 +48,9 @@ def _key(options: str, jars: Path, libjvm: Path) -> str:
 
 def _make(options: str, cache: Path) -> None:
     """A short training run records the classes a start loads; the JVM writes the cache as it
-    exits. Written under another name first: a run cut short leaves no half cache behind."""
-    partial = cache.with_suffix(".partial")
+    exits. Written under a name of this process's first: a run cut short leaves no half cache
+    behind, and two runs that make one at once do not write into each other's."""
+    partial = cache.with_suffix(f".{os.getpid()}.partial")
     env = {
         **os.environ,
         "PYTHONPATH": str(REPO / "src"),
@@ -57,8 +58,11 @@ def _make(options: str, cache: Path) -> None:
     }
     with tempfile.TemporaryDirectory() as store:
         command = [sys.executable, "-m", "hippograph.cli", "--log-level", "WARNING", "status", "--data-dir", store]
-        done = subprocess.run(command, env=env, capture_output=True, timeout=300, check=False)
-    if done.returncode == 0 and partial.exists():
+        try:
+            made = subprocess.run(command, env=env, capture_output=True, timeout=300, check=False).returncode == 0
+        except subprocess.TimeoutExpired:
+            made = False
+    if made and partial.exists():
         partial.replace(cache)
     else:
         partial.unlink(missing_ok=True)
