@@ -3,6 +3,7 @@ set) behind a real uvicorn server, spoken to over HTTP. Each test works in its o
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import uuid
@@ -11,12 +12,29 @@ from collections.abc import Iterator
 import pytest
 import uvicorn
 from support.client import GraphQLClient
+from support.jvm import options_with_class_cache
 from support.processes import free_port
 
 from hippograph.access import KeyRole, NewKey, create_key
 from hippograph.api.app import create_app
 from hippograph.kernel.config import Settings
 from hippograph.runtime import Runtime, open_runtime
+
+# How often the servers under test read the keys again (2 s by default): tests that make or revoke
+# a key wait for it.
+KEY_REFRESH_S = 0.5
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Every embedded engine the run starts (the workers' and the processes' the tests start, which
+    inherit the environment) maps one class cache, made once per checkout. Set here, in the process
+    that starts the workers (or is the only one), before any of them starts a JVM."""
+    cache = getattr(config, "cache", None)  # None under -p no:cacheprovider
+    if hasattr(config, "workerinput") or os.environ.get("NEO4J_URI") or cache is None:
+        return
+    options = options_with_class_cache(Settings.from_env().store.jvm_options, cache.mkdir("jvm-class-cache"))
+    if options is not None:
+        os.environ["HIPPOGRAPH_JVM_OPTIONS"] = options
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -31,13 +49,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
     # The background consolidator and sweeper stay off: tests run them when they choose to.
-    # /metrics reads the backlog afresh on every scrape, so a test sees what it just did.
+    # /metrics reads the backlog afresh on every scrape, and the server reads the keys more often
+    # than by default, so a test sees what it just did (a key it made) without waiting long.
     settings = Settings.from_env().with_overrides(
         data_dir=tmp_path_factory.mktemp("store"),
         heap="768m",
         consolidation_interval_s=0.0,
         sweep_interval_s=0.0,
         metrics_backlog_cache_s=0.0,
+        key_refresh_s=KEY_REFRESH_S,
     )
     runtime = open_runtime(settings)
     yield runtime

@@ -107,7 +107,16 @@ def keyless_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         pytest.skip("the suite's Neo4j holds its keys, so a server on it is never keyless")
     directory = tmp_path_factory.mktemp("keyless")
     port = free_port()
-    process = hippograph_process("serve", "--port", str(port), data_dir=directory / "data", log=directory / "serve.log")
+    # It consolidates in its own process, whose models serve loads anyway: derive processes would
+    # each load them again (the suite's own server derives in a pool of them).
+    process = hippograph_process(
+        "serve",
+        "--port",
+        str(port),
+        data_dir=directory / "data",
+        log=directory / "serve.log",
+        env={"HIPPOGRAPH_CONSOLIDATION_PROCESSES": "0"},
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 180

@@ -42,7 +42,7 @@ TOOLS = {
 @asynccontextmanager
 async def mcp_session(*args: str, log: Path, env: dict[str, str] | None = None) -> AsyncIterator[ClientSession]:
     environment = {"PYTHONPATH": str(REPO / "src"), **(env or {})}
-    for name in ("NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD", "NEO4J_DATABASE"):
+    for name in ("NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD", "NEO4J_DATABASE", "HIPPOGRAPH_JVM_OPTIONS"):
         if name in os.environ:
             environment[name] = os.environ[name]
     server = StdioServerParameters(command=sys.executable, args=["-m", "hippograph.cli", "mcp", *args], env=environment)

@@ -8,9 +8,11 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
-from dataclasses import replace
+import uuid
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -97,37 +99,72 @@ def _serve(data_dir: Path, log: Path, env: dict[str, str] | None = None) -> tupl
     raise AssertionError("hippograph serve did not become ready")
 
 
+# A browser frontend the keyless server's operator lists (HIPPOGRAPH_CORS_ORIGINS).
+APP = "http://app.example"
+
+
 def _stop(process: subprocess.Popen[bytes]) -> None:
     process.send_signal(signal.SIGTERM)
     # uvicorn drains, closes the store, then re-raises the signal: ended by SIGTERM, not killed.
     assert process.wait(timeout=60) in (0, -signal.SIGTERM)
 
 
-@pytest.mark.slow
-def test_data_survives_a_restart(tmp_path: Path, namespace: str, admin_secret: str) -> None:
-    # A fresh embedded store has no keys and ignores this one; a Neo4j under test holds the suite's.
-    data_dir, log = tmp_path / "data", tmp_path / "serve.log"
+@dataclass
+class Restarted:
+    """A `hippograph serve` on a store of its own that was stopped once, with a memory captured
+    before the stop, and started again; its log holds both runs."""
+
+    url: str
+    log: Path
+    data_dir: Path
+    namespace: str
+    created: dict[str, Any]
+    process: subprocess.Popen[bytes]
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            _stop(self.process)
+
+
+@pytest.fixture(scope="module")
+def restarted(tmp_path_factory: pytest.TempPathFactory, admin_secret: str) -> Iterator[Restarted]:
+    """One store and server for this module's two slow tests: the restart's, then the keyless
+    server's (on the embedded engine a fresh store has no keys, and a restart leaves it so). They
+    run in this file's order: the keyless test makes the first keys, after which the restart test's
+    client would need one. A Neo4j under test holds the suite's keys, and serves the restart test."""
+    directory = tmp_path_factory.mktemp("restarted")
+    data_dir, log, namespace = directory / "data", directory / "serve.log", f"t-{uuid.uuid4().hex[:16]}"
     process, url = _serve(data_dir, log)
     try:
         client = GraphQLClient(url, admin_secret)
         created = client.data("capture", input={"namespace": namespace, "content": "Our SLA is 99.95% uptime."})
-        memory_id = created["capture"]["id"]
     finally:
         _stop(process)
-    assert "store closed" in log.read_text()
-
-    process, url = _serve(data_dir, log)
+    # Started again as the keyless test wants it: a browser frontend listed, metrics behind a key.
+    # The keys the keyless test makes beside it are read again as often as the suite's server does.
+    env = {"HIPPOGRAPH_CORS_ORIGINS": APP, "HIPPOGRAPH_METRICS_PUBLIC": "false", "HIPPOGRAPH_KEY_REFRESH_S": "0.5"}
+    process, url = _serve(data_dir, log, env=env)
+    served = Restarted(url, log, data_dir, namespace, created["capture"], process)
     try:
-        client = GraphQLClient(url, admin_secret)
-        assert (
-            client.data("memory", id=memory_id, namespace=namespace)["memory"]["content"] == "Our SLA is 99.95% uptime."
-        )
-        hits = client.data("recall", input={"namespace": namespace, "query": "uptime SLA"})["recall"]["hits"]
-        assert [h["memory"]["id"] for h in hits] == [memory_id]
-        again = client.data("capture", input={"namespace": namespace, "content": "Our SLA is 99.95% uptime."})
-        assert again["capture"] == {**created["capture"], "status": "DUPLICATE"}
+        yield served
     finally:
-        _stop(process)
+        served.stop()
+
+
+@pytest.mark.slow
+def test_data_survives_a_restart(restarted: Restarted, admin_secret: str) -> None:
+    # A fresh embedded store has no keys and ignores this one; a Neo4j under test holds the suite's.
+    client, namespace, memory_id = (
+        GraphQLClient(restarted.url, admin_secret),
+        restarted.namespace,
+        restarted.created["id"],
+    )
+    assert "store closed" in restarted.log.read_text()  # by the first run: the second still serves
+    assert client.data("memory", id=memory_id, namespace=namespace)["memory"]["content"] == "Our SLA is 99.95% uptime."
+    hits = client.data("recall", input={"namespace": namespace, "query": "uptime SLA"})["recall"]["hits"]
+    assert [h["memory"]["id"] for h in hits] == [memory_id]
+    again = client.data("capture", input={"namespace": namespace, "content": "Our SLA is 99.95% uptime."})
+    assert again["capture"] == {**restarted.created, "status": "DUPLICATE"}
 
 
 def _cli(data_dir: Path, *args: str, python: Sequence[str] = ()) -> subprocess.CompletedProcess[str]:
@@ -151,8 +188,9 @@ def _cli(data_dir: Path, *args: str, python: Sequence[str] = ()) -> subprocess.C
 @pytest.mark.skipif(
     bool(os.environ.get("NEO4J_URI")), reason="needs a store without keys; the Neo4j under test holds the suite's"
 )
-def test_a_keyless_server_is_local_only_and_takes_keys_made_beside_it(tmp_path: Path) -> None:
-    data_dir, log = tmp_path / "data", tmp_path / "serve.log"
+def test_a_keyless_server_is_local_only_and_takes_keys_made_beside_it(restarted: Restarted) -> None:
+    data_dir, log, url, app = restarted.data_dir, restarted.log, restarted.url, APP
+    # A second server on the store, exposed, is refused as the first would be: it has no key.
     exposed = _cli(data_dir, "serve", "--host", "0.0.0.0", "--port", str(free_port()))
     assert exposed.returncode == 2
     assert (
@@ -162,65 +200,59 @@ def test_a_keyless_server_is_local_only_and_takes_keys_made_beside_it(tmp_path: 
     )
     assert "Traceback" not in exposed.stderr
 
-    app = "http://app.example"
-    process, url = _serve(data_dir, log, env={"HIPPOGRAPH_CORS_ORIGINS": app, "HIPPOGRAPH_METRICS_PUBLIC": "false"})
-    try:
-        local = GraphQLClient(url)
-        assert local.data("recall", input={"query": "anything"})["recall"]["hits"] == []
-        # A page in the user's browser, directly or through a rebound host name, gets nothing.
-        query = {"query": "{ __typename }"}
-        assert local.http.post("/graphql", json=query, headers={"Origin": "http://evil.example"}).status_code == 403
-        assert local.http.post("/graphql", json=query, headers={"Host": "evil.example"}).status_code == 400
-        # A frontend the operator listed may call it from the browser, preflight included.
-        preflight = local.http.options(
-            "/graphql",
-            headers={
-                "Origin": app,
-                "Access-Control-Request-Method": "POST",
-                "Access-Control-Request-Headers": "authorization",
-            },
-        )
-        assert preflight.status_code == 200 and preflight.headers["access-control-allow-origin"] == app
-        allowed = local.http.post("/graphql", json=query, headers={"Origin": app})
-        assert allowed.status_code == 200 and allowed.headers["access-control-allow-origin"] == app
-        assert local.http.get("/metrics/").status_code == 200  # the local user needs no key
+    local = GraphQLClient(url)
+    assert local.data("recall", input={"query": "anything"})["recall"]["hits"] == []
+    # A page in the user's browser, directly or through a rebound host name, gets nothing.
+    query = {"query": "{ __typename }"}
+    assert local.http.post("/graphql", json=query, headers={"Origin": "http://evil.example"}).status_code == 403
+    assert local.http.post("/graphql", json=query, headers={"Host": "evil.example"}).status_code == 400
+    # A frontend the operator listed may call it from the browser, preflight included.
+    preflight = local.http.options(
+        "/graphql",
+        headers={
+            "Origin": app,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization",
+        },
+    )
+    assert preflight.status_code == 200 and preflight.headers["access-control-allow-origin"] == app
+    allowed = local.http.post("/graphql", json=query, headers={"Origin": app})
+    assert allowed.status_code == 200 and allowed.headers["access-control-allow-origin"] == app
+    assert local.http.get("/metrics/").status_code == 200  # the local user needs no key
 
-        # Store-only commands beside the server reach its engine, and load no model to do it.
-        local.data("capture", input={"namespace": "side", "content": "The backup runs at 02:00."})
-        status = _cli(data_dir, "status", "--namespace", "side", python=("-X", "importtime"))
-        assert status.returncode == 0, status.stderr
-        assert json.loads(status.stdout)["nodes"]["Episode"] == 1
-        loaded = {
-            line.rsplit("|", 1)[-1].strip() for line in status.stderr.splitlines() if line.startswith("import time")
-        }
-        assert not loaded & {"torch", "spacy", "sentence_transformers", "onnxruntime"}
-        sweep = _cli(data_dir, "sweep")
-        assert sweep.returncode == 0, sweep.stderr
-        assert set(json.loads(sweep.stdout)) == {"erased", "expired_events", "history_purged"}
+    # Store-only commands beside the server reach its engine, and load no model to do it.
+    local.data("capture", input={"namespace": "side", "content": "The backup runs at 02:00."})
+    status = _cli(data_dir, "status", "--namespace", "side", python=("-X", "importtime"))
+    assert status.returncode == 0, status.stderr
+    assert json.loads(status.stdout)["nodes"]["Episode"] == 1
+    loaded = {line.rsplit("|", 1)[-1].strip() for line in status.stderr.splitlines() if line.startswith("import time")}
+    assert not loaded & {"torch", "spacy", "sentence_transformers", "onnxruntime"}
+    sweep = _cli(data_dir, "sweep")
+    assert sweep.returncode == 0, sweep.stderr
+    assert set(json.loads(sweep.stdout)) == {"erased", "expired_events", "history_purged"}
 
-        # Keys made by the CLI beside the running server; from then on every request needs one.
-        made = [
-            _cli(data_dir, "keys", "create", "--name", name, "--role", "admin", "--all-namespaces")
-            for name in ("ops", "ci")
-        ]
-        assert [m.returncode for m in made] == [0, 0], [m.stderr for m in made]
-        ops, ci = (m.stdout.strip().splitlines()[-1] for m in made)
-        eventually(lambda: local.http.post("/graphql", json=query).status_code == 401)
-        keyed = GraphQLClient(url, ops)
-        assert local.http.get("/metrics/").status_code == 401  # keyed by HIPPOGRAPH_METRICS_PUBLIC=false
-        assert keyed.http.get("/metrics/").status_code == 200
-        created = keyed.data("capture", input={"content": "The boiler is serviced in March."})["capture"]
-        [event] = keyed.data("history", id=created["id"])["history"]
-        assert event["actor"] == "ops"
+    # Keys made by the CLI beside the running server; from then on every request needs one.
+    made = [
+        _cli(data_dir, "keys", "create", "--name", name, "--role", "admin", "--all-namespaces")
+        for name in ("ops", "ci")
+    ]
+    assert [m.returncode for m in made] == [0, 0], [m.stderr for m in made]
+    ops, ci = (m.stdout.strip().splitlines()[-1] for m in made)
+    eventually(lambda: local.http.post("/graphql", json=query).status_code == 401)
+    keyed = GraphQLClient(url, ops)
+    assert local.http.get("/metrics/").status_code == 401  # keyed by HIPPOGRAPH_METRICS_PUBLIC=false
+    assert keyed.http.get("/metrics/").status_code == 200
+    created = keyed.data("capture", input={"content": "The boiler is serviced in March."})["capture"]
+    [event] = keyed.data("history", id=created["id"])["history"]
+    assert event["actor"] == "ops"
 
-        listing = _cli(data_dir, "keys", "list")
-        rows = [line.split("\t") for line in listing.stdout.strip().splitlines()]
-        assert [row[:3] for row in rows] == [["ci", "admin", "*"], ["ops", "admin", "*"]]
-        assert ops not in listing.stdout + listing.stderr and ci not in listing.stdout + listing.stderr
+    listing = _cli(data_dir, "keys", "list")
+    rows = [line.split("\t") for line in listing.stdout.strip().splitlines()]
+    assert [row[:3] for row in rows] == [["ci", "admin", "*"], ["ops", "admin", "*"]]
+    assert ops not in listing.stdout + listing.stderr and ci not in listing.stdout + listing.stderr
 
-        assert _cli(data_dir, "keys", "revoke", "ops").returncode == 0
-        eventually(lambda: keyed.http.post("/graphql", json=query).status_code == 401)
-        assert GraphQLClient(url, ci).http.post("/graphql", json=query).status_code == 200
-    finally:
-        _stop(process)
+    assert _cli(data_dir, "keys", "revoke", "ops").returncode == 0
+    eventually(lambda: keyed.http.post("/graphql", json=query).status_code == 401)
+    assert GraphQLClient(url, ci).http.post("/graphql", json=query).status_code == 200
+    restarted.stop()  # the log is whole once the server has stopped
     assert ops not in log.read_text() and ci not in log.read_text()
