@@ -52,7 +52,7 @@ class ServerSettings:
     # clients' writes (kernel/priority.py).
     priority_max_wait_s: Seconds = 2.0
     # How long a thread running Python keeps the interpreter's lock before another may take it
-    # (Python's own default is 5 ms). A recall makes a dozen store round trips and needs the lock
+    # (Python's own default is 5 ms). A recall makes ~20 store round trips and needs the lock
     # back after each; while captures run Python, each of those would wait up to this long.
     gil_switch_interval_ms: Annotated[float, Field(gt=0, le=100)] = 1.0
 
