@@ -27,6 +27,8 @@ Namespace = Annotated[
 Ids = Annotated[list[Annotated[str, Field(min_length=1, max_length=100)]], Field(min_length=1, max_length=1000)]
 Tags = Annotated[list[Annotated[str, Field(max_length=200)]] | None, Field(max_length=50)]
 Importance = Annotated[float | None, Field(ge=0, le=1, description="0..1, default 0.5.")]
+Limit = Annotated[int, Field(ge=1, le=100)]
+AsOf = Annotated[str | None, Field(description="ISO-8601: what held then; default now.")]
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
@@ -83,7 +85,7 @@ def build_server(clients: Clients) -> MCPServer:
     async def recall(
         query: Annotated[str, Field(description="What to remember, in words.", min_length=1)],
         ctx: Context,
-        limit: Annotated[int, Field(ge=1, le=100)] = 10,
+        limit: Limit = 10,
         mode: Annotated[Mode, Field(description="BALANCED, RECENT, IMPORTANT, DEEP or BROAD.")] = Mode.BALANCED,
         namespace: Namespace = None,
     ) -> CallToolResult:
@@ -159,7 +161,7 @@ def build_server(clients: Clients) -> MCPServer:
         search: Annotated[str, Field(description="A name, or part of one.", min_length=1)],
         ctx: Context,
         type: Annotated[str | None, Field(description="person, place, organization, ...")] = None,
-        limit: Annotated[int, Field(ge=1, le=100)] = 10,
+        limit: Limit = 10,
         namespace: Namespace = None,
     ) -> CallToolResult:
         """People, places, organizations... that memories mention, by name."""
@@ -173,7 +175,7 @@ def build_server(clients: Clients) -> MCPServer:
         entity_id: Annotated[str, Field(description="An id find_entities returned.", min_length=1)],
         ctx: Context,
         depth: Annotated[int, Field(ge=1, le=3)] = 1,
-        as_of: Annotated[str | None, Field(description="ISO-8601: what held then; default now.")] = None,
+        as_of: AsOf = None,
         namespace: Namespace = None,
     ) -> CallToolResult:
         """An entity, the entities related to it, and how (typed, time-bounded relations)."""
@@ -186,7 +188,7 @@ def build_server(clients: Clients) -> MCPServer:
     async def find_concepts(
         ctx: Context,
         search: Annotated[str | None, Field(description="A word, or part of one; omit it for the most common.")] = None,
-        limit: Annotated[int, Field(ge=1, le=100)] = 10,
+        limit: Limit = 10,
         namespace: Namespace = None,
     ) -> CallToolResult:
         """The topics memories are about ("pottery class", "adoption agency"), those most
@@ -200,8 +202,8 @@ def build_server(clients: Clients) -> MCPServer:
     async def concept_memories(
         concept_id: Annotated[str, Field(description="An id find_concepts returned.", min_length=1)],
         ctx: Context,
-        limit: Annotated[int, Field(ge=1, le=100)] = 10,
-        as_of: Annotated[str | None, Field(description="ISO-8601: what held then; default now.")] = None,
+        limit: Limit = 10,
+        as_of: AsOf = None,
         namespace: Namespace = None,
     ) -> CallToolResult:
         """The memories that meet at a concept, newest first."""

@@ -61,11 +61,12 @@ def _candidate(memory: Episode | Fact, replaces: Sequence[str] = ()) -> Candidat
     session and dates from its capture; a fact has a status and provenance, and dates from when
     it was recorded."""
     supported_by: tuple[str, ...]
-    agent = memory.agent if isinstance(memory, Episode) else None
+    agent: str | None
     if isinstance(memory, Episode):
         kind, created_at, status, session, supported_by = EPISODE_KIND, memory.captured_at, ACTIVE, memory.session, ()
+        agent = memory.agent
     else:
-        kind, created_at, status, session = memory.kind, memory.recorded_at, memory.status, None
+        kind, created_at, status, session, agent = memory.kind, memory.recorded_at, memory.status, None, None
         supported_by = tuple(memory.supported_by)
     return Candidate(
         id=memory.id,
