@@ -11,10 +11,13 @@ then:
    namespaces, with an exponential pause of mean ``--think-ms`` between its requests (an agent
    between turns; 0 makes every client send back to back);
 3. **check**: every id a capture, captureBatch or remember acknowledged is read back with
-   ``memory``; the ids a forget took are left out, as forgetting them was the point.
+   ``memory``; the ids a forget took are left out, as forgetting them was the point;
+4. **idle again**: once consolidation has caught up with what the load wrote, the same idle
+   questions on the grown store. The load multiplies the namespaces' size, and recall's reads grow
+   with it: the two idle figures tell that growth from the load itself.
 
 Reports errors by code (the target is none), ids lost, per-operation counts and latencies, and
-recall p50/p95 under load beside the idle p95. Every request uses ``graphql/operations/``.
+recall p50/p95 under load beside both idle p95s. Every request uses ``graphql/operations/``.
 
     python bench/load.py [--clients 50] [--duration 600] [--think-ms 1000] [--namespaces 5]
                          [--out bench/results/load.json]
@@ -287,7 +290,6 @@ def main() -> None:
     os.environ.setdefault("HIPPOGRAPH_RATE_PER_S", "100000")
     corpus = load_corpus()
     namespaces = [f"load-{i}" for i in range(args.namespaces)]
-    rng = random.Random(0)
     port = free_port() if args.port == "auto" else int(args.port)
     base_url = f"http://127.0.0.1:{port}"
     tally = Tally()
@@ -295,7 +297,7 @@ def main() -> None:
         print(f"serving on {base_url}, pid {server.pid}", file=sys.stderr)
         seed(base_url, corpus, namespaces, Tally())
         drained = wait_consolidated(base_url)
-        idle = idle_recalls(base_url, corpus, namespaces, args.idle_queries, rng)
+        idle = idle_recalls(base_url, corpus, namespaces, args.idle_queries, random.Random(0))
         consolidation_before = consolidation_state(base_url)
         until = time.monotonic() + args.duration
         started = time.monotonic()
@@ -320,9 +322,13 @@ def main() -> None:
         # Background work yields to requests, but must not starve: what it did under the load.
         consolidation_after = consolidation_state(base_url)
         readable = check_readable(base_url, tally)
+        drained_after = wait_consolidated(base_url)
+        idle_after = idle_recalls(base_url, corpus, namespaces, args.idle_queries, random.Random(0))
+        size_after = consolidation_state(base_url)
 
     under_load = tally.latencies["recall"]
     idle_summary = summary(idle.latencies["recall"], 50, 95)
+    idle_after_summary = summary(idle_after.latencies["recall"], 50, 95)
     load_summary = summary(under_load, 50, 95)
     writes = [op for op in MIX if op != "recall"]
     result = {
@@ -345,6 +351,13 @@ def main() -> None:
             stage: summary(ms, 50, 95) for stage, ms in tally.stages.items() if len(ms) > 1
         },
         "recall_p95_ratio": round(load_summary["p95"] / idle_summary["p95"], 2),
+        "recall_idle_after_ms": idle_after_summary,
+        "recall_stages_idle_after_ms": {
+            stage: summary(ms, 50, 95) for stage, ms in idle_after.stages.items() if len(ms) > 1
+        },
+        "recall_p95_ratio_to_idle_after": round(load_summary["p95"] / idle_after_summary["p95"], 2),
+        "consolidation_caught_up_after_s": round(drained_after, 1),
+        "store_after": size_after,
         "readable": readable,
         "consolidation_before_load": consolidation_before,
         "consolidation_after_load": consolidation_after,
@@ -378,6 +391,11 @@ def _markdown(result: dict[str, Any]) -> str:
             f"recall idle p50/p95: {result['recall_idle_ms']['median']}/{result['recall_idle_ms']['p95']} ms; "
             f"under load p50/p95: {result['recall_under_load_ms']['median']}/"
             f"{result['recall_under_load_ms']['p95']} ms ({result['recall_p95_ratio']}x idle p95)"
+        ),
+        (
+            f"recall idle on the grown store, once consolidated ({result['store_after']}): p50/p95 "
+            f"{result['recall_idle_after_ms']['median']}/{result['recall_idle_after_ms']['p95']} ms; "
+            f"under load p95 / this idle p95: {result['recall_p95_ratio_to_idle_after']}x"
         ),
         (
             f"consolidated under load: {result['consolidated_under_load']} episodes; "
