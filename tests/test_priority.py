@@ -2,23 +2,25 @@
 priority and ages waiters so none starves, a recall's query is embedded without waiting for
 captures' texts and its access counts are written after it answered, serve's consolidation
 pauses while requests are in flight (and not for ever), and the consolidation worker processes
-run at a lower OS priority."""
+and captures' embedding passes run at a lower OS priority."""
 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import uuid
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
+import pytest
 from support.client import GraphQLClient
 from support.operations import capture_turns
 
 from hippograph.consolidation.worker import drain, remaining
 from hippograph.embedding import MiniLMEmbedder, onnx_cache
-from hippograph.kernel.priority import Priority, PriorityGate, RequestGauge
+from hippograph.kernel.priority import Priority, PriorityGate, RequestGauge, lower_thread_priority
 from hippograph.runtime import Runtime
 
 POLLS = 10_000
@@ -215,3 +217,29 @@ def test_consolidation_worker_processes_run_at_a_lower_os_priority(runtime: Runt
     assert pool is not None and niceness > 0
     worker_niceness = pool._pool().submit(os.nice, 0).result(timeout=300)
     assert worker_niceness == min(19, os.nice(0) + niceness)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="threads have OS priorities of their own on Linux")
+def test_captures_forward_passes_run_on_threads_of_lower_os_priority(runtime: Runtime) -> None:
+    niceness = runtime.settings.models.embedding_niceness
+    assert niceness > 0
+    assert len(runtime.embedder.embed([f"Dana moved to Lisbon {uuid.uuid4()}."])[0]) == 384
+    passes = [thread for thread in threading.enumerate() if thread.name.startswith("embedding-pass")]
+    assert passes, "the pass ran on a thread of the embedder's"
+    mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    assert {os.getpriority(os.PRIO_PROCESS, thread.native_id) for thread in passes} == {min(19, mine + niceness)}
+
+
+def test_a_thread_lowers_its_own_priority_and_no_other() -> None:
+    def lowered() -> tuple[int, int]:
+        before = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        lower_thread_priority(3)
+        return before, os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    before, after = _in_thread(lowered).result(timeout=10)
+    if sys.platform.startswith("linux"):
+        assert after == min(19, before + 3)
+    else:
+        assert after == before
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine

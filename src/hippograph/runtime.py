@@ -93,6 +93,7 @@ def open_runtime(settings: Settings) -> Runtime:
         cache_dir=settings.models.model_cache_dir or onnx_cache.default_dir(),
         on_load=_freeze_loaded_objects,
         gate=PriorityGate("model", settings.models.embedding_concurrency, settings.server.priority_max_wait_s),
+        pass_niceness=settings.models.embedding_niceness,
     )
     extractor = LazyExtractor(on_load=_freeze_loaded_objects)
     pool = None

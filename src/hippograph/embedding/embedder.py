@@ -7,19 +7,20 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from hippograph.embedding import onnx_cache, onnx_encoder
 from hippograph.embedding.onnx_encoder import OnnxEncoder
 from hippograph.kernel.metrics import EMBEDDED_TEXTS, EMBEDDING_SECONDS, timed
-from hippograph.kernel.priority import Priority, PriorityGate
+from hippograph.kernel.priority import Priority, PriorityGate, lower_thread_priority
 
 log = logging.getLogger(__name__)
 
 DIMENSIONS = 384
 Vector = list[float]
+T = TypeVar("T")
 
 
 class Embedder(Protocol):
@@ -58,6 +59,7 @@ class MiniLMEmbedder:
         cache_dir: Path | None = None,
         on_load: Callable[[], None] = lambda: None,
         gate: PriorityGate | None = None,
+        pass_niceness: int = 0,
     ) -> None:
         self.batch_size = batch_size
         self.threads = threads
@@ -68,6 +70,16 @@ class MiniLMEmbedder:
         # Threads that embed captures' texts take turns here: on few cores they would otherwise
         # share them with each other. None: no turns (a worker process).
         self._gate = gate
+        # Where those turns' forward passes run: threads of lower OS priority, so that on busy
+        # cores a recall's work (its Python, its reads in the engine) goes ahead of a capture's
+        # embedding, as requests go ahead of consolidation. Only the pass: ONNX Runtime and torch
+        # release the interpreter's lock for it, so these threads never hold it while they wait
+        # for a core. None: the passes run in the threads that ask.
+        self._passes = (
+            ThreadPoolExecutor(gate.capacity, "embedding-pass", lower_thread_priority, (pass_niceness,))
+            if gate is not None and pass_niceness > 0
+            else None
+        )
         self._model: Any = None  # a SentenceTransformer once loaded
         self._model_lock = threading.Lock()
         self._encoder: OnnxEncoder | None = None
@@ -132,21 +144,28 @@ class MiniLMEmbedder:
         if encoder is not None:
             # A turn per forward pass, not per call: a query waits for one pass of a capture's
             # texts at most, not for all of them.
-            return encoder.encode_batch(texts, each_run=lambda: self._turn(priority))
+            return encoder.encode_batch(texts, run_pass=lambda forward: self._run_pass(forward, priority))
         self.load()
-        assert self._model is not None
-        with self._turn(priority):
-            vectors = self._model.encode(
+        model = self._model
+        assert model is not None
+        vectors = self._run_pass(
+            lambda: model.encode(
                 list(texts), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
-            )
+            ),
+            priority,
+        )
         return [vector.tolist() for vector in vectors]
 
-    def _turn(self, priority: Priority) -> AbstractContextManager[object]:
-        # A recall's query is one short text, a pass of a few milliseconds: it runs beside a
-        # capture's pass instead of waiting for it, which on busy cores took far longer.
+    def _run_pass(self, forward: Callable[[], T], priority: Priority) -> T:
+        # A recall's query is one short text, a pass of a few milliseconds: it runs at once, in the
+        # recall's thread, beside a capture's pass instead of waiting for it, which on busy cores
+        # took far longer.
         if self._gate is None or priority == Priority.INTERACTIVE:
-            return nullcontext()
-        return self._gate.turn(priority)
+            return forward()
+        with self._gate.turn(priority):
+            if self._passes is None:
+                return forward()
+            return self._passes.submit(forward).result()
 
     def _onnx_encoder(self) -> OnnxEncoder | None:
         if self._encoder_settled:

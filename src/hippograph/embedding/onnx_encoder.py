@@ -20,8 +20,8 @@ import io
 import logging
 import warnings
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, cast
 
 import numpy as np
@@ -41,6 +41,13 @@ PROBES = (
 )
 MIN_PROBE_COSINE = 0.9999
 OPSET = 17
+
+# Runs one forward pass (the function it is given) and returns what it returned.
+PassRunner = Callable[[Callable[[], Any]], Any]
+
+
+def _at_once(forward: Callable[[], Any]) -> Any:
+    return forward()
 
 
 @dataclass(frozen=True)
@@ -74,11 +81,9 @@ class OnnxEncoder:
     def encode(self, text: str) -> list[float]:
         return self.encode_batch([text])[0]
 
-    def encode_batch(
-        self, texts: Sequence[str], each_run: Callable[[], AbstractContextManager[object]] = nullcontext
-    ) -> list[list[float]]:
-        """Unit vectors for ``texts``, in their order; each forward pass runs inside
-        ``each_run()`` (a turn at a gate).
+    def encode_batch(self, texts: Sequence[str], run_pass: PassRunner = _at_once) -> list[list[float]]:
+        """Unit vectors for ``texts``, in their order; each forward pass is run by ``run_pass``
+        (at its turn, on another thread: the embedder's choice).
 
         Texts of similar length run together (sorted by tokens), a few at a time, so that padding
         adds little work; a padded token is masked, so it changes no other token's embedding."""
@@ -93,8 +98,7 @@ class OnnxEncoder:
             for row, i in enumerate(rows):
                 ids[row, : len(encodings[i].ids)] = encodings[i].ids
                 mask[row, : len(encodings[i].ids)] = 1
-            with each_run():
-                (hidden,) = self._session.run(None, {"input_ids": ids, "attention_mask": mask})
+            (hidden,) = run_pass(partial(self._session.run, None, {"input_ids": ids, "attention_mask": mask}))
             # The mean over each text's own tokens, then unit length.
             weights = mask[:, :, np.newaxis].astype(hidden.dtype)
             pooled = (hidden * weights).sum(axis=1) / weights.sum(axis=1)

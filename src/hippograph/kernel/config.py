@@ -86,6 +86,8 @@ class ModelSettings:
     # Passes of the embedding model over captures' texts at once in this process (a recall's query
     # takes no turn).
     embedding_concurrency: Positive = 1
+    # Added to the OS priority of the threads that run those passes (0: the server's priority).
+    embedding_niceness: Annotated[int, Field(ge=0, le=19)] = 10
     # Query embeddings kept: agents repeat their questions.
     query_cache_size: Count = 1024
     # Where MiniLM's ONNX export is kept between processes; unset: the user's cache directory.

@@ -14,6 +14,9 @@ altogether, and a recall's access counts are written after it answered, as a cli
 from __future__ import annotations
 
 import itertools
+import logging
+import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -22,6 +25,8 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 from hippograph.kernel.metrics import TURN_WAIT_SECONDS
+
+log = logging.getLogger(__name__)
 
 
 class Priority(IntEnum):
@@ -139,3 +144,16 @@ class RequestGauge:
         """Wait until no request is in flight, for at most ``timeout_s``; whether none is."""
         with self._condition:
             return self._condition.wait_for(lambda: not self._in_flight, timeout=max(0.0, timeout_s))
+
+
+def lower_thread_priority(niceness: int) -> None:
+    """Add ``niceness`` to the calling thread's OS priority: its work then takes CPU time from
+    other threads' only when a core has some to spare. Linux gives each thread a priority of its
+    own; elsewhere, or where that is not permitted, the thread keeps the process's."""
+    if niceness <= 0 or not sys.platform.startswith("linux"):
+        return
+    thread = threading.get_native_id()
+    try:
+        os.setpriority(os.PRIO_PROCESS, thread, min(19, os.getpriority(os.PRIO_PROCESS, thread) + niceness))
+    except OSError:
+        log.info("could not lower the priority of thread %s", threading.current_thread().name, exc_info=True)
