@@ -31,6 +31,7 @@ CREATE PROPERTY Episode.namespace_token IF NOT EXISTS STRING;
 CREATE PROPERTY Episode.state IF NOT EXISTS STRING;
 CREATE PROPERTY Episode.embedding_pending IF NOT EXISTS BOOLEAN;
 CREATE PROPERTY Episode.embedding IF NOT EXISTS ARRAY_OF_FLOATS;
+CREATE PROPERTY Episode.context_embedding IF NOT EXISTS ARRAY_OF_FLOATS;
 CREATE PROPERTY Fact.id IF NOT EXISTS STRING;
 CREATE PROPERTY Fact.namespace IF NOT EXISTS STRING;
 CREATE PROPERTY Fact.kind IF NOT EXISTS STRING;
@@ -103,5 +104,6 @@ CREATE INDEX IF NOT EXISTS ON Fact (statement, namespace_token) FULL_TEXT;
 CREATE INDEX IF NOT EXISTS ON Entity (name) FULL_TEXT;
 
 CREATE INDEX IF NOT EXISTS ON Episode (embedding) LSM_VECTOR METADATA {"dimensions": 384, "similarity": "COSINE"};
+CREATE INDEX IF NOT EXISTS ON Episode (context_embedding) LSM_VECTOR METADATA {"dimensions": 384, "similarity": "COSINE"};
 CREATE INDEX IF NOT EXISTS ON Fact (embedding) LSM_VECTOR METADATA {"dimensions": 384, "similarity": "COSINE"};
 CREATE INDEX IF NOT EXISTS ON Entity (embedding) LSM_VECTOR METADATA {"dimensions": 384, "similarity": "COSINE"};

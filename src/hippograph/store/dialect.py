@@ -17,6 +17,7 @@ SEARCH_INDEXES: dict[str, tuple[str, str]] = {
     "episode_search": ("Episode", "content,namespace_token"),
     "fact_search": ("Fact", "statement,namespace_token"),
     "episode_embedding": ("Episode", "embedding"),
+    "episode_context_embedding": ("Episode", "context_embedding"),
     "fact_embedding": ("Fact", "embedding"),
     "entity_name": ("Entity", "name"),
     "entity_embedding": ("Entity", "embedding"),
