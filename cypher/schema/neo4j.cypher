@@ -38,6 +38,7 @@ CREATE INDEX history_target IF NOT EXISTS FOR (n:History) ON (n.target);
 DROP INDEX episode_content IF EXISTS;
 DROP INDEX fact_statement IF EXISTS;
 CREATE FULLTEXT INDEX episode_search IF NOT EXISTS FOR (n:Episode) ON EACH [n.content, n.namespace_token];
+CREATE FULLTEXT INDEX episode_stems IF NOT EXISTS FOR (n:Episode) ON EACH [n.stems, n.namespace_token];
 CREATE FULLTEXT INDEX fact_search IF NOT EXISTS FOR (n:Fact) ON EACH [n.statement, n.namespace_token];
 CREATE FULLTEXT INDEX entity_name IF NOT EXISTS FOR (n:Entity) ON EACH [n.name];
 

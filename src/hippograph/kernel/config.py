@@ -171,6 +171,9 @@ class RecallSettings:
     # Whether recall runs the context channel (the episodes' context vectors, written by
     # consolidation; HIPPOGRAPH_CONSOLIDATION_CONTEXT_TURNS) when a request asks for it.
     context_channel: bool = True
+    # Whether the keyword channel searches episodes by their words' stems ("researching" meets
+    # "research"; capture writes them) rather than by their words as written.
+    keyword_stems: bool = True
     activation: ActivationParams = ActivationParams()
     graph: GraphSettings = GraphSettings()
 

@@ -5,15 +5,15 @@ it."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 from hippograph.embedding import Vector
 from hippograph.kernel.config import ActivationParams
 from hippograph.kernel.lucene import fulltext_query
+from hippograph.kernel.text.stems import stems
 from hippograph.kernel.timing import Stopwatch
 from hippograph.recall.fusion import Ranked, reciprocal_rank_fusion
 from hippograph.recall.graph import GraphQuery, QuerySeeds, graph_channel, query_seeds
@@ -130,22 +130,19 @@ def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> list[Ranke
     terms = fulltext_query(request.query)
     if terms is None:
         return []
-    return _search(
-        runtime,
-        "fulltext_search",
-        ("episode_search", "fact_search"),
-        query=scoped_query(request.namespace, terms),
-        namespace=request.namespace,
-        limit=fetch,
+    plain = scoped_query(request.namespace, terms)
+    # Episodes by their words' stems (capture writes them), facts by their statements' words.
+    episodes = (
+        ("episode_stems", scoped_query(request.namespace, stems(terms)))
+        if runtime.settings.recall.keyword_stems
+        else ("episode_search", plain)
     )
+    searches = [
+        {"index": runtime.store.index(index), "query": query} for index, query in (episodes, ("fact_search", plain))
+    ]
+    rows = runtime.store.read_listed("fulltext_search", searches=searches, namespace=request.namespace, limit=fetch)
+    return [Ranked(row["id"], row["score"], row["label"]) for row in rows]
 
 
 def _vector(runtime: Runtime, request: RecallRequest, fetch: int, embedding: Vector) -> list[Ranked]:
     return vector_channel(runtime.store, VectorQuery(request.namespace, embedding, fetch, MIN_COSINE))
-
-
-def _search(runtime: Runtime, query_name: str, indexes: Sequence[str], **params: Any) -> list[Ranked]:
-    """One channel over several indexes (episodes and facts), one ranking by score."""
-    names = [runtime.store.index(index) for index in indexes]
-    rows = runtime.store.read_listed(query_name, indexes=names, **params)
-    return [Ranked(row["id"], row["score"], row["label"]) for row in rows]
