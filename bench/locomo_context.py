@@ -255,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     turns_of = json.loads((args.data_dir / INGEST_RECORD).read_text())["turns_of"]
     namespaces = [namespace_of(t.sample_id) for t in turns]
     turn_of = [t.dia_id for t in turns]
-    episode_of = _episode_ids(turns, turns_of)
+    episode_of = episode_ids(turns, turns_of)
     members = {ns: np.array([i for i, n in enumerate(namespaces) if n == ns]) for ns in sorted(set(namespaces))}
 
     embedder = MiniLMEmbedder(32, 2, cache_dir=onnx_cache.default_dir())
@@ -351,7 +351,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _episode_ids(turns: Sequence[Turn], turns_of: dict[str, list[str]]) -> list[str]:
+def episode_ids(turns: Sequence[Turn], turns_of: dict[str, list[str]]) -> list[str]:
     """Each turn's episode id. Turn ids repeat across conversations; captures kept their order, so
     the i-th capture of a turn id is the i-th turn with that id."""
     memories: dict[str, list[str]] = defaultdict(list)

@@ -13,7 +13,7 @@ counts is stemmed against plain.
 
     python bench/locomo_stemming.py --data-dir DIR [--out FILE]
 
-Needs ``snowballstemmer`` (not a dependency of the service).
+The stems are the service's own (``kernel/text/stems.py``).
 """
 
 from __future__ import annotations
@@ -29,26 +29,26 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import snowballstemmer
 from harness import LOCOMO, REPO, load_turns
 from locomo_context import (
     RANKINGS,
     WINDOWS,
     as_ranking,
     cosine_ranking,
+    episode_ids,
     evaluate,
     fuse,
     own_texts,
     paired,
     spoken_by_named,
     window,
-    _episode_ids,
 )
-from locomo_recall import CATEGORIES, INGEST_RECORD, load_queries, namespace_of
+from locomo_recall import CATEGORIES, INGEST_RECORD, namespace_of
 
 sys.path.insert(0, str(REPO / "src"))
 
 from hippograph.kernel.lucene import stopwords
+from hippograph.kernel.text.stems import stems
 
 K1, B = 1.2, 0.75
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -56,10 +56,9 @@ Tokenize = Callable[[str], list[str]]
 
 
 def tokenizers() -> dict[str, Tokenize]:
-    stem = snowballstemmer.stemmer("english").stemWords
     return {
         "plain": lambda text: _WORD.findall(text.casefold()),
-        "stemmed": lambda text: stem(_WORD.findall(text.casefold())),
+        "stemmed": lambda text: stems(text).split(),
     }
 
 
@@ -92,7 +91,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     samples = json.loads(LOCOMO.read_text())
     turns = load_turns(samples)
-    load_queries(samples, turns)
     speaker = {(namespace_of(t.sample_id), t.dia_id): t.speaker for t in turns}
     questions = json.loads((args.data_dir / RANKINGS).read_text())
     for question in questions:
@@ -101,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     turns_of = json.loads((args.data_dir / INGEST_RECORD).read_text())["turns_of"]
     namespaces = [namespace_of(t.sample_id) for t in turns]
     turn_of = [t.dia_id for t in turns]
-    episode_of = _episode_ids(turns, turns_of)
+    episode_of = episode_ids(turns, turns_of)
     members = {ns: np.array([i for i, n in enumerate(namespaces) if n == ns]) for ns in sorted(set(namespaces))}
 
     # The context channel as the service computes it: the unit sum of the turn's and the two before.
