@@ -1,6 +1,6 @@
-"""Recall's channels for one request: keyword, vector and graph, each returning ids and scores
-only (nothing is read before authorization). A failing channel degrades recall instead of failing
-it."""
+"""Recall's channels for one request: keyword, vector, context and graph, each returning ids and
+scores only (nothing is read before authorization). A failing channel degrades recall instead of
+failing it."""
 
 from __future__ import annotations
 
