@@ -58,7 +58,7 @@ ABLATIONS: dict[str, tuple[str, ...]] = {
     "vector": ("VECTOR",),
     "graph": ("GRAPH",),
     "keyword+vector": ("KEYWORD", "VECTOR"),
-    "all": ("KEYWORD", "VECTOR", "GRAPH"),
+    "all": ("KEYWORD", "VECTOR", "GRAPH", "CONTEXT"),
 }
 BATCH_SIZE = 64
 # A fresh JVM spends more CPU compiling the store's hot code (HotSpot's C2) than running queries

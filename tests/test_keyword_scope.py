@@ -58,8 +58,8 @@ def test_the_search_statement_returns_its_rows_best_first_in_one_list(
     def search(words: str) -> list[dict[str, Any]]:
         terms = fulltext_query(words)
         assert terms is not None
-        query = scoped_query(namespace, terms)
-        return runtime.store.read_listed("fulltext_search", indexes=indexes, query=query, namespace=namespace, limit=5)
+        searches = [{"index": index, "query": scoped_query(namespace, terms)} for index in indexes]
+        return runtime.store.read_listed("fulltext_search", searches=searches, namespace=namespace, limit=5)
 
     rows = search("kayak")
     assert [row["id"] for row in rows] == [ids[1], ids[2], ids[0]]

@@ -45,9 +45,10 @@ def test_activation_reaches_memories_the_query_does_not_name(gql: GraphQLClient,
     assert graph["degraded"] == []
 
     fused = recall_over_api(gql, namespace, "Dana's employer", explain=True)
-    assert {"keyword", "vector", "graph", "authorize", "score", "hydrate"} <= {t["stage"] for t in fused["timings"]}
+    stages = {"keyword", "vector", "context", "graph", "authorize", "score", "hydrate"}
+    assert stages <= {t["stage"] for t in fused["timings"]}
     channels = {c["channel"] for hit in fused["hits"] for c in hit["channels"]}
-    assert channels == {"KEYWORD", "VECTOR", "GRAPH"}
+    assert channels == {"KEYWORD", "VECTOR", "CONTEXT", "GRAPH"}
     top = fused["hits"][0]
     explanation = top["explanation"]
     assert explanation["state"] == "ACTIVE" and explanation["retention"] > 0.99

@@ -72,12 +72,13 @@ def test_a_failing_embedder_loses_nothing(runtime: Runtime, gql: GraphQLClient, 
 
 
 def test_a_failing_channel_degrades_instead_of_failing(runtime: Runtime, gql: GraphQLClient, namespace: str) -> None:
-    # The vector channel needs the embedder for the query; with it broken, keyword still answers.
+    # The vector and context channels need the embedder for the query; with it broken, keyword
+    # still answers.
     [outcome] = capture(runtime, [CaptureInput("Invoices are archived for ten years.", namespace=namespace)])
     broken = replace(runtime, embedder=BrokenEmbedder())
     result = recall(broken, RecallRequest("invoices archived", namespace=namespace))
     assert [hit.memory.id for hit in result.hits] == [outcome.id]
-    assert [d.channel.value for d in result.degraded] == ["vector"]
+    assert [d.channel.value for d in result.degraded] == ["vector", "context"]
     assert "degraded: vector" in result.context
 
 

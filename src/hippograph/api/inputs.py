@@ -65,7 +65,7 @@ class RecallInput(graphene.InputObjectType):
     query = graphene.String(required=True)
     limit = graphene.Int(default_value=DEFAULT_LIMIT, description=f"1..{LIMITS.max_recall_limit} by default.")
     filters = graphene.Field(RecallFiltersInput)
-    channels = graphene.List(graphene.NonNull(Channel), description="Default: all three.")
+    channels = graphene.List(graphene.NonNull(Channel), description="Default: all.")
     mode = graphene.Field(RecallMode, default_value=RecallModeValue.BALANCED.value)
     as_of = DateTime(description="Valid time: what held in the world then. Default: now.")
     known_at = DateTime(description="Transaction time: as Hippograph knew it then. Default: now.")

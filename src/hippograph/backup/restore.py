@@ -30,7 +30,9 @@ from hippograph.backup.format import (
     relationship_types,
 )
 from hippograph.kernel.errors import ErrorCode, HippographError, bad_input, not_json
+from hippograph.kernel.text.stems import stems
 from hippograph.store import Row, Store, Transaction, UniquenessConflict
+from hippograph.store.search import STEMS_FIELD
 
 BATCH = 500
 _DELETE_BATCH = 2000
@@ -177,7 +179,11 @@ def _node(record: dict[str, Any]) -> Node:
     label = record["node"]
     if not isinstance(label, str) or label not in NODE_LABELS or set(record) != {"node", "properties"}:
         raise RecordError(f'a node record is {{"node": one of {", ".join(NODE_LABELS)}, "properties": {{...}}}}')
-    return Node(label, decode_properties(record["properties"]))
+    properties = decode_properties(record["properties"])
+    if label == "Episode" and isinstance(properties.get("content"), str):
+        # Derived from the content: an export made before stems were stored has none.
+        properties[STEMS_FIELD] = stems(properties["content"])
+    return Node(label, properties)
 
 
 def _relationship(record: dict[str, Any], known_types: frozenset[str] | None) -> Relationship:

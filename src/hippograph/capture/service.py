@@ -28,11 +28,12 @@ from hippograph.kernel.model import (
 from hippograph.kernel.text.clean import clean_content
 from hippograph.kernel.text.fields import as_redactions, scrub_field, scrub_json, scrub_tags, tally_of
 from hippograph.kernel.text.normalize import content_hash
+from hippograph.kernel.text.stems import stems
 from hippograph.kernel.validation import validate_capture
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction, UniquenessConflict
 from hippograph.store.history import history_event
-from hippograph.store.search import NAMESPACE_FIELD, namespace_token
+from hippograph.store.search import NAMESPACE_FIELD, STEMS_FIELD, namespace_token
 
 log = logging.getLogger(__name__)
 
@@ -238,6 +239,7 @@ def _episode_properties(episode_id: str, p: _Prepared, vector: Vector | None, no
         "namespace": item.namespace,
         NAMESPACE_FIELD: namespace_token(item.namespace),
         "content": p.content,
+        STEMS_FIELD: stems(p.content),
         "content_hash": p.content_hash,
         "role": item.role.value,
         "agent": p.agent,

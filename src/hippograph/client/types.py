@@ -45,6 +45,7 @@ class Channel(StrEnum):
     KEYWORD = "KEYWORD"
     VECTOR = "VECTOR"
     GRAPH = "GRAPH"
+    CONTEXT = "CONTEXT"
 
 
 class CaptureStatus(StrEnum):

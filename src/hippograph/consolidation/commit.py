@@ -18,6 +18,7 @@ from ulid import ULID
 
 from hippograph.consolidation.beliefs import Context, Versions, commit_fact, fact_identity, probe
 from hippograph.consolidation.concepts import merge_concepts, sync_fact_concepts
+from hippograph.consolidation.context import write_context_vectors
 from hippograph.embedding import Vector
 from hippograph.extraction.model import EntityType, Extraction
 from hippograph.kernel.events import MemoryEvent
@@ -76,10 +77,12 @@ def commit_episodes(
     worker: str,
     now: datetime,
     events: list[MemoryEvent] | None = None,
+    context_turns: int = 0,
 ) -> list[bool]:
     """Commit each episode's derivation; per episode, False (and nothing written for it) when our
     lease on it was lost. ``events`` receives what was created, superseded or contradicted, for
-    after the commit."""
+    after the commit; ``context_turns`` is how many turns before each episode its context vector
+    sums (consolidation/context.py)."""
     tx = Statements(transaction)
     rows = tx.run("claim_episodes", ids=[work.id for work in works], worker=worker, now=now)
     claims = {row["id"]: row for row in rows if row["owned"]}
@@ -116,6 +119,7 @@ def commit_episodes(
         ):
             commit_fact(ctx, position, candidate, identity, vector)
     sync_fact_concepts(tx, tx.supported)
+    write_context_vectors(tx, [work.id for work in owned], context_turns)
     tx.run("finish_episodes", ids=[work.id for work in owned], now=now)
     return [work.id in claims for work in works]
 

@@ -22,11 +22,13 @@ if TYPE_CHECKING:
     from hippograph.consolidation.commit import EpisodeWork
 
 
-class _Runs(Protocol):
+class Runs(Protocol):
+    """What consolidation's steps need of a transaction: named statements (commit.Statements)."""
+
     def run(self, name: str, **params: Any) -> list[dict[str, Any]]: ...
 
 
-def merge_concepts(tx: _Runs, works: Sequence[EpisodeWork]) -> None:
+def merge_concepts(tx: Runs, works: Sequence[EpisodeWork]) -> None:
     """Link each episode to its concepts in one statement."""
     links = [row for work in works for row in _links(work)]
     if links:
@@ -39,7 +41,7 @@ def fact_concepts(work: EpisodeWork, candidate: FactCandidate) -> tuple[str, ...
     return tuple(key for key in candidate.concepts if canonical_key(key) not in names)
 
 
-def sync_fact_concepts(tx: _Runs, facts: Collection[str]) -> None:
+def sync_fact_concepts(tx: Runs, facts: Collection[str]) -> None:
     """Make each fact's MENTIONS_CONCEPT links the union of its statements' concepts."""
     if facts:
         tx.run("sync_fact_concepts", facts=sorted(facts))

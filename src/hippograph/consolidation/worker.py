@@ -142,7 +142,8 @@ def _process(runtime: Runtime, batch: list[Row], derived: Future[list[Derived]],
         # episode stays all or nothing, and a crash loses the whole group to lease expiry.
         events: list[MemoryEvent] = []
         committed = runtime.store.write(
-            partial(_commit_group, works=works, worker=worker, now=now, events=events), priority=Priority.BACKGROUND
+            partial(_commit_group, works=works, worker=worker, now=now, events=events, context=_context(runtime)),
+            priority=Priority.BACKGROUND,
         )
     except Exception:
         log.warning("group commit of %d episodes failed; committing them one by one", len(works), exc_info=True)
@@ -153,10 +154,14 @@ def _process(runtime: Runtime, batch: list[Row], derived: Future[list[Derived]],
 
 
 def _commit_group(
-    tx: Transaction, *, works: list[EpisodeWork], worker: str, now: datetime, events: list[MemoryEvent]
+    tx: Transaction, *, works: list[EpisodeWork], worker: str, now: datetime, events: list[MemoryEvent], context: int
 ) -> list[bool]:
     events.clear()  # the driver may retry the transaction: only the attempt that commits counts
-    return commit_episodes(tx, works, worker, now, events)
+    return commit_episodes(tx, works, worker, now, events, context)
+
+
+def _context(runtime: Runtime) -> int:
+    return runtime.settings.consolidation.context_turns
 
 
 def _commit_one_by_one(runtime: Runtime, batch: list[Row], works: list[EpisodeWork], worker: str) -> tuple[int, int]:
@@ -166,7 +171,14 @@ def _commit_one_by_one(runtime: Runtime, batch: list[Row], works: list[EpisodeWo
         events: list[MemoryEvent] = []
         try:
             [committed] = runtime.store.write(
-                partial(_commit_group, works=[work], worker=worker, now=runtime.clock(), events=events),
+                partial(
+                    _commit_group,
+                    works=[work],
+                    worker=worker,
+                    now=runtime.clock(),
+                    events=events,
+                    context=_context(runtime),
+                ),
                 priority=Priority.BACKGROUND,
             )
         except Exception as error:

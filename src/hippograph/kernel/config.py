@@ -119,6 +119,11 @@ class ConsolidationSettings:
     # background consolidation pauses before a lease while requests are in flight.
     niceness: Annotated[int, Field(ge=0, le=19)] = 10
     yield_s: Seconds = 2.0
+    # A turn of a conversation often means something only with the turns before it ("Yes, we went
+    # there last summer!"): each episode also gets a context vector, the normalized sum of its own
+    # embedding and those of up to this many turns before it in its session, which recall's context
+    # channel searches (0: none written).
+    context_turns: Annotated[int, Field(ge=0, le=2)] = 2
 
 
 @dataclass(frozen=True, config=_STRICT)
@@ -167,6 +172,12 @@ class RecallSettings:
     # another agent spoke score this many times as much (1: no such prior). What a person says is
     # mostly the evidence about that person; others' words about them still count, at half.
     named_speaker_factor: Share = 0.5
+    # Whether recall runs the context channel (the episodes' context vectors, written by
+    # consolidation; HIPPOGRAPH_CONSOLIDATION_CONTEXT_TURNS) when a request asks for it.
+    context_channel: bool = True
+    # Whether the keyword channel searches episodes by their words' stems ("researching" meets
+    # "research"; capture writes them) rather than by their words as written.
+    keyword_stems: bool = True
     activation: ActivationParams = ActivationParams()
     graph: GraphSettings = GraphSettings()
 

@@ -63,6 +63,7 @@ def erase_in(tx: Transaction, namespace: str, memory_id: str, reason: str, actor
     if facts:
         tx.run("delete_fact_relations", facts=facts)
     if isinstance(memory, Episode):
+        tx.run("clear_following_contexts", id=memory_id)
         tx.run("relink_next", id=memory_id)
         tx.run("retract_session_tail", id=memory_id)
         tx.run("erase_episode_concepts", namespace=namespace, id=memory_id)

@@ -184,10 +184,9 @@ def _search(runtime: Runtime, tx: Transaction, namespace: str, query: str, limit
     terms = fulltext_query(query)
     if terms is None:
         raise bad_input("the query has no searchable words", field="query")
-    indexes = [runtime.store.index(index) for index in ("episode_search", "fact_search")]
-    rows = tx.run_listed(
-        "fulltext_search", indexes=indexes, query=scoped_query(namespace, terms), namespace=namespace, limit=limit
-    )
+    query = scoped_query(namespace, terms)
+    searches = [{"index": runtime.store.index(index), "query": query} for index in ("episode_search", "fact_search")]
+    rows = tx.run_listed("fulltext_search", searches=searches, namespace=namespace, limit=limit)
     return [row["id"] for row in rows]
 
 

@@ -1,25 +1,25 @@
-"""Recall's channels for one request: keyword, vector and graph, each returning ids and scores
-only (nothing is read before authorization). A failing channel degrades recall instead of failing
-it."""
+"""Recall's channels for one request: keyword, vector, context and graph, each returning ids and
+scores only (nothing is read before authorization). A failing channel degrades recall instead of
+failing it."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 from hippograph.embedding import Vector
 from hippograph.kernel.config import ActivationParams
 from hippograph.kernel.lucene import fulltext_query
+from hippograph.kernel.text.stems import stems
 from hippograph.kernel.timing import Stopwatch
 from hippograph.recall.fusion import Ranked, reciprocal_rank_fusion
 from hippograph.recall.graph import GraphQuery, QuerySeeds, graph_channel, query_seeds
 from hippograph.recall.modes import ModePreset
 from hippograph.recall.request import Channel, Degradation, RecallRequest
-from hippograph.recall.vector import VectorQuery, vector_channel
+from hippograph.recall.vector import CONTEXTS, VectorQuery, vector_channel
 from hippograph.runtime import Runtime
 from hippograph.store.search import scoped_query
 
@@ -49,10 +49,29 @@ def run_channels(
                 log.warning("recall channel %s failed", channel, exc_info=True)
                 return Degradation(channel, f"failed: {type(error).__name__}")
 
+    embedding: list[Vector] = []  # the query's, once embedded
+
+    def embedded() -> Vector:
+        if not embedding:
+            with watch.stage("embed_query"):
+                embedding.append(runtime.embedder.embed_query(request.query))
+        return embedding[0]
+
     def vector() -> list[Ranked]:
-        with watch.stage("embed_query"):
-            vector = runtime.embedder.embed_query(request.query)
-        return _vector(runtime, request, fetch, vector)
+        return _vector(runtime, request, fetch, embedded())
+
+    def context() -> list[Ranked]:
+        query = VectorQuery(request.namespace, embedded(), fetch, MIN_COSINE, (CONTEXTS,))
+        return vector_channel(runtime.store, query)
+
+    def embedding_channels() -> list[tuple[Channel, list[Ranked] | Degradation]]:
+        # One after the other in one pool thread: both need the query's embedding, computed once.
+        results = []
+        if Channel.VECTOR in wanted:
+            results.append((Channel.VECTOR, attempt(Channel.VECTOR, vector)))
+        if Channel.CONTEXT in wanted and runtime.settings.recall.context_channel:
+            results.append((Channel.CONTEXT, attempt(Channel.CONTEXT, context)))
+        return results
 
     def graph() -> list[Ranked]:
         assert named is not None
@@ -75,14 +94,14 @@ def run_channels(
         else:
             rankings[channel] = result
 
-    # The keyword and vector channels run at once, the vector channel (the query's embedding, then
-    # its search) in a pool thread: ONNX Runtime and the store's engine release the GIL. The graph
-    # channel comes last: it starts from their hits too.
-    vectors = pool.submit(attempt, Channel.VECTOR, vector) if Channel.VECTOR in wanted else None
+    # The keyword channel runs beside the vector and context channels (the query's embedding, then
+    # their searches) in a pool thread: ONNX Runtime and the store's engine release the GIL. The
+    # graph channel comes last: it starts from their hits too.
+    vectors = pool.submit(embedding_channels) if wanted & {Channel.VECTOR, Channel.CONTEXT} else None
     if Channel.KEYWORD in wanted:
         keep(Channel.KEYWORD, attempt(Channel.KEYWORD, lambda: _keyword(runtime, request, fetch)))
-    if vectors is not None:
-        keep(Channel.VECTOR, vectors.result())
+    for channel, result in vectors.result() if vectors is not None else ():
+        keep(channel, result)
     if Channel.GRAPH in wanted:
         keep(Channel.GRAPH, attempt(Channel.GRAPH, graph))
     return rankings, degraded, _names(named, reported=Channel.GRAPH in request.channels)
@@ -111,22 +130,19 @@ def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> list[Ranke
     terms = fulltext_query(request.query)
     if terms is None:
         return []
-    return _search(
-        runtime,
-        "fulltext_search",
-        ("episode_search", "fact_search"),
-        query=scoped_query(request.namespace, terms),
-        namespace=request.namespace,
-        limit=fetch,
+    plain = scoped_query(request.namespace, terms)
+    # Episodes by their words' stems (capture writes them), facts by their statements' words.
+    episodes = (
+        ("episode_stems", scoped_query(request.namespace, stems(terms)))
+        if runtime.settings.recall.keyword_stems
+        else ("episode_search", plain)
     )
+    searches = [
+        {"index": runtime.store.index(index), "query": query} for index, query in (episodes, ("fact_search", plain))
+    ]
+    rows = runtime.store.read_listed("fulltext_search", searches=searches, namespace=request.namespace, limit=fetch)
+    return [Ranked(row["id"], row["score"], row["label"]) for row in rows]
 
 
 def _vector(runtime: Runtime, request: RecallRequest, fetch: int, embedding: Vector) -> list[Ranked]:
     return vector_channel(runtime.store, VectorQuery(request.namespace, embedding, fetch, MIN_COSINE))
-
-
-def _search(runtime: Runtime, query_name: str, indexes: Sequence[str], **params: Any) -> list[Ranked]:
-    """One channel over several indexes (episodes and facts), one ranking by score."""
-    names = [runtime.store.index(index) for index in indexes]
-    rows = runtime.store.read_listed(query_name, indexes=names, **params)
-    return [Ranked(row["id"], row["score"], row["label"]) for row in rows]

@@ -17,6 +17,8 @@ class Channel(StrEnum):
     KEYWORD = "keyword"
     VECTOR = "vector"
     GRAPH = "graph"
+    # Episodes by their context vectors: their text with the turns before it (consolidation/context.py).
+    CONTEXT = "context"
 
 
 class Mode(StrEnum):

@@ -52,6 +52,8 @@ class Kind:
 
 EPISODES = Kind("episode_embedding", "episodes", "store_episodes")
 FACTS = Kind("fact_embedding", "facts", "store_facts")
+# Episodes' context vectors (consolidation/context.py): the context channel's own ranking.
+CONTEXTS = Kind("episode_context_embedding", "contexts", "store_episodes")
 KINDS = (EPISODES, FACTS)
 
 
@@ -61,6 +63,7 @@ class VectorQuery:
     embedding: Vector
     limit: int
     min_cosine: float
+    kinds: tuple[Kind, ...] = KINDS  # ranked together
 
 
 def vector_channel(store: Store, query: VectorQuery) -> list[Ranked]:
@@ -69,7 +72,7 @@ def vector_channel(store: Store, query: VectorQuery) -> list[Ranked]:
 
     def read(tx: Transaction) -> list[Ranked]:
         [scope] = tx.run("vector_scope", namespace=query.namespace)
-        exact = exact_kinds(scope, query.limit, store.dialect.vector_rebuilt_below)
+        exact = exact_kinds(scope, query.limit, store.dialect.vector_rebuilt_below, query.kinds)
         # Widening stops at WIDEN times what a namespace of this share needs when its text is like
         # the others': a namespace with few facts among many like them elsewhere would otherwise
         # read the whole fact index (the counts are of episodes, not facts).
@@ -79,12 +82,14 @@ def vector_channel(store: Store, query: VectorQuery) -> list[Ranked]:
     return store.read_in(read)
 
 
-def exact_kinds(scope: Mapping[str, int], limit: int, rebuilt_below: int) -> frozenset[Kind]:
+def exact_kinds(
+    scope: Mapping[str, int], limit: int, rebuilt_below: int, kinds: Sequence[Kind] = KINDS
+) -> frozenset[Kind]:
     """The kinds to score exactly, given ``vector_scope``'s counts: all when the namespace is a
     small share of the store, and any whose index the server would rebuild on this search."""
     if scope["episodes"] ** 2 <= limit * scope["store_episodes"]:
-        return frozenset(KINDS)
-    return frozenset(kind for kind in KINDS if scope[kind.stored] < rebuilt_below)
+        return frozenset(kinds)
+    return frozenset(kind for kind in kinds if scope[kind.stored] < rebuilt_below)
 
 
 def neighbours(
@@ -93,7 +98,7 @@ def neighbours(
     """The namespace's nearest memories: the ``exact`` kinds scored exactly, the others through
     their indexes."""
     ranked = exact_neighbours(store, tx, query, exact) if exact else []
-    if indexed := [kind for kind in KINDS if kind not in exact]:
+    if indexed := [kind for kind in query.kinds if kind not in exact]:
         ranked += indexed_neighbours(store, tx, query, indexed, max_k)
     return sorted(ranked, key=lambda row: -row.score)[: query.limit]
 
@@ -108,7 +113,7 @@ def exact_neighbours(store: Store, tx: Transaction, query: VectorQuery, kinds: I
         embedding=query.embedding,
         min_similarity=cosine.similarity_of(query.min_cosine),
         limit=query.limit,
-        **{kind.exact_flag: kind in wanted for kind in KINDS},
+        **{kind.exact_flag: kind in wanted for kind in (*KINDS, CONTEXTS)},
     )
     return [Ranked(row["id"], cosine.index_score(row["similarity"]), row["label"]) for row in rows]
 

@@ -15,8 +15,10 @@ from hippograph.kernel.resources import read_text
 # text indexes also cover the namespace's token (see store/search.py).
 SEARCH_INDEXES: dict[str, tuple[str, str]] = {
     "episode_search": ("Episode", "content,namespace_token"),
+    "episode_stems": ("Episode", "stems,namespace_token"),
     "fact_search": ("Fact", "statement,namespace_token"),
     "episode_embedding": ("Episode", "embedding"),
+    "episode_context_embedding": ("Episode", "context_embedding"),
     "fact_embedding": ("Fact", "embedding"),
     "entity_name": ("Entity", "name"),
     "entity_embedding": ("Entity", "embedding"),

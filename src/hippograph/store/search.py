@@ -10,6 +10,8 @@ with the namespace's best ``limit`` matches and nothing else.
 from __future__ import annotations
 
 NAMESPACE_FIELD = "namespace_token"
+# An episode's words as stems (kernel/text/stems.py), searched by the keyword channel.
+STEMS_FIELD = "stems"
 
 
 def namespace_token(namespace: str) -> str:

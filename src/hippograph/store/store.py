@@ -16,6 +16,7 @@ from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.kernel.metrics import STATEMENT_ERRORS, STATEMENT_SECONDS, timed
 from hippograph.kernel.priority import Priority, PriorityGate
 from hippograph.kernel.resources import read_text
+from hippograph.kernel.text.stems import stems
 from hippograph.store.dialect import Dialect
 from hippograph.store.retry import NoGate, is_transient, with_retries
 from hippograph.store.search import namespace_token
@@ -29,6 +30,7 @@ Row = dict[str, Any]
 # One-time data migrations, by the id they are recorded under.
 _NAMESPACE_TOKENS = "namespace_tokens"
 _EPISODE_COUNTS = "namespace_episode_counts"
+_EPISODE_STEMS = "episode_stems"
 _RELATION_TYPE = re.compile(r"[A-Z][A-Z_]{0,63}")
 _LABEL = re.compile(r"[A-Z][A-Za-z]{0,63}")
 # Where a query that works on any label (export and import) takes the ones it is run for.
@@ -203,6 +205,7 @@ class Store:
                     session.run(statement).consume()
         self._migrate_once(_NAMESPACE_TOKENS, _tokenize_namespaces)
         self._migrate_once(_EPISODE_COUNTS, lambda tx: tx.run("recount_episodes"))
+        self._migrate_once(_EPISODE_STEMS, _stem_episodes)
 
     def _migrate_once(self, migration: str, work: Callable[[Transaction], object]) -> None:
         """A one-time data migration, recorded in the transaction that makes it, so that it runs
@@ -255,6 +258,13 @@ def _tokenize_namespaces(tx: Transaction) -> None:
     if scopes:
         tx.run("set_episode_namespace_tokens", scopes=scopes)
         tx.run("set_fact_namespace_tokens", scopes=scopes)
+
+
+def _stem_episodes(tx: Transaction) -> None:
+    """Episodes stored before the keyword channel searched stems get them."""
+    rows = [{"id": row["id"], "stems": stems(row["content"] or "")} for row in tx.run("episodes_without_stems")]
+    if rows:
+        tx.run("set_episode_stems", rows=rows)
 
 
 # Most values a statement returns; checked first, by exact type, as a recall converts thousands.

@@ -1,0 +1,75 @@
+"""Context vectors (consolidation/context.py) and the context channel that searches them: a turn
+that means something only with the turn before it is found through that turn's words; erasing
+the turn before takes it out of the context channel; the setting turns the channel off."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from support.client import GraphQLClient
+from support.operations import capture_turns, consolidate_over_api, erase, recall_over_api
+
+from hippograph.consolidation.context import context_vector
+from hippograph.recall.request import Channel, RecallRequest
+from hippograph.recall.service import recall
+from hippograph.runtime import Runtime
+
+# Bob's answer says nothing of the lighthouse; only Alice's question before it does.
+TURNS = [
+    ("Alice", "Alice: Did you ever visit the old lighthouse on the rocky coast near Brest?", "2023-05-01T09:00:00Z"),
+    ("Bob", "Bob: Yes! We went there last summer with the kids and loved every minute.", "2023-05-01T09:01:00Z"),
+    ("Alice", "Alice: My new job starts on Monday, I am nervous.", "2023-05-01T09:02:00Z"),
+    ("Bob", "Bob: You will do great, the team sounds friendly.", "2023-05-01T09:03:00Z"),
+]
+QUESTION = "Who has been to the lighthouse on the coast?"
+
+
+def context_ids(gql: GraphQLClient, namespace: str, query: str = QUESTION) -> list[str]:
+    hits = recall_over_api(gql, namespace, query, channels=["CONTEXT"], limit=4, countAccess=False)["hits"]
+    for hit in hits:
+        assert [score["channel"] for score in hit["channels"]] == ["CONTEXT"]
+    return [hit["memory"]["id"] for hit in hits]
+
+
+def test_the_context_channel_finds_a_turn_through_the_turn_before_it(gql: GraphQLClient, namespace: str) -> None:
+    question, answer, job, _ = capture_turns(gql, namespace, TURNS, session="s1")
+    consolidate_over_api(gql, namespace)
+    by_context = context_ids(gql, namespace)
+    assert by_context[:2] == [question, answer]
+    assert by_context.index(answer) < by_context.index(job)
+    # The answer's own words are too far from the question for the vector channel to find it.
+    own = recall_over_api(gql, namespace, QUESTION, channels=["VECTOR"], limit=10, countAccess=False)["hits"]
+    assert question in [hit["memory"]["id"] for hit in own]
+    assert answer not in [hit["memory"]["id"] for hit in own]
+    # Every channel by default: the answer is among the hits, found by the context channel too.
+    hits = recall_over_api(gql, namespace, QUESTION, limit=4, countAccess=False)["hits"]
+    found = {hit["memory"]["id"]: {score["channel"] for score in hit["channels"]} for hit in hits}
+    assert "CONTEXT" in found[answer]
+
+
+def test_erasing_a_turn_takes_the_context_it_gave_with_it(gql: GraphQLClient, namespace: str) -> None:
+    question, answer, job, thanks = capture_turns(gql, namespace, TURNS, session="s1")
+    consolidate_over_api(gql, namespace)
+    job_question = "Whose new job starts on Monday?"
+    assert answer in context_ids(gql, namespace)
+    assert {job, thanks} <= set(context_ids(gql, namespace, job_question))
+    erase(gql, namespace, question)
+    # The two turns after the erased one lose their context vectors; the one after them keeps its own.
+    assert thanks in context_ids(gql, namespace, job_question)
+    assert not {question, answer, job} & set(context_ids(gql, namespace, job_question) + context_ids(gql, namespace))
+
+
+def test_the_setting_turns_the_context_channel_off(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
+    _, answer, _, _ = capture_turns(gql, namespace, TURNS, session="s1")
+    consolidate_over_api(gql, namespace)
+    request = RecallRequest(QUESTION, namespace, 4, channels=frozenset({Channel.CONTEXT}), count_access=False)
+    assert answer in [hit.memory.id for hit in recall(runtime, request).hits]
+    off = replace(runtime, settings=runtime.settings.with_overrides(context_channel=False))
+    assert recall(off, request).hits == []
+
+
+def test_a_context_vector_is_the_unit_sum_of_the_turns_it_has() -> None:
+    vector = context_vector([1.0, 0.0], [[0.0, 1.0], None])
+    assert vector == [1 / math.sqrt(2), 1 / math.sqrt(2)]
+    assert context_vector([0.6, 0.8], []) == [0.6, 0.8]

@@ -1,0 +1,59 @@
+"""Stemmed keyword search (kernel/text/stems.py): an episode's words meet the question's in
+another form ("researching", "research"); with the setting off they do not; a store from before
+stems gets them at start-up."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from support.client import GraphQLClient
+from support.operations import capture_turns, recall_over_api
+from support.statements import run_test_statement
+
+from hippograph.kernel.text.stems import stems
+from hippograph.recall.request import Channel, RecallRequest
+from hippograph.recall.service import recall
+from hippograph.runtime import Runtime
+
+AT = "2023-05-01T09:00:00Z"
+TURNS = [
+    ("Ann", "Ann: I have been researching the harbour's old maps all week.", AT),
+    ("Ben", "Ben: The weather was lovely on Sunday.", "2023-05-01T09:01:00Z"),
+]
+QUESTION = "Who has done research lately?"
+
+
+def keyword_hits(gql: GraphQLClient, namespace: str, query: str) -> list[str]:
+    hits = recall_over_api(gql, namespace, query, channels=["KEYWORD"], countAccess=False)["hits"]
+    return [hit["memory"]["id"] for hit in hits if hit["memory"]["__typename"] == "Episode"]
+
+
+def test_a_question_meets_an_episode_in_another_form_of_its_words(
+    gql: GraphQLClient, namespace: str, runtime: Runtime
+) -> None:
+    research, _ = capture_turns(gql, namespace, TURNS, session="s1")
+    assert keyword_hits(gql, namespace, QUESTION) == [research]
+    assert keyword_hits(gql, namespace, "maps he researched") == [research]
+    # Without stems the question's "research" is not the episode's "researching".
+    plain = replace(runtime, settings=runtime.settings.with_overrides(keyword_stems=False))
+    request = RecallRequest(QUESTION, namespace, 5, channels=frozenset({Channel.KEYWORD}), count_access=False)
+    assert [hit.memory.id for hit in recall(plain, request).hits] == []
+    assert [hit.memory.id for hit in recall(runtime, request).hits] == [research]
+
+
+def test_episodes_stored_before_stems_get_them_at_start_up(
+    gql: GraphQLClient, namespace: str, runtime: Runtime
+) -> None:
+    research, _ = capture_turns(gql, namespace, TURNS, session="s1")
+    run_test_statement(runtime.settings, "forget_episode_stems", id=research)
+    assert keyword_hits(gql, namespace, QUESTION) == []
+
+    runtime.store.setup_schema()
+
+    assert keyword_hits(gql, namespace, QUESTION) == [research]
+    assert runtime.store.read("migration_done", id="episode_stems")
+
+
+def test_stems_are_lower_cased_word_stems() -> None:
+    assert stems("Researching, CAMPED; camping!") == "research camp camp"
+    assert stems("") == ""
