@@ -66,8 +66,6 @@ class StoreSettings:
     # fresh JVM's JIT compilers otherwise spend a large share of consolidation's CPU compiling code
     # that is not hot yet, while a warmed-up server's recall is as fast either way.
     jvm_options: str = "-XX:CompileThresholdScaling=4"
-    # Added to the OS priority of the embedded engine's background threads (vector index builds).
-    engine_niceness: Annotated[int, Field(ge=0, le=19)] = 10
     neo4j_uri: str | None = None
     neo4j_user: str = "neo4j"
     neo4j_password: str = ""

@@ -150,17 +150,10 @@ def lower_thread_priority(niceness: int) -> None:
     """Add ``niceness`` to the calling thread's OS priority: its work then takes CPU time from
     other threads' only when a core has some to spare. Linux gives each thread a priority of its
     own; elsewhere, or where that is not permitted, the thread keeps the process's."""
-    lower_priority_of(threading.get_native_id(), niceness)
-
-
-def lower_priority_of(thread: int, niceness: int) -> bool:
-    """``lower_thread_priority`` for a thread of this process given by its native id; whether it
-    was lowered (not on other systems, nor once the thread has ended)."""
     if niceness <= 0 or not sys.platform.startswith("linux"):
-        return False
+        return
+    thread = threading.get_native_id()
     try:
         os.setpriority(os.PRIO_PROCESS, thread, min(19, os.getpriority(os.PRIO_PROCESS, thread) + niceness))
     except OSError:
-        log.info("could not lower the priority of thread %d", thread, exc_info=True)
-        return False
-    return True
+        log.info("could not lower the priority of thread %s", threading.current_thread().name, exc_info=True)

@@ -19,12 +19,7 @@ def open_store(settings: Settings) -> Store:
     attached = _attach(settings)
     if attached is not None:
         return attached
-    engine = EmbeddedArcadeDB(
-        settings.store.data_dir,
-        settings.store.heap,
-        settings.store.jvm_options.split(),
-        settings.store.engine_niceness,
-    )
+    engine = EmbeddedArcadeDB(settings.store.data_dir, settings.store.heap, settings.store.jvm_options.split())
     target = engine.start()
     try:
         driver = _driver(target.uri, target.user, target.password)

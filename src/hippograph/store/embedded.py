@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hippograph.store.engine_threads import BackgroundThreads
-
 log = logging.getLogger(__name__)
 
 _LOGGING_CONFIG = Path(__file__).with_name("arcadedb-logging.properties")
@@ -34,15 +32,12 @@ class BoltTarget:
 class EmbeddedArcadeDB:
     """Starts and stops the engine; owns its data directory. One per process (the JVM is shared)."""
 
-    def __init__(
-        self, data_dir: Path, heap: str, jvm_options: Sequence[str] = (), background_niceness: int = 0
-    ) -> None:
+    def __init__(self, data_dir: Path, heap: str, jvm_options: Sequence[str] = ()) -> None:
         self.data_dir = data_dir.resolve()
         self.heap = heap
         self.jvm_options = list(jvm_options)
         self._server: Any = None
         self._database: Any = None
-        self._background = BackgroundThreads(background_niceness)
 
     def start(self) -> BoltTarget:
         # Imported here: loading the package is cheap but starting the JVM is not, and a Neo4j
@@ -70,7 +65,6 @@ class EmbeddedArcadeDB:
             },
         )
         self._server.start()
-        self._background.start()
         self._database = self._server.create_database(DATABASE)
         log.info("embedded ArcadeDB at %s, Bolt on 127.0.0.1:%d", self.data_dir, bolt_port)
         target = BoltTarget(f"bolt://127.0.0.1:{bolt_port}", "root", password, DATABASE)
@@ -86,7 +80,6 @@ class EmbeddedArcadeDB:
         if self._server is not None:
             # This process holds the engine's lock, so any record there is its own or stale.
             (self.data_dir / _RUNNING).unlink(missing_ok=True)
-            self._background.stop()
             self._server.stop()
             self._server = self._database = None
 
