@@ -49,29 +49,24 @@ def run_channels(
                 log.warning("recall channel %s failed", channel, exc_info=True)
                 return Degradation(channel, f"failed: {type(error).__name__}")
 
-    embedding: list[Vector] = []  # the query's, once embedded
+    # The query's embedding: computed in a pool thread, which then runs the vector channel, while
+    # this thread runs the keyword channel and then the context channel, once the embedding is
+    # there. Both vector searches are then never one after the other on the way to an answer.
+    embedding: Future[Vector] = Future()
 
-    def embedded() -> Vector:
-        if not embedding:
+    def embed_then_vector() -> list[Ranked] | Degradation | None:
+        try:
             with watch.stage("embed_query"):
-                embedding.append(runtime.embedder.embed_query(request.query))
-        return embedding[0]
-
-    def vector() -> list[Ranked]:
-        return _vector(runtime, request, fetch, embedded())
+                embedding.set_result(runtime.embedder.embed_query(request.query))
+        except Exception as error:  # noqa: BLE001 - raised again in each channel that needs it
+            embedding.set_exception(error)
+        if Channel.VECTOR not in wanted:
+            return None
+        return attempt(Channel.VECTOR, lambda: _vector(runtime, request, fetch, embedding.result()))
 
     def context() -> list[Ranked]:
-        query = VectorQuery(request.namespace, embedded(), fetch, MIN_COSINE, (CONTEXTS,))
+        query = VectorQuery(request.namespace, embedding.result(), fetch, MIN_COSINE, (CONTEXTS,))
         return vector_channel(runtime.store, query)
-
-    def embedding_channels() -> list[tuple[Channel, list[Ranked] | Degradation]]:
-        # One after the other in one pool thread: both need the query's embedding, computed once.
-        results = []
-        if Channel.VECTOR in wanted:
-            results.append((Channel.VECTOR, attempt(Channel.VECTOR, vector)))
-        if Channel.CONTEXT in wanted and runtime.settings.recall.context_channel:
-            results.append((Channel.CONTEXT, attempt(Channel.CONTEXT, context)))
-        return results
 
     def graph() -> list[Ranked]:
         assert named is not None
@@ -94,14 +89,18 @@ def run_channels(
         else:
             rankings[channel] = result
 
-    # The keyword channel runs beside the vector and context channels (the query's embedding, then
-    # their searches) in a pool thread: ONNX Runtime and the store's engine release the GIL. The
-    # graph channel comes last: it starts from their hits too.
-    vectors = pool.submit(embedding_channels) if wanted & {Channel.VECTOR, Channel.CONTEXT} else None
+    # The text channels run beside each other: ONNX Runtime and the store's engine release the
+    # GIL. The graph channel comes last: it starts from their hits too.
+    contexts = Channel.CONTEXT in wanted and runtime.settings.recall.context_channel
+    vectors = pool.submit(embed_then_vector) if Channel.VECTOR in wanted or contexts else None
     if Channel.KEYWORD in wanted:
         keep(Channel.KEYWORD, attempt(Channel.KEYWORD, lambda: _keyword(runtime, request, fetch)))
-    for channel, result in vectors.result() if vectors is not None else ():
-        keep(channel, result)
+    in_context = attempt(Channel.CONTEXT, context) if contexts else None
+    # Kept in the channels' order whichever finished first: fusion breaks ties by it.
+    if vectors is not None and (result := vectors.result()) is not None:
+        keep(Channel.VECTOR, result)
+    if in_context is not None:
+        keep(Channel.CONTEXT, in_context)
     if Channel.GRAPH in wanted:
         keep(Channel.GRAPH, attempt(Channel.GRAPH, graph))
     return rankings, degraded, _names(named, reported=Channel.GRAPH in request.channels)
