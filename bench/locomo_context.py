@@ -120,6 +120,26 @@ def record(data_dir: Path, queries: Sequence[Any], speaker: dict[tuple[str, str]
     return recorded
 
 
+def speakers(turns: Sequence[Turn]) -> dict[tuple[str, str], str]:
+    return {(namespace_of(t.sample_id), t.dia_id): t.speaker for t in turns}
+
+
+def recorded_store(
+    data_dir: Path, rankings: Path, turns: Sequence[Turn]
+) -> tuple[list[dict[str, Any]], list[str], list[str], dict[str, np.ndarray]]:
+    """The recorded questions (evidence as sets, each with its namespace's speakers), and for the
+    store: each turn's LoCoMo id and episode id, and the turns of each namespace by index."""
+    speaker = speakers(turns)
+    questions = json.loads(rankings.read_text())
+    for question in questions:
+        question["evidence"] = frozenset(question["evidence"])
+        question["speaker"] = {dia: name for (ns, dia), name in speaker.items() if ns == question["namespace"]}
+    turns_of = json.loads((data_dir / INGEST_RECORD).read_text())["turns_of"]
+    namespaces = [namespace_of(t.sample_id) for t in turns]
+    members = {ns: np.array([i for i, n in enumerate(namespaces) if n == ns]) for ns in sorted(set(namespaces))}
+    return questions, [t.dia_id for t in turns], episode_ids(turns, turns_of), members
+
+
 def window(turns: Sequence[Turn], before: int, after: int) -> list[range]:
     """Each turn's neighbourhood: up to ``before`` and ``after`` turns of its session around it."""
     session = [(turn.sample_id, turn.session) for turn in turns]
@@ -243,20 +263,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     samples = json.loads(LOCOMO.read_text())
     turns = load_turns(samples)
     queries, _ = load_queries(samples, turns)
-    speaker = {(namespace_of(t.sample_id), t.dia_id): t.speaker for t in turns}
     cache = args.rankings or args.data_dir / RANKINGS
     if not cache.exists():
-        cache.write_text(json.dumps(record(args.data_dir, queries, speaker)))
-    questions = json.loads(cache.read_text())
-    for question in questions:
-        question["evidence"] = frozenset(question["evidence"])
-        question["speaker"] = {dia: name for (ns, dia), name in speaker.items() if ns == question["namespace"]}
-
-    turns_of = json.loads((args.data_dir / INGEST_RECORD).read_text())["turns_of"]
-    namespaces = [namespace_of(t.sample_id) for t in turns]
-    turn_of = [t.dia_id for t in turns]
-    episode_of = episode_ids(turns, turns_of)
-    members = {ns: np.array([i for i, n in enumerate(namespaces) if n == ns]) for ns in sorted(set(namespaces))}
+        cache.write_text(json.dumps(record(args.data_dir, queries, speakers(turns))))
+    questions, turn_of, episode_of, members = recorded_store(args.data_dir, cache, turns)
 
     embedder = MiniLMEmbedder(32, 2, cache_dir=onnx_cache.default_dir())
     vectors_dir = args.data_dir.parent / "context-vectors"

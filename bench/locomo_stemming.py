@@ -35,15 +35,15 @@ from locomo_context import (
     WINDOWS,
     as_ranking,
     cosine_ranking,
-    episode_ids,
     evaluate,
     fuse,
     own_texts,
     paired,
+    recorded_store,
     spoken_by_named,
     window,
 )
-from locomo_recall import CATEGORIES, INGEST_RECORD, namespace_of
+from locomo_recall import CATEGORIES
 
 sys.path.insert(0, str(REPO / "src"))
 
@@ -89,18 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data-dir", type=Path, required=True)
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "locomo_stemming.json")
     args = parser.parse_args(argv)
-    samples = json.loads(LOCOMO.read_text())
-    turns = load_turns(samples)
-    speaker = {(namespace_of(t.sample_id), t.dia_id): t.speaker for t in turns}
-    questions = json.loads((args.data_dir / RANKINGS).read_text())
-    for question in questions:
-        question["evidence"] = frozenset(question["evidence"])
-        question["speaker"] = {dia: name for (ns, dia), name in speaker.items() if ns == question["namespace"]}
-    turns_of = json.loads((args.data_dir / INGEST_RECORD).read_text())["turns_of"]
-    namespaces = [namespace_of(t.sample_id) for t in turns]
-    turn_of = [t.dia_id for t in turns]
-    episode_of = episode_ids(turns, turns_of)
-    members = {ns: np.array([i for i, n in enumerate(namespaces) if n == ns]) for ns in sorted(set(namespaces))}
+    turns = load_turns(json.loads(LOCOMO.read_text()))
+    questions, turn_of, episode_of, members = recorded_store(args.data_dir, args.data_dir / RANKINGS, turns)
 
     # The context channel as the service computes it: the unit sum of the turn's and the two before.
     vectors_dir = args.data_dir.parent / "context-vectors"
