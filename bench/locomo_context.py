@@ -40,20 +40,15 @@ from typing import Any
 
 import numpy as np
 from harness import LOCOMO, REPO, Turn, load_turns
-from locomo_fusion import Ranking, fuse, recall_at, spoken_by_named
+from locomo_fusion import Ranking, channel_rankings, fuse, recall_at, spoken_by_named
 from locomo_recall import CATEGORIES, INGEST_RECORD, load_queries, namespace_of
 from tqdm import tqdm
 
 sys.path.insert(0, str(REPO / "src"))
 
 from hippograph.embedding import MiniLMEmbedder, onnx_cache
-from hippograph.kernel.config import Settings
-from hippograph.kernel.timing import Stopwatch
-from hippograph.recall import channels, service
-from hippograph.recall.modes import PRESETS
-from hippograph.recall.request import Channel, Mode, RecallRequest
-from hippograph.runtime import open_runtime
-from hippograph.store.memories import facts_in
+from hippograph.recall import channels
+from hippograph.recall.request import Channel
 
 RANKINGS = "locomo-context-rankings.json"
 DEPTH = 40
@@ -77,46 +72,27 @@ WINDOWS: dict[str, tuple[int, int]] = {
 def record(data_dir: Path, queries: Sequence[Any], speaker: dict[tuple[str, str], str]) -> list[dict[str, Any]]:
     """Per question: category, evidence, names, and each channel's ranking as
     [memory id, label, score, turns]."""
-    turns_of = json.loads((data_dir / INGEST_RECORD).read_text())["turns_of"]
     participants: dict[str, set[str]] = defaultdict(set)
     for (namespace, _), name in speaker.items():
         participants[namespace].add(name)
-    settings = Settings.from_env().with_overrides(data_dir=data_dir, consolidation_processes=0)
-    runtime = open_runtime(settings)
-    fetch = max(service.MIN_FETCH, service.FETCH_FACTOR * 20)
     recorded = []
-    try:
-        runtime.warm_up()
-        for query in tqdm(queries, desc="channels", unit="q"):
-            # The three channels the context channel was measured against, not the context channel.
-            request = RecallRequest(query.question, query.namespace, 20, channels=BASE_CHANNELS, count_access=False)
-            rankings, _, names = channels.run_channels(
-                runtime, request, PRESETS[Mode.BALANCED], fetch, runtime.clock(), Stopwatch()
-            )
-            facts = [hit.id for ranked in rankings.values() for hit in ranked if hit.label == "Fact"]
-            supported = runtime.store.read_in(lambda tx, q=query, ids=facts: facts_in(tx, q.namespace, ids))
-
-            def turns(memory_id: str, label: str, supported: dict[str, Any] = supported) -> list[str]:
-                ids = [memory_id] if label == "Episode" else list(getattr(supported.get(memory_id), "supported_by", ()))
-                return sorted({turn for i in ids for turn in turns_of.get(i, ())})
-
-            # As the service's prior: the one participant whose name the query spells.
-            named = [name for name in participants[query.namespace] if set(name.split()) & set(names)]
-            recorded.append(
-                {
-                    "namespace": query.namespace,
-                    "question": query.question,
-                    "category": query.category,
-                    "evidence": sorted(query.evidence),
-                    "named": named[0] if len(named) == 1 else None,
-                    "rankings": {
-                        channel.value: [[hit.id, hit.label, hit.score, turns(hit.id, hit.label)] for hit in ranked]
-                        for channel, ranked in rankings.items()
-                    },
-                }
-            )
-    finally:
-        runtime.close()
+    # The three channels the context channel was measured against, not the context channel.
+    for query, rankings, names, turns in channel_rankings(data_dir, queries, BASE_CHANNELS):
+        # As the service's prior: the one participant whose name the query spells.
+        named = [name for name in participants[query.namespace] if set(name.split()) & set(names)]
+        recorded.append(
+            {
+                "namespace": query.namespace,
+                "question": query.question,
+                "category": query.category,
+                "evidence": sorted(query.evidence),
+                "named": named[0] if len(named) == 1 else None,
+                "rankings": {
+                    channel.value: [[hit.id, hit.label, hit.score, turns(hit.id, hit.label)] for hit in ranked]
+                    for channel, ranked in rankings.items()
+                },
+            }
+        )
     return recorded
 
 

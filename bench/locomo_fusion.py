@@ -24,7 +24,7 @@ import re
 import statistics
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +37,9 @@ sys.path.insert(0, str(REPO / "src"))
 from hippograph.kernel.config import Settings
 from hippograph.kernel.timing import Stopwatch
 from hippograph.recall import channels, service
+from hippograph.recall.fusion import Ranked
 from hippograph.recall.modes import PRESETS
-from hippograph.recall.request import Mode, RecallRequest
+from hippograph.recall.request import Channel, Mode, RecallRequest
 from hippograph.runtime import open_runtime
 from hippograph.store.memories import facts_in
 
@@ -55,43 +56,53 @@ def record(data_dir: Path) -> list[dict[str, Any]]:
     participants: dict[str, set[str]] = defaultdict(set)
     for (namespace, _), name in speaker.items():
         participants[namespace].add(name)
+    recorded = []
+    for query, rankings, _, turns in channel_rankings(data_dir, queries):
+        words = set(re.findall(r"\w+", query.question))
+        named = [name for name in participants[query.namespace] if name in words]
+        recorded.append(
+            {
+                "category": query.category,
+                "evidence": query.evidence,
+                # The one participant the question names, and who spoke each turn.
+                "named": named[0] if len(named) == 1 else None,
+                "speaker": {dia: name for (ns, dia), name in speaker.items() if ns == query.namespace},
+                "rankings": {
+                    channel.value: [(hit.id, frozenset(turns(hit.id, hit.label))) for hit in ranked]
+                    for channel, ranked in rankings.items()
+                },
+            }
+        )
+    return recorded
+
+
+def channel_rankings(
+    data_dir: Path, queries: Sequence[Any], wanted: frozenset[Channel] = frozenset(Channel)
+) -> Iterator[tuple[Any, dict[Channel, list[Ranked]], tuple[str, ...], Callable[[str, str], list[str]]]]:
+    """Per question, in-process on the store: the question, each channel's ranking as a recall of
+    ``wanted`` computes it, the names the question spells, and a function from a hit (id, label)
+    to the LoCoMo turns it stands for (a fact: the turns of the episodes that support it)."""
     turns_of = json.loads((data_dir / INGEST_RECORD).read_text())["turns_of"]
     settings = Settings.from_env().with_overrides(data_dir=data_dir, consolidation_processes=0)
     runtime = open_runtime(settings)
     fetch = max(service.MIN_FETCH, service.FETCH_FACTOR * 20)
-    recorded = []
     try:
         runtime.warm_up()
         for query in tqdm(queries, desc="channels", unit="q"):
-            request = RecallRequest(query.question, query.namespace, 20, count_access=False)
-            rankings, _, _ = channels.run_channels(
+            request = RecallRequest(query.question, query.namespace, 20, channels=wanted, count_access=False)
+            rankings, _, names = channels.run_channels(
                 runtime, request, PRESETS[Mode.BALANCED], fetch, runtime.clock(), Stopwatch()
             )
             facts = [hit.id for ranked in rankings.values() for hit in ranked if hit.label == "Fact"]
             supported = runtime.store.read_in(lambda tx, q=query, ids=facts: facts_in(tx, q.namespace, ids))
 
-            def turns(memory_id: str, label: str, supported: dict[str, Any] = supported) -> frozenset[str]:
+            def turns(memory_id: str, label: str, supported: dict[str, Any] = supported) -> list[str]:
                 ids = [memory_id] if label == "Episode" else list(getattr(supported.get(memory_id), "supported_by", ()))
-                return frozenset(turn for i in ids for turn in turns_of.get(i, ()))
+                return sorted({turn for i in ids for turn in turns_of.get(i, ())})
 
-            words = set(re.findall(r"\w+", query.question))
-            named = [name for name in participants[query.namespace] if name in words]
-            recorded.append(
-                {
-                    "category": query.category,
-                    "evidence": query.evidence,
-                    # The one participant the question names, and who spoke each turn.
-                    "named": named[0] if len(named) == 1 else None,
-                    "speaker": {dia: name for (ns, dia), name in speaker.items() if ns == query.namespace},
-                    "rankings": {
-                        channel.value: [(hit.id, turns(hit.id, hit.label)) for hit in ranked]
-                        for channel, ranked in rankings.items()
-                    },
-                }
-            )
+            yield query, rankings, names, turns
     finally:
         runtime.close()
-    return recorded
 
 
 def save(path: Path, recorded: list[dict[str, Any]]) -> None:
