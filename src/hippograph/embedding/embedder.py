@@ -72,9 +72,10 @@ class MiniLMEmbedder:
         self._gate = gate
         # Where those turns' forward passes run: threads of lower OS priority, so that on busy
         # cores a recall's work (its Python, its reads in the engine) goes ahead of a capture's
-        # embedding, as requests go ahead of consolidation. Only the pass: ONNX Runtime and torch
-        # release the interpreter's lock for it, so these threads never hold it while they wait
-        # for a core. None: the passes run in the threads that ask.
+        # embedding, as requests go ahead of consolidation. Only the pass: ONNX Runtime releases
+        # the interpreter's lock for it, so these threads do not hold it while they wait for a
+        # core (torch, the fallback, tokenizes in Python too). None: the passes run in the threads
+        # that ask.
         self._passes = (
             ThreadPoolExecutor(gate.capacity, "embedding-pass", lower_thread_priority, (pass_niceness,))
             if gate is not None and pass_niceness > 0
