@@ -142,7 +142,7 @@ def _process(runtime: Runtime, batch: list[Row], derived: Future[list[Derived]],
         # episode stays all or nothing, and a crash loses the whole group to lease expiry.
         events: list[MemoryEvent] = []
         committed = runtime.store.write(
-            partial(_commit_group, works=works, worker=worker, now=now, events=events, context=_context(runtime)),
+            partial(_commit_group, works=works, worker=worker, now=now, events=events, turns=_context_turns(runtime)),
             priority=Priority.BACKGROUND,
         )
     except Exception:
@@ -154,13 +154,14 @@ def _process(runtime: Runtime, batch: list[Row], derived: Future[list[Derived]],
 
 
 def _commit_group(
-    tx: Transaction, *, works: list[EpisodeWork], worker: str, now: datetime, events: list[MemoryEvent], context: int
+    tx: Transaction, *, works: list[EpisodeWork], worker: str, now: datetime, events: list[MemoryEvent], turns: int
 ) -> list[bool]:
     events.clear()  # the driver may retry the transaction: only the attempt that commits counts
-    return commit_episodes(tx, works, worker, now, events, context)
+    return commit_episodes(tx, works, worker, now, events, context_turns=turns)
 
 
-def _context(runtime: Runtime) -> int:
+def _context_turns(runtime: Runtime) -> int:
+    """How many turns before an episode its context vector sums (consolidation/context.py)."""
     return runtime.settings.consolidation.context_turns
 
 
@@ -177,7 +178,7 @@ def _commit_one_by_one(runtime: Runtime, batch: list[Row], works: list[EpisodeWo
                     worker=worker,
                     now=runtime.clock(),
                     events=events,
-                    context=_context(runtime),
+                    turns=_context_turns(runtime),
                 ),
                 priority=Priority.BACKGROUND,
             )
