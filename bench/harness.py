@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil
 
 REPO = Path(__file__).resolve().parents[1]
 OPERATIONS = REPO / "graphql" / "operations"
@@ -155,6 +156,43 @@ def summary(values: Sequence[float], *percentiles: int) -> dict[str, float]:
 
 def load_average() -> list[float]:
     return [float(value) for value in Path("/proc/loadavg").read_text().split()[:3]]
+
+
+class CpuMeter:
+    """How busy the cores were between ``start`` and ``stop``: the whole machine's, and a process
+    tree's (a server and its worker processes). A load that keeps every core busy makes every
+    request wait for one, whatever the server does: the figure tells that apart."""
+
+    def __init__(self, pid: int) -> None:
+        self.process = psutil.Process(pid)
+
+    def start(self) -> None:
+        self._machine = psutil.cpu_times()
+        self._tree = self._tree_seconds()
+        self._started = time.monotonic()
+
+    def stop(self) -> dict[str, float]:
+        wall = time.monotonic() - self._started
+        now = psutil.cpu_times()
+        idle = (now.idle + now.iowait) - (self._machine.idle + self._machine.iowait)
+        total = sum(now) - sum(self._machine)
+        return {
+            "cores": psutil.cpu_count() or 1,
+            "machine_busy_share": round(1 - idle / total, 3),
+            "server_cores": round((self._tree_seconds() - self._tree) / wall, 2),
+        }
+
+    def _tree_seconds(self) -> float:
+        """CPU seconds of the process and its live children; a child that exited meanwhile is not
+        counted (the server's workers live as long as it does)."""
+        seconds = 0.0
+        for process in [self.process, *self.process.children(recursive=True)]:
+            try:
+                times = process.cpu_times()
+            except psutil.NoSuchProcess:
+                continue
+            seconds += times.user + times.system
+        return seconds
 
 
 def machine() -> dict[str, Any]:

@@ -16,8 +16,10 @@ then:
    questions on the grown store. The load multiplies the namespaces' size, and recall's reads grow
    with it: the two idle figures tell that growth from the load itself.
 
-Reports errors by code (the target is none), ids lost, per-operation counts and latencies, and
-recall p50/p95 under load beside both idle p95s. Every request uses ``graphql/operations/``.
+Reports errors by code (the target is none), ids lost, per-operation counts and latencies,
+recall p50/p95 under load beside both idle p95s, and how busy the cores were under the load (the
+machine's, the server's and this benchmark's own clients'). Every request uses
+``graphql/operations/``.
 
     python bench/load.py [--clients 50] [--duration 600] [--think-ms 1000] [--namespaces 5]
                          [--out bench/results/load.json]
@@ -47,6 +49,7 @@ from harness import (
     LOCOMO,
     OPERATIONS,
     REPO,
+    CpuMeter,
     free_port,
     git_revision,
     load_average,
@@ -299,6 +302,9 @@ def main() -> None:
         drained = wait_consolidated(base_url)
         idle = idle_recalls(base_url, corpus, namespaces, args.idle_queries, random.Random(0))
         consolidation_before = consolidation_state(base_url)
+        meter = CpuMeter(server.pid)
+        meter.start()
+        bench_cpu = time.process_time()
         until = time.monotonic() + args.duration
         started = time.monotonic()
         threads = [
@@ -319,6 +325,7 @@ def main() -> None:
                     requests=sum(len(v) for v in tally.latencies.values()), errors=sum(tally.errors.values())
                 )
         elapsed = time.monotonic() - started
+        cpu = meter.stop() | {"bench_cores": round((time.process_time() - bench_cpu) / elapsed, 2)}
         # Background work yields to requests, but must not starve: what it did under the load.
         consolidation_after = consolidation_state(base_url)
         readable = check_readable(base_url, tally)
@@ -339,6 +346,7 @@ def main() -> None:
         "settings": vars(args) | {"out": str(args.out), "mix": MIX, "batch": BATCH, "seed": SEED_PER_NAMESPACE},
         "seed_consolidated_s": round(drained, 1),
         "elapsed_s": round(elapsed, 1),
+        "cpu_under_load": cpu,
         "requests": {op: len(tally.latencies[op]) for op in MIX},
         "write_requests": sum(len(tally.latencies[op]) for op in writes),
         "errors": dict(tally.errors),
@@ -370,8 +378,13 @@ def main() -> None:
 
 
 def _markdown(result: dict[str, Any]) -> str:
+    cpu = result["cpu_under_load"]
     lines = [
         f"{result['settings']['clients']} clients, {result['elapsed_s']} s, think {result['settings']['think_ms']} ms",
+        (
+            f"cores busy under the load: {cpu['machine_busy_share']:.0%} of {cpu['cores']}; the server and its "
+            f"workers {cpu['server_cores']} cores, this benchmark's clients {cpu['bench_cores']}"
+        ),
         "",
         "| operation | requests | median ms | p95 ms |",
         "|---|---|---|---|",
