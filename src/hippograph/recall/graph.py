@@ -72,7 +72,7 @@ def query_seeds(runtime: Runtime, namespace: str, query: str) -> QuerySeeds:
 
 def graph_channel(runtime: Runtime, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:
     """Memory ids with graph scores, best first."""
-    return runtime.store.read_each(lambda tx: _rank(tx, request, seeds, text_hits))
+    return runtime.store.read_in(lambda tx: _rank(tx, request, seeds, text_hits))
 
 
 def _rank(tx: Transaction, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:

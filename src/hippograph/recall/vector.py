@@ -79,7 +79,7 @@ def vector_channel(store: Store, query: VectorQuery) -> list[Ranked]:
         max_k = WIDEN * query.limit * scope["store_episodes"] // max(scope["episodes"], 1)
         return neighbours(store, tx, query, exact, max_k)
 
-    return store.read_each(read)
+    return store.read_in(read)
 
 
 def exact_kinds(

@@ -93,11 +93,9 @@ def cypher(name: str, relation_type: str | None = None, labels: Mapping[str, str
 
 
 class Transaction:
-    """Where statements run: one open transaction, or a session that runs each statement as a
-    transaction of its own (``Store.read_each``). The service layer sees query names and rows,
-    never Cypher."""
+    """One open transaction; the service layer sees query names and rows, never Cypher."""
 
-    def __init__(self, tx: neo4j.ManagedTransaction | neo4j.Transaction | neo4j.Session) -> None:
+    def __init__(self, tx: neo4j.ManagedTransaction | neo4j.Transaction) -> None:
         self._tx = tx
 
     def run(
@@ -157,34 +155,19 @@ class Store:
         return self.dialect.index_name(logical)
 
     def read(self, name: str, **params: Any) -> list[Row]:
-        """One statement's rows, read in a transaction of its own."""
-        return self.read_each(lambda tx: tx.run(name, **params))
+        return self.read_in(lambda tx: tx.run(name, **params))
 
     def read_listed(self, name: str, **params: Any) -> list[Row]:
         """``Transaction.run_listed`` in a read transaction of its own."""
-        return self.read_each(lambda tx: tx.run_listed(name, **params))
+        return self.read_in(lambda tx: tx.run_listed(name, **params))
 
     def read_in(self, work: Callable[[Transaction], T]) -> T:
-        """Run ``work`` in one read transaction: its statements see the store as one moment."""
         with _driver_errors():
             return with_retries(
                 lambda: self._attempt(work, neo4j.READ_ACCESS),
                 extra_codes=self.dialect.transient_codes,
                 what="read transaction",
             )
-
-    def read_each(self, work: Callable[[Transaction], T]) -> T:
-        """Run ``work``'s statements each as a read transaction of its own, for reads that need no
-        single moment of the store. A statement then takes one round trip to the server, where an
-        explicit transaction adds two (BEGIN and COMMIT), and a thread waits for the interpreter's
-        lock after each reply while other threads run Python (docs/benchmarks.md)."""
-
-        def attempt() -> T:
-            with self._driver.session(database=self._database, default_access_mode=neo4j.READ_ACCESS) as session:
-                return work(Transaction(session))
-
-        with _driver_errors():
-            return with_retries(attempt, extra_codes=self.dialect.transient_codes, what="read")
 
     def write(self, work: Callable[[Transaction], T], *, priority: Priority = Priority.REQUEST) -> T:
         """Run ``work`` in one write transaction, again from the start after a transient failure
