@@ -28,7 +28,6 @@ recorded one in every row: its seeds (the text channels' hits) do not change off
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -40,7 +39,7 @@ from typing import Any
 
 import numpy as np
 from harness import LOCOMO, REPO, Turn, load_turns
-from locomo_fusion import Ranking, channel_rankings, fuse, recall_at, spoken_by_named
+from locomo_fusion import Ranking, channel_rankings, fuse, rankings_arguments, recall_at, spoken_by_named
 from locomo_recall import CATEGORIES, INGEST_RECORD, load_queries, namespace_of
 from tqdm import tqdm
 
@@ -230,11 +229,7 @@ def paired(questions: list[dict[str, Any]], base: list[float], other: list[float
 
 def main(argv: Sequence[str] | None = None) -> int:
     os.environ["HIPPOGRAPH_CONSOLIDATION_INTERVAL_S"] = "0"
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data-dir", type=Path, required=True)
-    parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "locomo_context.json")
-    parser.add_argument("--rankings", type=Path, help="the recorded rankings (default: in the store's directory)")
-    args = parser.parse_args(argv)
+    args = rankings_arguments(__doc__, "locomo_context").parse_args(argv)
 
     samples = json.loads(LOCOMO.read_text())
     turns = load_turns(samples)

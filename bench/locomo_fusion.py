@@ -227,13 +227,19 @@ def missed(recorded: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
     return {category: dict(sorted(counts.items())) for category, counts in result.items()}
 
 
+def rankings_arguments(doc: str | None, name: str) -> argparse.ArgumentParser:
+    """The arguments of an offline tool that works on a filled store's recorded rankings: the
+    store, where its JSON goes (``bench/results/<name>.json``), and where the rankings are kept."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
+    parser.add_argument("--data-dir", type=Path, required=True)
+    parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / f"{name}.json")
+    parser.add_argument("--rankings", type=Path, help="the recorded rankings (default: in the store's directory)")
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     os.environ["HIPPOGRAPH_CONSOLIDATION_INTERVAL_S"] = "0"
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data-dir", type=Path, required=True)
-    parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "locomo_fusion.json")
-    parser.add_argument("--rankings", type=Path, help="the recorded rankings (default: in the store's directory)")
-    args = parser.parse_args(argv)
+    args = rankings_arguments(__doc__, "locomo_fusion").parse_args(argv)
     cache = args.rankings or args.data_dir / RANKINGS
     if cache.exists():
         recorded = load(cache)

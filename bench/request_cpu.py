@@ -22,7 +22,6 @@ import os
 import random
 import re
 import shutil
-import sys
 import tempfile
 import threading
 import time
@@ -152,12 +151,12 @@ def main() -> None:
         with running_server(data_dir, port) as server:
             base_url = f"http://127.0.0.1:{port}"
             rounds = [measure(base_url, server.pid, operation, args, corpus) for operation in ROUNDS]
-            episodes = Client(base_url).call(Tally(), "status")
+            status = Client(base_url).call(Tally(), "status")
     result = {
         "machine": machine(),
         "revision": git_revision(),
         "settings": {"requests": args.requests, "clients": args.clients, "batch": BATCH},
-        "store": episodes["status"] if episodes else None,
+        "store": status["status"] if status else None,
         "rounds": rounds,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -169,7 +168,7 @@ def main() -> None:
             f"latency p50/p95 {row['latency_ms']['p50']}/{row['latency_ms']['p95']} ms"
         )
     last = rounds[-1]
-    print("recall, by thread (ms CPU each):", last["cpu_ms_per_request_by_thread"], file=sys.stdout)
+    print("recall, by thread (ms CPU each):", last["cpu_ms_per_request_by_thread"])
     print("recall, by statement:", {q: s["ms_per_request"] for q, s in list(last["statements"].items())[:8]})
 
 
