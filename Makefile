@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # Every install goes through constraints.txt: it pins torch to the CPU build.
 PIP_INSTALL := $(BIN)/pip install --quiet --constraint constraints.txt
 
-.PHONY: serve test test-quick lint lint-cypher schema vendor
+.PHONY: serve test test-quick lint lint-cypher schema vendor neo4j-up neo4j-down
 
 serve: $(VENV)/.installed
 	$(BIN)/hippograph serve
@@ -43,3 +43,13 @@ $(VENV)/.installed: pyproject.toml constraints.txt models.txt
 vendor:
 	npm ci --prefix tools/vendor --no-audit --no-fund
 	node tools/vendor/vendor.mjs
+
+# A local Neo4j 5.26 Community with Neo4j Browser, on loopback, for development and the suite on
+# Neo4j (tools/neo4j/local_neo4j.py): `make neo4j-up && . .neo4j/env && make test`. Maven resolves it
+# from Maven Central on the first run. NEO4J_BOLT_PORT / NEO4J_HTTP_PORT pick the ports (free ones
+# by default).
+neo4j-up:
+	$(PYTHON) tools/neo4j/local_neo4j.py up
+
+neo4j-down:
+	$(PYTHON) tools/neo4j/local_neo4j.py down

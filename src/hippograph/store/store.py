@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, TypeVar
 
 import neo4j
@@ -201,11 +202,16 @@ class Store:
                 assert self._run_sql is not None, "this dialect's DDL needs the in-process engine"
                 self._run_sql(statement)
             else:
-                with self._session() as session:
-                    session.run(statement).consume()
+                # Servers starting together over one Neo4j deadlock on its schema lock; a retry
+                # finds the index the other made (every statement is IF NOT EXISTS).
+                with_retries(partial(self._run_ddl, statement), what="schema statement")
         self._migrate_once(_NAMESPACE_TOKENS, _tokenize_namespaces)
         self._migrate_once(_EPISODE_COUNTS, lambda tx: tx.run("recount_episodes"))
         self._migrate_once(_EPISODE_STEMS, _stem_episodes)
+
+    def _run_ddl(self, statement: str) -> None:
+        with self._session() as session:
+            session.run(statement).consume()
 
     def _migrate_once(self, migration: str, work: Callable[[Transaction], object]) -> None:
         """A one-time data migration, recorded in the transaction that makes it, so that it runs
