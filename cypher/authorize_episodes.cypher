@@ -1,4 +1,4 @@
-// Which candidate ids are episodes this caller may see under these filters (DESIGN §6 step 4), as
+// Which candidate ids are episodes this caller may see under these filters (docs/architecture.md, Recall), as
 // episodes_by_id reads them: the filter comes first, so nothing is read of an episode the caller
 // may not see, and the hits need no second lookup. Ids are looked up one by one through the id
 // index: a namespace filter next to `id IN $ids` leads ArcadeDB to scan the whole namespace.

@@ -1,4 +1,4 @@
-// Which candidate ids are facts this caller may see under these filters (DESIGN §6 step 4), as
+// Which candidate ids are facts this caller may see under these filters (docs/architecture.md, Recall), as
 // facts_by_id reads them, with the facts each replaced (for scoring); the filter comes first, so
 // nothing is read of a fact the caller may not see. Ids go through the id index one by one (see
 // authorize_episodes.cypher). Facts have no agent or session of their own, so a filter on either

@@ -1,4 +1,4 @@
-// Event TTL (DESIGN §3): events never accessed, of at most ordinary importance, recorded before
+// Event TTL (docs/architecture.md, The graph): events never accessed, of at most ordinary importance, recorded before
 // the cutoff and not pinned are due to be forgotten.
 MATCH (f:Fact {kind: 'event'})
 WHERE ($namespace IS NULL OR f.namespace = $namespace)

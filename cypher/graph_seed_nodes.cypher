@@ -1,4 +1,4 @@
-// Graph channel, seeds (DESIGN §6): the entities the query names ($entities), the concepts whose
+// Graph channel, seeds (docs/architecture.md, Recall): the entities the query names ($entities), the concepts whose
 // keys the query's noun phrases match ($concept_keys), the entities a named one has a typed edge
 // with (a stated relation, held at $as_of and believed at $known_at; CO_OCCURS is only proximity),
 // and the entities and concepts of the top keyword and vector hits ($hits: episodes directly,

@@ -1,4 +1,4 @@
-// Count recalls of these memories: it slows their decay (DESIGN §6, access boost). Each touch is
+// Count recalls of these memories: it slows their decay (docs/architecture.md, Recall: the access boost). Each touch is
 // {id, count}: the recalls since the last write that returned the memory.
 UNWIND $touches AS touch
 CALL (touch) {

@@ -59,6 +59,42 @@ def test_docs_link_only_inside_the_repository_and_every_link_resolves() -> None:
     assert not problems, "\n".join(problems)
 
 
+# A path in backticks that names a file or folder of the repository (the outputs of a run excepted).
+_REPO_PATH = re.compile(r"`((?:src|tests|bench|cypher|extract|graphql|tools|docs|clients|\.ci)/[\w./*-]+)`")
+_OUTPUTS = ("bench/results",)
+_SOURCES = ("src", "tests", "tools", "cypher", "extract", "graphql")
+
+
+def test_every_path_the_docs_name_exists() -> None:
+    """A doc that names a file the code no longer has is out of date."""
+    missing = []
+    for doc in [*DOCS, REPO / "bench" / "README.md", REPO / "bench" / "data" / "README.md"]:
+        for named in _REPO_PATH.findall(doc.read_text(encoding="utf-8")):
+            path = named.rstrip("/.")
+            if path.startswith(_OUTPUTS):
+                continue
+            found = any(REPO.glob(path)) if "*" in path else (REPO / path).exists()
+            if not found:
+                missing.append(f"{doc.relative_to(REPO)}: {path}")
+    assert not missing, "\n".join(missing)
+
+
+def test_code_cites_only_documents_in_the_repository() -> None:
+    """Comments point at docs/, never at a design document or data outside the clone."""
+    outside = re.compile("|".join(["DESIGN" + " §", r"\.\./shared/", "/work/" + "shared"]))
+    cited = [
+        f"{path.relative_to(REPO)}:{number}"
+        for top in _SOURCES
+        for path in sorted((REPO / top).rglob("*"))
+        if path.is_file()
+        and path.suffix in {".py", ".cypher", ".toml", ".md", ".sql", ".graphql"}
+        and "node_modules" not in path.parts
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if outside.search(line)
+    ]
+    assert not cited, "\n".join(cited)
+
+
 def _rendered(value: object) -> str:
     """A default as docs/configuration.md writes it."""
     if value is None:

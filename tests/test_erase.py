@@ -1,4 +1,4 @@
-"""Erasure: the cascade of DESIGN §7 leaves no orphan and no content, only History tombstones."""
+"""Erasure: the cascade of docs/memory-management.md (erase) leaves no orphan and no content, only History tombstones."""
 
 from __future__ import annotations
 

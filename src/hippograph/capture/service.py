@@ -1,4 +1,4 @@
-"""The write path of DESIGN §4: validate, sanitize, scrub, normalize, dedup, embed, write."""
+"""The write path (docs/architecture.md): validate, sanitize, scrub, normalize, dedup, embed, write."""
 
 from __future__ import annotations
 

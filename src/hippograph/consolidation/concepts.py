@@ -1,4 +1,4 @@
-"""Concept nodes (DESIGN §4): the common-noun phrases extraction found in each episode, merged by
+"""Concept nodes (docs/architecture.md, The write path): the common-noun phrases extraction found in each episode, merged by
 key within the episode's namespace and linked to it, and to the facts whose statements mention
 them.
 

@@ -1,4 +1,4 @@
-"""Belief revision inside the commit (DESIGN §5), decided by when things were said, not by when
+"""Belief revision inside the commit (docs/architecture.md, Consolidation), decided by when things were said, not by when
 they were consolidated: an episode that was stuck behind a crashed worker's lease, or a batch that
 committed before an older one, must leave the graph as if every episode had come in time order.
 

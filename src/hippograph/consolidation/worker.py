@@ -1,4 +1,4 @@
-"""The consolidation worker (DESIGN §5): lease raw episodes in capture order, derive, commit a
+"""The consolidation worker (docs/architecture.md, Consolidation): lease raw episodes in capture order, derive, commit a
 batch in one transaction in which each episode is all or nothing (a failing group is retried one
 episode at a time). A failure sends the episode back to raw with a backoff; after the last attempt
 it goes to the dead letter (state failed). A crash leaves the lease behind: the next drain on the

@@ -1,4 +1,4 @@
-"""Reading concepts (DESIGN §4): the common-noun phrases memories meet at, a namespace's concepts,
+"""Reading concepts (docs/architecture.md, The write path): the common-noun phrases memories meet at, a namespace's concepts,
 the concepts a memory is about, and the memories about one concept as recall would see them."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Memory events for subscribers (DESIGN §8): an in-process bus, one per runtime.
+"""Memory events for subscribers (docs/memory-management.md, memoryEvents): an in-process bus, one per runtime.
 
 Service functions run in worker threads and publish once their transaction has committed;
 subscribers are asyncio tasks, each with its own bounded queue on its own event loop. A

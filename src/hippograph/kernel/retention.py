@@ -1,4 +1,4 @@
-"""How well a memory is retained (DESIGN §3, §6): per-kind stability, decay, lifecycle states.
+"""How well a memory is retained (docs/architecture.md, The graph; docs/architecture.md, Recall): per-kind stability, decay, lifecycle states.
 
 Retention is a function of stored timestamps and counters, computed when it is needed and never
 stored, so it cannot go stale and a clock can be swapped in tests.

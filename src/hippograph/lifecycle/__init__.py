@@ -1,1 +1,1 @@
-"""Lifecycle of memories (DESIGN §7): kind policies, retention and the states it implies."""
+"""Lifecycle of memories (docs/memory-management.md): kind policies, retention and the states it implies."""

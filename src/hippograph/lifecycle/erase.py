@@ -1,4 +1,4 @@
-"""Erasure (DESIGN §7): irreversible, unlike forget. One transaction removes the memory, the facts
+"""Erasure (docs/memory-management.md): irreversible, unlike forget. One transaction removes the memory, the facts
 whose only support it was, the typed edges those facts created, the entities nothing mentions any
 more (with their CO_OCCURS and aliases), and the content of their History, which stays behind as
 content-free tombstones.

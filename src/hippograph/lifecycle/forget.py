@@ -1,4 +1,4 @@
-"""Soft forgetting (DESIGN §7): PREVIEW shows what a forget would take and signs that set; EXECUTE
+"""Soft forgetting (docs/memory-management.md): PREVIEW shows what a forget would take and signs that set; EXECUTE
 takes it, with a reason, and above a threshold only with the preview's token. Forgotten memories
 leave listings, recall and the graph as currently known at once, can be recovered within the
 retention window, and are erased by the sweeper after it. Facts all of whose supporting episodes

@@ -1,4 +1,4 @@
-"""Correcting a fact (DESIGN §7): `modify` writes a new version and closes the old one's
+"""Correcting a fact (docs/memory-management.md): `modify` writes a new version and closes the old one's
 transaction time. Episodes are immutable records of what was said, so only facts change.
 """
 

@@ -1,4 +1,4 @@
-"""Pinning (DESIGN §3, §7): a pinned memory never decays and no sweep expires it."""
+"""Pinning (docs/architecture.md, The graph; docs/memory-management.md): a pinned memory never decays and no sweep expires it."""
 
 from __future__ import annotations
 

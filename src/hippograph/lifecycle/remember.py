@@ -1,4 +1,4 @@
-"""Explicit facts (DESIGN §3, §4): `remember` stores a fact of any kind and supersedes, by key or
+"""Explicit facts (docs/architecture.md, The graph; docs/architecture.md, The write path): `remember` stores a fact of any kind and supersedes, by key or
 by subject as the kind's policy says, the current fact it replaces. Nothing is deleted: the old
 fact becomes superseded, its valid time ends where the new one's begins, and a SUPERSEDES edge
 and History record the change.

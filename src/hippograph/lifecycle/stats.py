@@ -1,4 +1,4 @@
-"""A census of a namespace (DESIGN §7): nodes by label, facts by kind and status, memories by
+"""A census of a namespace (docs/memory-management.md): nodes by label, facts by kind and status, memories by
 lifecycle state as of now, and the facts that have lost half their retention."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Sweeps (DESIGN §3, §7): event TTL, erasure of memories forgotten past the recovery window, and
+"""Sweeps (docs/architecture.md, The graph; docs/memory-management.md): event TTL, erasure of memories forgotten past the recovery window, and
 History retention. `serve` runs them every ``sweep_interval_s``; `hippograph sweep` runs them once.
 Each step works in batches, each batch its own transaction, so a sweep never holds the store long.
 """

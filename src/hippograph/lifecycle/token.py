@@ -1,4 +1,4 @@
-"""Confirm tokens for forget (DESIGN §7): an HMAC over exactly what a preview showed.
+"""Confirm tokens for forget (docs/memory-management.md): an HMAC over exactly what a preview showed.
 
 A token names the candidate ids, the namespace and an expiry, so it confirms that set and no
 other: if the candidates change between preview and execute, the token no longer matches.

@@ -1,4 +1,4 @@
-"""Spreading activation over the entity graph (DESIGN §6), scored, unlike graphiti's plain BFS.
+"""Spreading activation over the entity graph (docs/architecture.md, Recall), scored, unlike graphiti's plain BFS.
 
 Seeds start at ``seed``; each hop multiplies by ``decay``, by the edge's type weight (typed edges
 carry a stated relation, CO_OCCURS only proximity) and by min(strength / ``strength_norm``, 1),

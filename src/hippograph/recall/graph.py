@@ -1,4 +1,4 @@
-"""The graph channel (DESIGN §6): memories that meet the query at an entity or a concept.
+"""The graph channel (docs/architecture.md, Recall): memories that meet the query at an entity or a concept.
 
 Seeds are the entities the query names (resolved as consolidation resolves names), the concepts
 its noun phrases match (read as extraction reads them) and, at lower weight, the top keyword and

@@ -1,4 +1,4 @@
-"""Recall modes (DESIGN §6): presets over channel weights, decay, importance and traversal depth."""
+"""Recall modes (docs/architecture.md, Recall): presets over channel weights, decay, importance and traversal depth."""
 
 from __future__ import annotations
 

@@ -60,7 +60,7 @@ class ChannelHit:
 
 @dataclass(frozen=True)
 class Explanation:
-    """How a hit's score came about (DESIGN §6 step 5): score = rrf × retention × access_boost ×
+    """How a hit's score came about (docs/architecture.md, Recall): score = rrf × retention × access_boost ×
     importance_weight × status_factor × speaker_factor × the lifecycle state's factor."""
 
     rrf: float

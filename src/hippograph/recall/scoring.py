@@ -1,4 +1,4 @@
-"""Scoring fused candidates (DESIGN §6 step 5): RRF × retention × access boost × importance, with
+"""Scoring fused candidates (docs/architecture.md, Recall): RRF × retention × access boost × importance, with
 lifecycle states, superseded and quarantined facts, and redundant provenance folded together.
 
 Works on the metadata authorization returned (never on content), so every number here can be

@@ -1,4 +1,4 @@
-"""Recall (DESIGN §6): keyword, vector and graph channels fused by RRF, authorized, scored,
+"""Recall (docs/architecture.md, Recall): keyword, vector and graph channels fused by RRF, authorized, scored,
 hydrated, rendered.
 
 This module runs the stages in order; each has a module of its own: channels.py, fusion.py,

@@ -1,4 +1,4 @@
-"""Entity resolution, conservative: a wrong merge is worse than a split (DESIGN §5).
+"""Entity resolution, conservative: a wrong merge is worse than a split (docs/architecture.md, Consolidation).
 
 Within a namespace and a compatible type, in order: exact canonical key, alias, fuzzy string
 (high threshold, length guard), name-embedding cosine, else a new entity. Resolution only reads;

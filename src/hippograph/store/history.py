@@ -1,4 +1,4 @@
-"""Audit events (DESIGN §7): every mutation leaves one History node."""
+"""Audit events (docs/memory-management.md): every mutation leaves one History node."""
 
 from __future__ import annotations
 
