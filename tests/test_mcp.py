@@ -36,6 +36,13 @@ TOOLS = {
     "entity_neighborhood",
     "find_concepts",
     "concept_memories",
+    "save_skill",
+    "find_skills",
+    "get_skill",
+    "record_skill_outcome",
+    "add_work_item",
+    "set_work_item_state",
+    "list_work_items",
 }
 
 
@@ -138,6 +145,39 @@ def test_remote_it_uses_the_server_with_the_key_from_the_environment(
             assert code == "FORBIDDEN" and reader not in text
         assert admin_secret not in log.read_text() and reader not in log.read_text()
 
+    run(scenario)
+
+
+@pytest.mark.slow
+def test_skills_and_work_items_are_kept_as_data_through_the_tools(
+    base_url: str, admin_secret: str, namespace: str, tmp_path: Path
+) -> None:
+    async def scenario() -> None:
+        remote = ("--url", base_url, "--namespace", namespace)
+        async with mcp_session(*remote, log=tmp_path / "mcp.log", env={"HIPPOGRAPH_API_KEY": admin_secret}) as s:
+            v1 = await call(s, "save_skill", name="deploy", body="Run the tests, then tag.", description="Shipping.")
+            await call(s, "record_skill_outcome", id=v1["id"], success=True)
+            failed = await call(
+                s, "record_skill_outcome", id=v1["id"], success=False, note="tagged red", bad_pattern="Tag before CI."
+            )
+            assert (failed["successes"], failed["failures"]) == (1, 1)
+            v2 = await call(s, "save_skill", name="deploy", body="Run the tests, wait for CI, then tag.")
+            assert v2["version"] == 2
+            read = await call(s, "get_skill", name="deploy")
+            assert read["id"] == v2["id"] and [p["description"] for p in read["bad_patterns"]] == ["Tag before CI."]
+            assert [k["name"] for k in (await call(s, "find_skills", search="wait for ci"))["skills"]] == ["deploy"]
+
+            release = await call(s, "add_work_item", title="Release 1.2")
+            notes = await call(s, "add_work_item", title="Release notes", parent_id=release["id"])
+            moved = await call(s, "set_work_item_state", id=notes["id"], state="DONE", reason="written")
+            assert moved["state"] == "DONE"
+            children = (await call(s, "list_work_items", parent_id=release["id"]))["work_items"]
+            assert [(c["title"], c["state"]) for c in children] == [("Release notes", "DONE")]
+            assert [t["title"] for t in (await call(s, "list_work_items"))["work_items"]] == ["Release 1.2"]
+            code, _ = await error(s, "add_work_item", title="Orphan", parent_id="01NOSUCH")
+            assert code == "NOT_FOUND"
+
+    warm_up(base_url, admin_secret)
     run(scenario)
 
 

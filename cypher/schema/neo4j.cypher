@@ -53,3 +53,11 @@ CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (n:Entity) ON n.embedding
 
 // Index population is asynchronous in Neo4j; the first capture must not race it.
 CALL db.awaitIndexes(300);
+
+// Skills, their bad patterns and work items: procedures kept as data, never executed.
+CREATE CONSTRAINT skill_id IF NOT EXISTS FOR (n:Skill) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT skill_version IF NOT EXISTS FOR (n:Skill) REQUIRE (n.namespace, n.name, n.version) IS UNIQUE;
+CREATE CONSTRAINT bad_pattern_id IF NOT EXISTS FOR (n:BadPattern) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT work_item_id IF NOT EXISTS FOR (n:WorkItem) REQUIRE n.id IS UNIQUE;
+CREATE INDEX skill_namespace IF NOT EXISTS FOR (n:Skill) ON (n.namespace);
+CREATE INDEX work_item_namespace IF NOT EXISTS FOR (n:WorkItem) ON (n.namespace);

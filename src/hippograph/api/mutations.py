@@ -19,6 +19,7 @@ from hippograph.api.inputs import (
     to_modify,
     to_remember,
 )
+from hippograph.api.procedures import ProcedureMutation
 from hippograph.api.threads import call
 from hippograph.capture.service import capture
 from hippograph.consolidation.worker import consolidate
@@ -47,7 +48,7 @@ def _memory_change(description: str) -> graphene.Field:
     )
 
 
-class Mutation(graphene.ObjectType):
+class Mutation(ProcedureMutation, graphene.ObjectType):
     capture = graphene.Field(
         graphene.NonNull(types.CaptureResult),
         input=graphene.Argument(graphene.NonNull(CaptureInput)),

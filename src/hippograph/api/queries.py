@@ -18,6 +18,7 @@ from hippograph.api.pagination import (
     offset_window,
     page_size_argument,
 )
+from hippograph.api.procedures import ProcedureQuery
 from hippograph.api.scalars import DateTime
 from hippograph.api.threads import call
 from hippograph.consolidation.status import status
@@ -29,7 +30,7 @@ from hippograph.store.history import read_history
 from hippograph.store.memories import get_memory, page_memories
 
 
-class Query(ConceptQuery, graphene.ObjectType):
+class Query(ConceptQuery, ProcedureQuery, graphene.ObjectType):
     recall = graphene.Field(
         graphene.NonNull(types.RecallResult),
         input=graphene.Argument(graphene.NonNull(RecallInput)),

@@ -34,7 +34,19 @@ VERSION = 1
 
 # The labels a namespace's data has, in the order an import creates them. Namespace is the
 # namespace's own record (its episode count), named by ``name``; every other node by ``id``.
-NODE_LABELS: tuple[str, ...] = ("Namespace", "Session", "Episode", "Entity", "Concept", "Alias", "Fact", "History")
+NODE_LABELS: tuple[str, ...] = (
+    "Namespace",
+    "Session",
+    "Episode",
+    "Entity",
+    "Concept",
+    "Alias",
+    "Fact",
+    "Skill",
+    "BadPattern",
+    "WorkItem",
+    "History",
+)
 NAMESPACE_LABEL = "Namespace"
 # Labels of the store as a whole, which belong to no namespace and are not exported: API keys
 # (their secrets' hashes stay with the store that issued them) and the record of data migrations.
@@ -51,6 +63,9 @@ STRUCTURAL_TYPES: tuple[str, ...] = (
     "SUPERSEDES",
     "CONTRADICTS",
     "ALIAS_OF",
+    "PREVIOUS_VERSION",
+    "BAD_PATTERN_OF",
+    "CHILD_OF",
 )
 
 _DATETIME = "$datetime"

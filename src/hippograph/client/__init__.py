@@ -27,6 +27,7 @@ from hippograph.client.errors import (
 )
 from hippograph.client.inputs import CaptureInput, ForgetFilters, RecallFilters
 from hippograph.client.types import (
+    BadPattern,
     CaptureResult,
     CaptureStatus,
     Channel,
@@ -45,6 +46,9 @@ from hippograph.client.types import (
     RecallResult,
     RememberResult,
     Role,
+    Skill,
+    WorkItem,
+    WorkState,
 )
 from hippograph.kernel.errors import HippographError
 
@@ -52,6 +56,7 @@ __all__ = [
     "ApiError",
     "AsyncClient",
     "BadInput",
+    "BadPattern",
     "CaptureInput",
     "CaptureResult",
     "CaptureStatus",
@@ -81,8 +86,11 @@ __all__ = [
     "RecallResult",
     "RememberResult",
     "Role",
+    "Skill",
     "StoreUnavailable",
     "Unauthenticated",
     "Unreachable",
     "VersionConflict",
+    "WorkItem",
+    "WorkState",
 ]

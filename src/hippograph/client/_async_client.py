@@ -16,6 +16,7 @@ from hippograph.client.decode import decode, decode_memory
 from hippograph.client.errors import Unreachable
 from hippograph.client.inputs import CaptureInput, ForgetFilters, RecallFilters, graphql_input
 from hippograph.client.types import (
+    BadPattern,
     CaptureResult,
     Channel,
     Concept,
@@ -34,10 +35,13 @@ from hippograph.client.types import (
     RecallResult,
     RememberResult,
     Role,
+    Skill,
     Stats,
     Status,
     SweepReport,
     TimelineEntry,
+    WorkItem,
+    WorkState,
 )
 
 
@@ -407,3 +411,85 @@ class AsyncClient:
         """Run the sweeps now (admin): event TTL, erasure past the recovery window, History retention."""
         data = await self.execute("sweep", graphql_input(namespace=self.config.scope(namespace)))
         return decode(SweepReport, data["sweep"])
+
+    # Skills and work items: procedures kept as data, never executed.
+
+    async def save_skill(
+        self, name: str, body: str, *, description: str | None = None, namespace: str | None = None
+    ) -> Skill:
+        """A new version of the skill when its body or description changed, else the newest as it is."""
+        given = graphql_input(name=name, body=body, description=description, namespace=self.config.scope(namespace))
+        return decode(Skill, (await self.execute("saveSkill", given))["saveSkill"])
+
+    async def skill(self, name: str, *, version: int | None = None, namespace: str | None = None) -> Skill:
+        """A skill's newest version (or ``version``), with the bad patterns of all its versions."""
+        given = graphql_input(name=name, version=version, namespace=self.config.scope(namespace))
+        return decode(Skill, (await self.execute("skill", given))["skill"])
+
+    async def skills(
+        self,
+        *,
+        search: str | None = None,
+        first: int | None = None,
+        after: str | None = None,
+        namespace: str | None = None,
+    ) -> Page[Skill]:
+        """The newest version of each skill, by name; ``search`` matches name, description or body."""
+        given = graphql_input(namespace=self.config.scope(namespace), search=search, first=first, after=after)
+        return core.page(Skill, (await self.execute("skills", given))["skills"])
+
+    async def record_skill_outcome(
+        self, id: str, success: bool, *, note: str | None = None, namespace: str | None = None
+    ) -> Skill:
+        """Count one use of a skill's version as a success or a failure."""
+        given = graphql_input(id=id, success=success, note=note, namespace=self.config.scope(namespace))
+        return decode(Skill, (await self.execute("recordSkillOutcome", given))["recordSkillOutcome"])
+
+    async def add_bad_pattern(
+        self, skill_id: str, description: str, *, example: str | None = None, namespace: str | None = None
+    ) -> BadPattern:
+        given = graphql_input(
+            skill_id=skill_id, description=description, example=example, namespace=self.config.scope(namespace)
+        )
+        return decode(BadPattern, (await self.execute("addBadPattern", given))["addBadPattern"])
+
+    async def create_work_item(
+        self,
+        title: str,
+        *,
+        body: str | None = None,
+        parent_id: str | None = None,
+        state: WorkState | None = None,
+        namespace: str | None = None,
+    ) -> WorkItem:
+        given = graphql_input(
+            title=title, body=body, parent_id=parent_id, state=state, namespace=self.config.scope(namespace)
+        )
+        return decode(WorkItem, (await self.execute("createWorkItem", given))["createWorkItem"])
+
+    async def set_work_item_state(
+        self, id: str, state: WorkState, *, reason: str | None = None, namespace: str | None = None
+    ) -> WorkItem:
+        given = graphql_input(id=id, state=state, reason=reason, namespace=self.config.scope(namespace))
+        return decode(WorkItem, (await self.execute("setWorkItemState", given))["setWorkItemState"])
+
+    async def work_items(
+        self,
+        *,
+        parent_id: str | None = None,
+        top_level: bool | None = None,
+        state: WorkState | None = None,
+        first: int | None = None,
+        after: str | None = None,
+        namespace: str | None = None,
+    ) -> Page[WorkItem]:
+        """Work items, oldest first: all, the children of ``parent_id``, or those without a parent."""
+        given = graphql_input(
+            namespace=self.config.scope(namespace),
+            parent_id=parent_id,
+            top_level=top_level,
+            state=state,
+            first=first,
+            after=after,
+        )
+        return core.page(WorkItem, (await self.execute("workItems", given))["workItems"])

@@ -255,6 +255,60 @@ class Concept:
     memory_count: int
 
 
+class WorkState(StrEnum):
+    OPEN = "OPEN"
+    IN_PROGRESS = "IN_PROGRESS"
+    BLOCKED = "BLOCKED"
+    DONE = "DONE"
+    CANCELLED = "CANCELLED"
+
+
+@dataclass(frozen=True)
+class BadPattern:
+    """What not to do with a skill, recorded against the version it was seen with."""
+
+    id: str
+    skill_id: str
+    description: str
+    example: str
+    created_at: datetime
+    actor: str
+
+
+@dataclass(frozen=True)
+class Skill:
+    """One version of a reusable procedure, stored as data (never executed)."""
+
+    id: str
+    namespace: str
+    name: str
+    version: int
+    description: str
+    body: str
+    successes: int
+    failures: int
+    created_at: datetime
+    actor: str
+    last_outcome_at: datetime | None
+    # Read by ``skill`` only: every version's bad patterns.
+    bad_patterns: list[BadPattern] | None = None
+
+
+@dataclass(frozen=True)
+class WorkItem:
+    """Something to do, with at most one parent (stored as data, never executed)."""
+
+    id: str
+    namespace: str
+    title: str
+    body: str
+    state: WorkState
+    parent_id: str | None
+    created_at: datetime
+    updated_at: datetime
+    actor: str
+
+
 @dataclass(frozen=True)
 class GraphEdge:
     type: str

@@ -12,6 +12,7 @@ from pydantic import Field, ValidationError
 from hippograph import __version__
 from hippograph.client import BadInput, FactKind, Mode, Role
 from hippograph.mcp.backend import Clients
+from hippograph.mcp.procedure_tools import add_procedure_tools
 from hippograph.mcp.results import answer, coded, failure, plain
 
 INSTRUCTIONS = (
@@ -211,6 +212,7 @@ def build_server(clients: Clients) -> MCPServer:
         page = await client.concept_memories(concept_id, first=limit, as_of=_when(as_of, "as_of"), namespace=namespace)
         return answer({"memories": plain(page.items)})
 
+    add_procedure_tools(server, clients)
     return server
 
 
