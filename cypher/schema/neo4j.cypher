@@ -61,3 +61,7 @@ CREATE CONSTRAINT bad_pattern_id IF NOT EXISTS FOR (n:BadPattern) REQUIRE n.id I
 CREATE CONSTRAINT work_item_id IF NOT EXISTS FOR (n:WorkItem) REQUIRE n.id IS UNIQUE;
 CREATE INDEX skill_namespace IF NOT EXISTS FOR (n:Skill) ON (n.namespace);
 CREATE INDEX work_item_namespace IF NOT EXISTS FOR (n:WorkItem) ON (n.namespace);
+
+// Summaries of sessions, kept and brought up to date as sessions grow (summaries/).
+CREATE CONSTRAINT summary_id IF NOT EXISTS FOR (n:Summary) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT summary_key IF NOT EXISTS FOR (n:Summary) REQUIRE (n.namespace, n.scope, n.key) IS UNIQUE;

@@ -20,6 +20,7 @@ from hippograph.api.pagination import (
 )
 from hippograph.api.procedures import ProcedureQuery
 from hippograph.api.scalars import DateTime
+from hippograph.api.summaries import SummaryQuery
 from hippograph.api.threads import call
 from hippograph.consolidation.status import status
 from hippograph.graph.entities import MAX_DEPTH, get_entity, list_entities, neighborhood, timeline
@@ -30,7 +31,7 @@ from hippograph.store.history import read_history
 from hippograph.store.memories import get_memory, page_memories
 
 
-class Query(ConceptQuery, ProcedureQuery, graphene.ObjectType):
+class Query(ConceptQuery, ProcedureQuery, SummaryQuery, graphene.ObjectType):
     recall = graphene.Field(
         graphene.NonNull(types.RecallResult),
         input=graphene.Argument(graphene.NonNull(RecallInput)),

@@ -45,6 +45,7 @@ NODE_LABELS: tuple[str, ...] = (
     "Skill",
     "BadPattern",
     "WorkItem",
+    "Summary",
     "History",
 )
 NAMESPACE_LABEL = "Namespace"
@@ -66,6 +67,7 @@ STRUCTURAL_TYPES: tuple[str, ...] = (
     "PREVIOUS_VERSION",
     "BAD_PATTERN_OF",
     "CHILD_OF",
+    "SUMMARIZES",
 )
 
 _DATETIME = "$datetime"

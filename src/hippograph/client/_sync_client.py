@@ -35,6 +35,7 @@ from hippograph.client.types import (
     RecallResult,
     RememberResult,
     Role,
+    SessionSummary,
     Skill,
     Stats,
     Status,
@@ -411,6 +412,11 @@ class Client:
         """Run the sweeps now (admin): event TTL, erasure past the recovery window, History retention."""
         data = self.execute("sweep", graphql_input(namespace=self.config.scope(namespace)))
         return decode(SweepReport, data["sweep"])
+
+    def session_summary(self, session: str, *, namespace: str | None = None) -> SessionSummary:
+        """What a session was about: the turns that best cover it, each citing its episode."""
+        given = graphql_input(session=session, namespace=self.config.scope(namespace))
+        return decode(SessionSummary, (self.execute("sessionSummary", given))["sessionSummary"])
 
     # Skills and work items: procedures kept as data, never executed.
 

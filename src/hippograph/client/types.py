@@ -255,6 +255,23 @@ class Concept:
     memory_count: int
 
 
+@dataclass(frozen=True)
+class SummaryLine:
+    text: str
+    episode_ids: list[str]
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    """The turns that best stand for a session, each citing its episode."""
+
+    namespace: str
+    session: str
+    turns: int
+    updated_at: datetime
+    lines: list[SummaryLine]
+
+
 class WorkState(StrEnum):
     OPEN = "OPEN"
     IN_PROGRESS = "IN_PROGRESS"

@@ -67,6 +67,7 @@ def erase_in(tx: Transaction, namespace: str, memory_id: str, reason: str, actor
         tx.run("relink_next", id=memory_id)
         tx.run("retract_session_tail", id=memory_id)
         tx.run("erase_episode_concepts", namespace=namespace, id=memory_id)
+        tx.run("summaries/drop_summaries_of", namespace=namespace, id=memory_id)
         tx.run("delete_episode", namespace=namespace, id=memory_id)
         if sessions:
             tx.run("delete_empty_sessions", ids=sessions)

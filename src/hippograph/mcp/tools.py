@@ -212,6 +212,18 @@ def build_server(clients: Clients) -> MCPServer:
         page = await client.concept_memories(concept_id, first=limit, as_of=_when(as_of, "as_of"), namespace=namespace)
         return answer({"memories": plain(page.items)})
 
+    @server.tool(annotations=READ_ONLY)
+    @coded
+    async def session_summary(
+        session: Annotated[str, Field(description="The session's name, as captured.", min_length=1, max_length=200)],
+        ctx: Context,
+        namespace: Namespace = None,
+    ) -> CallToolResult:
+        """What a session was about: the turns that best cover it, in order, each with its episode id."""
+        client = await clients.for_request(ctx.headers)
+        summary = await client.session_summary(session, namespace=namespace)
+        return answer(plain(summary), "\n".join(line.text for line in summary.lines))
+
     add_procedure_tools(server, clients)
     return server
 
