@@ -36,6 +36,7 @@ TOOLS = {
     "entity_neighborhood",
     "find_concepts",
     "concept_memories",
+    "session_summary",
     "save_skill",
     "find_skills",
     "get_skill",
