@@ -54,3 +54,9 @@ def run_slide(page: Any, drawer: Any, query: str, values: dict[str, str]) -> Any
     first_line = statement.inner_text().strip().splitlines()[0]
     statement.locator("i").click()
     return page.get_by_test_id("frame").filter(has=page.get_by_test_id("frameCommand").filter(has_text=first_line))
+
+
+def caption_nodes(page: Any, drawer: Any) -> None:
+    """Run the guide's :style line (on its first slide): nodes captioned with what they say."""
+    drawer.locator("pre.runnable.style i").click()
+    page.get_by_test_id("frameCommand").filter(has_text=":style").first.wait_for()

@@ -1,6 +1,7 @@
 """The Neo4j Browser guide of Hippograph's ready queries: one slide per file of cypher/browser/.
 
-Each slide has the query's comment, a field per parameter (its example value from the comment's
+A first slide lists them and has a runnable ``:style`` line (cypher/browser/hippograph.grass: what
+each label's nodes are captioned with). Each other slide has the query's comment, a field per parameter (its example value from the comment's
 ``:param {...}``), a runnable ``:param`` line that the fields fill in, and the runnable query, word
 for word. Browser runs a line when its play icon is clicked, or puts it in the editor on a click.
 `make neo4j-up` writes the guide to ``.neo4j/guides/hippograph.html``, where the local Neo4j's
@@ -22,6 +23,7 @@ from pathlib import Path
 QUERIES = Path(__file__).resolve().parents[2] / "cypher" / "browser"
 NAME = "hippograph.html"
 TITLE = "Hippograph: ready queries"
+STYLE = "hippograph.grass"  # Browser's node captions for Hippograph's labels, beside the queries
 
 # The example in a query's comment: ":param {namespace: 'demo', date: datetime('2023-01-01T00:00:00Z')}".
 EXAMPLE = re.compile(r"(?:Set the parameters first, e\.g\.\s*)?:param (\{[^{}]*\})")
@@ -87,16 +89,17 @@ def slide(query: ReadyQuery) -> str:
     return "\n".join(parts)
 
 
-def guide(queries: list[ReadyQuery]) -> str:
+def guide(queries: list[ReadyQuery], style: str) -> str:
     intro = (
         "<slide>"
         "<h3>Start here</h3>"
         "<p>One slide per file of <code>cypher/browser/</code> in Hippograph's repository. On each, "
         "type the values into the fields, click the play icon of the <code>:param</code> line, then "
         "that of the query. A click on a line's text puts it in the editor instead.</p>"
-        "<ul>"
-        + "".join(f"<li>{html.escape(q.name.replace('_', ' ').capitalize())}</li>" for q in queries)
-        + "</ul></slide>"
+        "<ul>" + "".join(f"<li>{html.escape(q.name.replace('_', ' ').capitalize())}</li>" for q in queries) + "</ul>"
+        "<p>Once, to caption the nodes with what they say (Browser keeps the style):</p>"
+        f'<pre class="runnable style">:style\n{html.escape(style.strip())}</pre>'
+        "</slide>"
     )
     body = "\n".join([intro, *(slide(query) for query in queries)])
     return f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{TITLE}</title></head>\n<body>\n{body}\n</body></html>\n'
@@ -105,7 +108,8 @@ def guide(queries: list[ReadyQuery]) -> str:
 def write_guide(directory: Path, queries: Path = QUERIES) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     out = directory / NAME
-    out.write_text(guide(read_queries(queries)), encoding="utf-8")
+    style = (queries / STYLE).read_text(encoding="utf-8")
+    out.write_text(guide(read_queries(queries), style), encoding="utf-8")
     return out
 
 
