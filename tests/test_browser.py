@@ -1,27 +1,36 @@
 """GraphiQL and the explorer in a real headless Chromium (Debian's), against the real server, with
-every request to anywhere else refused: the pages work offline, under their CSP, with a key."""
+every request to anywhere else refused: the pages work offline, under their CSP, with a key. And
+Neo4j Browser, as `make neo4j-up` serves it, running a ready query from Hippograph's guide."""
 
 from __future__ import annotations
 
 import contextlib
+import html
 import os
+import re
 import shutil
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
+import neo4j
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect, sync_playwright
 from support.client import GraphQLClient
+from support.neo4j_browser import connect, loopback_only, run_slide
 from support.operations import capture_turns
 from support.processes import eventually, free_port, hippograph_process
 
 from hippograph.consolidation.worker import consolidate
 from hippograph.runtime import Runtime
 
+REPO = Path(__file__).resolve().parents[1]
 WAIT_MS = 120_000
 expect.set_options(timeout=WAIT_MS)
 
@@ -205,9 +214,13 @@ def open_entity(page: Any, name: str) -> None:
 def seed(gql: GraphQLClient, namespace: str) -> None:
     capture_turns(gql, namespace, STORY, session="s1")
     assert gql.data("consolidate", namespace=namespace, limit=100)["consolidate"]["failed"] == 0
+    wait_until_consolidated(gql, namespace)
 
-    # A served store also consolidates in the background, and may hold some of the episodes
-    # when the mutation asks: the story is ready once none is raw or leased.
+
+def wait_until_consolidated(gql: GraphQLClient, namespace: str) -> None:
+    """A served store also consolidates in the background (as may another server on a shared
+    Neo4j), and may hold some of the episodes when asked: they are ready once none is raw or leased."""
+
     def consolidated() -> bool:
         status = gql.data("status", namespace=namespace)["status"]
         return status["raw"] == status["leased"] == status["failed"] == 0
@@ -361,3 +374,63 @@ def test_the_explorer_shows_concepts_as_the_api_does(
     expect(page.locator("#entity-name")).to_have_text("cat")
     assert "I live in Denver with my two cats." in page.inner_text("#fact-list")
     assert watched.problems() == []
+
+
+def test_the_neo4j_browser_guide_holds_every_ready_query_word_for_word(tmp_path: Path) -> None:
+    """`make neo4j-up` writes the guide with this command; Browser shows it in its sidebar."""
+    subprocess.run(
+        [sys.executable, str(REPO / "tools" / "neo4j" / "browser_guide.py"), "--dir", str(tmp_path)], check=True
+    )
+    page = (tmp_path / "hippograph.html").read_text(encoding="utf-8")
+    shown = [html.unescape(code) for code in re.findall(r'<pre class="runnable query">(.*?)</pre>', page, re.DOTALL)]
+    files = sorted((REPO / "cypher" / "browser").glob("*.cypher"))
+    statements = [
+        "\n".join(line for line in path.read_text(encoding="utf-8").splitlines() if not line.startswith("//")).strip()
+        for path in files
+    ]
+    assert sorted(shown) == sorted(statements)
+    # Every parameter a query takes has a field on its slide, which fills its :param line.
+    for path, statement in zip(files, statements, strict=True):
+        for name in set(re.findall(r"\$(\w+)", statement)):
+            assert f'<input value-for="{path.stem}-{name}"' in page
+            assert f'<span value-key="{path.stem}-{name}">' in page
+
+
+def test_neo4j_browser_runs_a_ready_query_from_the_guide(
+    browser: Any, gql: GraphQLClient, namespace: str, runtime: Runtime
+) -> None:
+    """Neo4j Browser from `make neo4j-up`, offline: log in with the generated password, open the
+    guide's slide, set its parameters, run its query; the graph drawn is the query's result."""
+    browser_url = os.environ.get("NEO4J_BROWSER_URL")
+    if not browser_url:
+        pytest.skip(
+            "NEO4J_BROWSER_URL is unset: Neo4j Browser comes with `make neo4j-up`'s Neo4j (. .neo4j/env); the "
+            "embedded store has none, and test_concepts.py runs the same ready queries over its Bolt endpoint"
+        )
+    bolt, user, password = os.environ["NEO4J_URI"], os.environ.get("NEO4J_USER", "neo4j"), os.environ["NEO4J_PASSWORD"]
+    capture_turns(gql, namespace, STORY, session="s1")
+    consolidate(runtime, namespace=namespace)  # in the server's process, as the concepts test does
+    wait_until_consolidated(gql, namespace)
+    parameters = {"namespace": namespace, "name": "Caroline"}
+    statement = (REPO / "cypher" / "browser" / "entity_neighborhood.cypher").read_text(encoding="utf-8")
+    with neo4j.GraphDatabase.driver(bolt, auth=(user, password)) as driver:
+        records, _, _ = driver.execute_query(statement, parameters, database_=os.environ.get("NEO4J_DATABASE"))
+    # Browser labels each node it draws with the node's id (the last part of its element id).
+    expected = {f"graph-node{node.element_id.rsplit(':', 1)[-1]}" for r in records for node in r["path"].nodes}
+    assert len(expected) > 1
+
+    context = browser.new_context(viewport={"width": 1400, "height": 850})
+    context.set_default_timeout(WAIT_MS)
+    refused: list[str] = []
+    loopback_only(context, refused)
+    try:
+        page = context.new_page()
+        drawer = connect(page, browser_url, bolt, user, password)
+        frame = run_slide(page, drawer, "entity_neighborhood", parameters)
+        expect(frame.get_by_text(f"Displaying {len(expected)} nodes")).to_be_visible()
+        drawn = frame.locator("g.node").evaluate_all("nodes => nodes.map(node => node.getAttribute('aria-label'))")
+        assert set(drawn) == expected, (sorted(drawn), sorted(expected))
+        expect(frame.locator("g.node text.caption", has_text="Caroline").first).to_be_visible()
+        expect(frame.locator("g.node text.caption", has_text="Boston").first).to_be_visible()
+    finally:
+        context.close()

@@ -26,8 +26,13 @@ import time
 import urllib.request
 from pathlib import Path
 
+from browser_guide import NAME as GUIDE
+from browser_guide import write_guide
+
 HERE = Path(__file__).resolve().parent
 LIB = HERE / "target" / "lib"
+# The launcher's own classes (src/): the extension that serves the Browser guide.
+OWN_JAR = HERE / "target" / "local-neo4j-1.jar"
 SERVER_CLASS = "org.neo4j.server.CommunityEntryPoint"
 ADMIN_CLASS = "org.neo4j.cli.AdminTool"
 START_TIMEOUT_S = 180.0
@@ -35,7 +40,7 @@ START_TIMEOUT_S = 180.0
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=["up", "down", "status"])
+    parser.add_argument("action", choices=["up", "down", "status", "guide"])
     parser.add_argument("--home", type=Path, default=Path(os.environ.get("NEO4J_HOME_DIR", ".neo4j")))
     parser.add_argument("--bolt-port", type=int, default=int(os.environ.get("NEO4J_BOLT_PORT", "0")))
     parser.add_argument("--http-port", type=int, default=int(os.environ.get("NEO4J_HTTP_PORT", "0")))
@@ -49,6 +54,9 @@ def main() -> int:
         pid = running_pid(home)
         print(f"running, pid {pid}" if pid else "not running")
         return 0 if pid else 1
+    if args.action == "guide":  # served from the file on every request: no restart needed
+        print(write_guide(home / "guides"))
+        return 0
     return up(home, args.bolt_port, args.http_port, args.heap, args.pagecache)
 
 
@@ -62,10 +70,20 @@ def up(home: Path, bolt_port: int, http_port: int, heap: str, pagecache: str) ->
     bolt_port = bolt_port or free_port()
     http_port = http_port or free_port()
     write_config(home, bolt_port, http_port, heap, pagecache)
+    write_guide(home / "guides")
     password = initial_password(home)
     log = (home / "logs" / "console.log").open("ab")
     process = subprocess.Popen(
-        [java(), f"-Xmx{heap}", "-cp", f"{LIB}/*", SERVER_CLASS, f"--home-dir={home}", f"--config-dir={home / 'conf'}"],
+        [
+            java(),
+            f"-Xmx{heap}",
+            f"-Dhippograph.guides={home / 'guides'}",
+            "-cp",
+            f"{LIB}/*:{OWN_JAR}",
+            SERVER_CLASS,
+            f"--home-dir={home}",
+            f"--config-dir={home / 'conf'}",
+        ],
         env=neo4j_env(home),
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -90,6 +108,7 @@ def up(home: Path, bolt_port: int, http_port: int, heap: str, pagecache: str) ->
     env_file.chmod(0o600)
     print(f"Neo4j 5.26 Community on bolt://127.0.0.1:{bolt_port}, Browser at http://127.0.0.1:{http_port}/browser/")
     print(f"Its settings: . {env_file}")
+    print(f"Hippograph's ready queries: Browser opens :guide {guide_url(http_port)} once connected")
     return 0
 
 
@@ -110,8 +129,10 @@ def down(home: Path) -> int:
 
 
 def build() -> None:
-    """Resolve the jars once; later runs find them and go offline."""
-    if LIB.is_dir() and any(LIB.glob("neo4j-5.26.*.jar")):
+    """Resolve the jars once; later runs find them and go offline (unless src/ changed)."""
+    sources = [path.stat().st_mtime for path in (HERE / "src").rglob("*.java")]
+    built = OWN_JAR.exists() and OWN_JAR.stat().st_mtime >= max(sources, default=0.0)
+    if built and LIB.is_dir() and any(LIB.glob("neo4j-5.26.*.jar")):
         return
     subprocess.run(["mvn", "-q", "-B", "-f", str(HERE / "pom.xml"), "package"], check=True)
 
@@ -138,10 +159,22 @@ def write_config(home: Path, bolt_port: int, http_port: int, heap: str, pagecach
                 "dbms.security.auth_enabled=true",
                 # No usage reports: this machine reaches no such host.
                 "dbms.usage_report.enabled=false",
+                # Neo4j Browser: Hippograph's guide (cypher/browser/) in its sidebar once connected,
+                # served by the Guides extension (src/) from this origin, so it loads offline; the
+                # guide holds no data, so it needs no login, as /browser/ does not. No telemetry.
+                "server.unmanaged_extension_classes=dev.hippograph.neo4j=/hippograph",
+                "dbms.security.http_auth_allowlist=/,/browser.*,/hippograph/guides/.*",
+                "browser.remote_content_hostname_whitelist=127.0.0.1,localhost",
+                f"browser.post_connect_cmd=guide {guide_url(http_port)}",
+                "client.allow_telemetry=false",
                 "",
             ]
         )
     )
+
+
+def guide_url(http_port: int) -> str:
+    return f"http://127.0.0.1:{http_port}/hippograph/guides/{GUIDE}"
 
 
 def initial_password(home: Path) -> str:
