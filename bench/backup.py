@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from harness import (
-    LOCOMO,
     GraphQLClient,
     free_port,
     git_revision,
     load_average,
     load_turns,
+    locomo_dev,
     machine,
     running_server,
     store_directory,
@@ -44,7 +44,7 @@ BATCH = 64
 
 
 def ingest(url: str, sample_id: str, namespace: str) -> dict[str, float]:
-    samples = [s for s in json.loads(LOCOMO.read_text()) if s["sample_id"] == sample_id]
+    samples = [s for s in json.loads(locomo_dev().read_text()) if s["sample_id"] == sample_id]
     turns = load_turns(samples)
     gql = GraphQLClient(url, ["captureBatch", "consolidate"], timeout_s=3600)
     start = time.perf_counter()

@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Any
 
 from harness import (
-    LOCOMO,
     REPO,
     GraphQLClient,
     Turn,
@@ -43,6 +42,7 @@ from harness import (
     git_revision,
     load_average,
     load_turns,
+    locomo_dev,
     machine,
     peak_rss_mib,
     running_server,
@@ -234,7 +234,7 @@ def embedding_reference(singles: Sequence[Episode], batched: Sequence[Episode]) 
 
 
 def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
-    samples = json.loads(LOCOMO.read_text())
+    samples = json.loads(locomo_dev().read_text())
     turns = load_turns(samples)
     episodes = build_corpus(turns, args.episodes)
     questions = [qa["question"] for sample in samples for qa in sample["qa"]]

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+from harness import locomo_dev
 
 from hippograph.capture.service import capture
 from hippograph.consolidation.worker import consolidate
@@ -45,8 +46,6 @@ from hippograph.extraction.pipeline import Extractor, Turn
 from hippograph.kernel.config import Settings
 from hippograph.kernel.model import CaptureInput
 from hippograph.runtime import open_runtime
-
-LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "bench" / "locomo-dev.json"
 
 
 def locomo_captures(path: Path) -> list[CaptureInput]:
@@ -76,7 +75,9 @@ def locomo_captures(path: Path) -> list[CaptureInput]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--locomo", type=Path, default=LOCOMO)
+    parser.add_argument(
+        "--locomo", type=Path, help="the LoCoMo dev set (default: locomo-dev.json in the evaluation data folder)"
+    )
     parser.add_argument("--out", type=Path, default=Path("bench/results/consolidation.json"))
     parser.add_argument("--processes", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--baseline-src", type=Path, help="also consolidate with this checkout's src/")
@@ -91,6 +92,7 @@ def main() -> None:
     parser.add_argument("--consolidate", type=Path, help=argparse.SUPPRESS)  # one variant's run, in its own process
     parser.add_argument("--settings", default="", help=argparse.SUPPRESS)  # that variant's K=V,K=V
     args = parser.parse_args()
+    args.locomo = args.locomo or locomo_dev()
     if args.consolidate is not None:
         print(json.dumps(_consolidate(args.consolidate, args.settings, sorted(_namespaces(args.locomo)))))
         return

@@ -32,7 +32,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from consolidation import LOCOMO, locomo_captures
+from consolidation import locomo_captures
+from harness import locomo_dev
 
 from hippograph.consolidation.canonical import differences
 
@@ -48,7 +49,7 @@ def write_episodes(spec: str, path: Path, namespace: str) -> None:
         test_crash_safety.EPISODES = int(arg)
         test_crash_safety.write_captures(path, namespace)
         return
-    captures = [c for c in locomo_captures(LOCOMO) if c.namespace == f"locomo-{arg}"]
+    captures = [c for c in locomo_captures(locomo_dev()) if c.namespace == f"locomo-{arg}"]
     lines = [
         json.dumps(
             {

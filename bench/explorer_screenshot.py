@@ -20,7 +20,7 @@ import subprocess
 from pathlib import Path
 
 import httpx
-from harness import LOCOMO, OPERATIONS, REPO, load_turns
+from harness import OPERATIONS, REPO, load_turns, locomo_dev
 from playwright.sync_api import expect, sync_playwright
 
 BATCH = 64
@@ -38,7 +38,7 @@ def graphql(client: httpx.Client, operation: str, **variables: object) -> dict:
 
 
 def seed(client: httpx.Client, namespace: str, conversation: str) -> None:
-    samples = [s for s in json.loads(LOCOMO.read_text()) if s["sample_id"] == conversation]
+    samples = [s for s in json.loads(locomo_dev().read_text()) if s["sample_id"] == conversation]
     turns = load_turns(samples)
     inputs = [
         {

@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(REPO / "bench"))
 
-from harness import LOCOMO, load_turns
+from harness import load_turns, locomo_dev
 
 DATA = REPO / "bench" / "data"
 
@@ -47,13 +47,17 @@ def texts(locomo: Path) -> list[tuple[str, str | None]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--locomo", type=Path, default=LOCOMO)
+    parser.add_argument(
+        "--locomo", type=Path, help="the LoCoMo dev set (default: locomo-dev.json in the evaluation data folder)"
+    )
     args = parser.parse_args()
 
     from hippograph.extraction.model import Turn
     from hippograph.extraction.pipeline import Extractor
 
-    extractions = Extractor().extract_many([Turn(text, speaker) for text, speaker in texts(args.locomo)])
+    extractions = Extractor().extract_many(
+        [Turn(text, speaker) for text, speaker in texts(args.locomo or locomo_dev())]
+    )
     records = [dataclasses.asdict(extraction) for extraction in extractions]
     args.out.write_text(json.dumps(records, indent=0, default=str), encoding="utf-8")
     relations = sum(len(record["relations"]) for record in records)

@@ -28,10 +28,28 @@ import psutil
 
 REPO = Path(__file__).resolve().parents[1]
 OPERATIONS = REPO / "graphql" / "operations"
-LOCOMO = REPO.parent / "shared" / "bench" / "locomo-dev.json"
+BENCH_DATA_VARIABLE = "HIPPOGRAPH_BENCH_DATA"
 LOCOMO_DATE = "%I:%M %p on %d %B, %Y"  # e.g. "1:56 pm on 8 May, 2023"
 READY_TIMEOUT_S = 180
 STOP_TIMEOUT_S = 60
+
+
+def bench_data() -> Path:
+    """The folder holding the evaluation data (``locomo-dev.json``, ``ner/``): the one place every
+    script reads it from. It is not in the repository (see bench/README.md for what it holds)."""
+    named = os.environ.get(BENCH_DATA_VARIABLE)
+    folder = Path(named) if named else REPO.parent / "shared" / "bench"
+    if not folder.is_dir():
+        raise SystemExit(
+            f"the evaluation data folder {folder} does not exist: set {BENCH_DATA_VARIABLE} to the folder "
+            "that holds locomo-dev.json and ner/ (see bench/README.md)"
+        )
+    return folder
+
+
+def locomo_dev() -> Path:
+    """The LoCoMo dev set: five conversations and their questions."""
+    return bench_data() / "locomo-dev.json"
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,6 @@ from typing import Any
 
 import httpx
 from harness import (
-    LOCOMO,
     OPERATIONS,
     REPO,
     CpuMeter,
@@ -55,6 +54,7 @@ from harness import (
     git_revision,
     load_average,
     load_turns,
+    locomo_dev,
     machine,
     running_server,
     store_directory,
@@ -134,7 +134,7 @@ class Corpus:
 
 
 def load_corpus() -> Corpus:
-    samples = json.loads(LOCOMO.read_text())
+    samples = json.loads(locomo_dev().read_text())
     turns = [
         {"content": t.text, "agent": t.speaker, "session": f"{t.sample_id}-{t.session}", "occurredAt": t.occurred_at}
         for t in load_turns(samples)

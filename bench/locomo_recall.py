@@ -1,4 +1,4 @@
-"""The LoCoMo retrieval benchmark (``../shared/bench/README.md``), through the public GraphQL API.
+"""The LoCoMo retrieval benchmark on the LoCoMo dev set (see bench/README.md), through the public GraphQL API.
 
 Per conversation, in its own namespace: every turn is captured as one episode whose content is
 "{speaker}: {text}" (agent = speaker, session = session_N, occurred_at = the session's date), the
@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Any
 
 from harness import (
-    LOCOMO,
     REPO,
     GraphQLClient,
     Turn,
@@ -43,6 +42,7 @@ from harness import (
     git_revision,
     load_average,
     load_turns,
+    locomo_dev,
     machine,
     peak_rss_mib,
     running_server,
@@ -302,7 +302,9 @@ def markdown(results: dict[str, Any]) -> str:
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--locomo", type=Path, default=LOCOMO)
+    parser.add_argument(
+        "--locomo", type=Path, help="the LoCoMo dev set (default: locomo-dev.json in the evaluation data folder)"
+    )
     parser.add_argument("--data-dir", default="tmp", help="the store: new, a previous run's, or tmp (default)")
     parser.add_argument(
         "--ablations",
@@ -315,6 +317,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "locomo_recall.json")
     args = parser.parse_args(argv)
+    args.locomo = args.locomo or locomo_dev()
     unknown = set(args.ablations) - set(ABLATIONS)
     if unknown:
         parser.error(f"unknown ablations: {', '.join(sorted(unknown))}")

@@ -29,7 +29,7 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
-from harness import LOCOMO, REPO, git_revision, load_average, load_turns, machine, summary
+from harness import REPO, git_revision, load_average, load_turns, locomo_dev, machine, summary
 from locomo_recall import CATEGORIES, INGEST_RECORD, KS, Query, load_queries, namespace_of, recall_at, recall_table
 from tqdm import tqdm
 
@@ -158,13 +158,16 @@ def markdown(results: dict[str, Any]) -> str:
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--locomo", type=Path, default=LOCOMO)
+    parser.add_argument(
+        "--locomo", type=Path, help="the LoCoMo dev set (default: locomo-dev.json in the evaluation data folder)"
+    )
     parser.add_argument("--data-dir", type=Path, required=True, help="a store locomo_recall.py filled")
     parser.add_argument("--variant", action="append", required=True, help="name:field=value,...")
     parser.add_argument("--channels", choices=sorted(CHANNELS), default="all")
     parser.add_argument("--warmup", type=int, default=300, help="recalls of turns before measuring")
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "locomo_variants.json")
     args = parser.parse_args(argv)
+    args.locomo = args.locomo or locomo_dev()
     if not (args.data_dir / INGEST_RECORD).exists():
         parser.error(f"{args.data_dir} holds no LoCoMo store (run bench/locomo_recall.py --data-dir on it first)")
     return args

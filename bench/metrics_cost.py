@@ -24,7 +24,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from harness import LOCOMO, REPO, load_average, load_turns, machine, summary
+from harness import REPO, load_average, load_turns, locomo_dev, machine, summary
 from prometheus_client.metrics import Counter, Histogram, MetricWrapperBase
 from starlette.testclient import TestClient
 
@@ -98,7 +98,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=200)
     args = parser.parse_args()
 
-    samples = json.loads(LOCOMO.read_text(encoding="utf-8"))
+    samples = json.loads(locomo_dev().read_text(encoding="utf-8"))
     turns = load_turns(samples)
     questions = [qa["question"] for sample in samples for qa in sample["qa"]][: args.rounds]
     capture_doc = (OPERATIONS / "capture.graphql").read_text(encoding="utf-8")

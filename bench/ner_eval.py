@@ -32,8 +32,7 @@ sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(REPO / "bench"))
 
 import ablation
-from ner_wnut17 import DATA as WNUT
-from ner_wnut17 import Document, read_conll, score
+from ner_wnut17 import Document, read_conll, score, wnut17_test
 
 CHAT = REPO / "bench" / "data" / "ner_chat.jsonl"
 TYPES = ("organization", "place", "person")
@@ -103,7 +102,7 @@ def evaluate(documents: list[Document], gold_types: dict[str, str], run: Runner)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--wnut", type=Path, default=WNUT)
+    parser.add_argument("--wnut", type=Path, help="default: the WNUT-17 test set in the evaluation data folder")
     parser.add_argument("--chat", type=Path, default=CHAT)
     parser.add_argument("--ablate", action="append", default=[])
     parser.add_argument("--no-bare", action="store_true", help="skip the bare model's run")
@@ -111,7 +110,7 @@ def main() -> None:
     args = parser.parse_args()
     ablation.apply(args.ablate)
     sets = {
-        "WNUT-17 test": (read_conll(args.wnut), WNUT_TYPES),
+        "WNUT-17 test": (read_conll(args.wnut or wnut17_test()), WNUT_TYPES),
         "chat (ner_chat.jsonl)": (read_chat(args.chat), CHAT_TYPES),
     }
     runners = {"extractor": extractor_runner()}

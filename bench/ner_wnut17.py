@@ -46,7 +46,8 @@ from spacy.language import Language
 
 from hippograph.extraction.model import Mention
 
-DATA = Path("/work/shared/bench/ner/wnut17_test.annotated.conll")
+sys.path.insert(0, str(REPO / "bench"))
+from harness import bench_data
 
 # Gold WNUT type -> the Hippograph type it counts as (primary score).
 MERGED = {
@@ -210,12 +211,20 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def wnut17_test() -> Path:
+    """The WNUT-17 test set in CoNLL form."""
+    return bench_data() / "ner" / "wnut17_test.annotated.conll"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument(
+        "--data", type=Path, help="default: ner/wnut17_test.annotated.conll in the evaluation data folder"
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
 
+    args.data = args.data or wnut17_test()
     documents = read_conll(args.data)
     began = time.perf_counter()
     runner, nlp, run = mention_runner()

@@ -44,7 +44,6 @@ from pathlib import Path
 from typing import Any
 
 from harness import (
-    LOCOMO,
     REPO,
     GraphQLClient,
     Turn,
@@ -52,6 +51,7 @@ from harness import (
     git_revision,
     load_average,
     load_turns,
+    locomo_dev,
     machine,
     peak_rss_mib,
     proc_field,
@@ -263,7 +263,7 @@ def client(port: int) -> GraphQLClient:
 
 
 def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
-    samples = json.loads(LOCOMO.read_text())
+    samples = json.loads(locomo_dev().read_text())
     turns = load_turns(samples)
     tenants_ = tenants(turns, args.probe, max(args.sizes))
     questions = probe_questions(samples, args.probe)

@@ -26,7 +26,7 @@ from typing import Any
 # The shared benchmark modules (harness, locomo_recall) live one directory up, run as scripts.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from harness import LOCOMO, REPO, git_revision, machine
+from harness import REPO, git_revision, locomo_dev, machine
 from hippograph_side import hippograph
 from mem0_side import mem0
 from workload import Workload, compare
@@ -70,7 +70,9 @@ def markdown(results: dict[str, Any]) -> str:
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--locomo", type=Path, default=LOCOMO)
+    parser.add_argument(
+        "--locomo", type=Path, help="the LoCoMo dev set (default: locomo-dev.json in the evaluation data folder)"
+    )
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--warmup", type=int, default=300, help="recalls of turns before measuring, per system")
     parser.add_argument(
@@ -84,7 +86,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    workload = Workload.load(args.locomo, args.batch_size, args.warmup)
+    workload = Workload.load(args.locomo or locomo_dev(), args.batch_size, args.warmup)
     started = datetime.now(UTC).isoformat(timespec="seconds")
     with ExitStack() as stack:
         systems = [stack.enter_context(mem0()), stack.enter_context(hippograph())]
