@@ -18,7 +18,7 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from harness import LOCOMO, machine
+from harness import locomo_dev, machine
 from rouge_score import rouge_scorer
 
 from hippograph.embedding import MiniLMEmbedder
@@ -73,7 +73,7 @@ def main() -> None:
     scores: dict[str, dict[str, list[float]]] = {name: {"rouge": [], "evidence": [], "chars": []} for name in variants}
     scores["first turns"] = {"rouge": [], "evidence": [], "chars": []}
     count = 0
-    samples = json.loads(LOCOMO.read_text())
+    samples = json.loads(locomo_dev().read_text())
     for sample in samples:
         for session, turns in sessions(sample):
             reference = sample["session_summary"].get(f"{session}_summary")
