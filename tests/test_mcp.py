@@ -19,6 +19,7 @@ import pytest
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from support.own_store import store_of_its_own
 from support.processes import REPO, eventually, free_port
 
 from hippograph.access import KeyRole, create_key
@@ -49,10 +50,12 @@ TOOLS = {
 
 @asynccontextmanager
 async def mcp_session(*args: str, log: Path, env: dict[str, str] | None = None) -> AsyncIterator[ClientSession]:
-    environment = {"PYTHONPATH": str(REPO / "src"), **(env or {})}
-    for name in ("NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD", "NEO4J_DATABASE", "HIPPOGRAPH_JVM_OPTIONS"):
-        if name in os.environ:
-            environment[name] = os.environ[name]
+    inherited = ("NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD", "NEO4J_DATABASE", "HIPPOGRAPH_JVM_OPTIONS")
+    environment = {
+        "PYTHONPATH": str(REPO / "src"),
+        **{name: os.environ[name] for name in inherited if name in os.environ},
+        **(env or {}),
+    }
     server = StdioServerParameters(command=sys.executable, args=["-m", "hippograph.cli", "mcp", *args], env=environment)
     with log.open("a") as errlog:
         async with stdio_client(server, errlog=errlog) as (read, write), ClientSession(read, write) as session:
@@ -82,10 +85,12 @@ def run(scenario: Callable[[], Awaitable[None]]) -> None:
 
 @pytest.mark.slow
 def test_in_process_it_captures_recalls_and_forgets_on_its_own_store(tmp_path: Path) -> None:
-    async def scenario() -> None:
+    async def scenario(own: dict[str, str]) -> None:
         args = ("--data-dir", str(tmp_path / "store"), "--heap", "512m")
-        # The background consolidator stays off: nothing here needs entities.
-        async with mcp_session(*args, log=tmp_path / "mcp.log", env={"HIPPOGRAPH_CONSOLIDATION_INTERVAL_S": "0"}) as s:
+        # The background consolidator stays off: nothing here needs entities. A store of its own
+        # has no keys, so the local user needs none (the suite's Neo4j holds the suite's keys).
+        env = {"HIPPOGRAPH_CONSOLIDATION_INTERVAL_S": "0", **own}
+        async with mcp_session(*args, log=tmp_path / "mcp.log", env=env) as s:
             assert {tool.name for tool in (await s.list_tools()).tools} == TOOLS
 
             captured = await call(s, "capture", content="Caroline: I moved to Boston last spring.", agent="Caroline")
@@ -111,7 +116,8 @@ def test_in_process_it_captures_recalls_and_forgets_on_its_own_store(tmp_path: P
             assert (await error(s, "capture", content="x", occurred_at="last Tuesday"))[0] == "BAD_INPUT"
         assert "Traceback" not in (tmp_path / "mcp.log").read_text()
 
-    run(scenario)
+    with store_of_its_own(tmp_path) as own:
+        asyncio.run(scenario(own))
 
 
 def test_remote_it_uses_the_server_with_the_key_from_the_environment(

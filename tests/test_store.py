@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from support.client import GraphQLClient
+from support.own_store import store_of_its_own
 from support.processes import REPO, eventually, free_port, hippograph_process
 
 from hippograph.capture.reembed import reembed_pending
@@ -121,6 +122,7 @@ class Restarted:
     namespace: str
     created: dict[str, Any]
     process: subprocess.Popen[bytes]
+    env: dict[str, str]  # what points a process at its store (support/own_store.py)
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -130,31 +132,38 @@ class Restarted:
 @pytest.fixture(scope="module")
 def restarted(tmp_path_factory: pytest.TempPathFactory, admin_secret: str) -> Iterator[Restarted]:
     """One store and server for this module's two slow tests: the restart's, then the keyless
-    server's (on the embedded engine a fresh store has no keys, and a restart leaves it so). They
-    run in this file's order: the keyless test makes the first keys, after which the restart test's
-    client would need one. A Neo4j under test holds the suite's keys, and serves the restart test."""
+    server's (a store of its own has no keys, and a restart leaves it so; under Neo4j it is a second
+    Neo4j, support/own_store.py). They run in this file's order: the keyless test makes the first
+    keys, after which the restart test's client would need one."""
     directory = tmp_path_factory.mktemp("restarted")
     data_dir, log, namespace = directory / "data", directory / "serve.log", f"t-{uuid.uuid4().hex[:16]}"
-    process, url = _serve(data_dir, log)
-    try:
-        client = GraphQLClient(url, admin_secret)
-        created = client.data("capture", input={"namespace": namespace, "content": "Our SLA is 99.95% uptime."})
-    finally:
-        _stop(process)
-    # Started again as the keyless test wants it: a browser frontend listed, metrics behind a key.
-    # The keys the keyless test makes beside it are read again as often as the suite's server does.
-    env = {"HIPPOGRAPH_CORS_ORIGINS": APP, "HIPPOGRAPH_METRICS_PUBLIC": "false", "HIPPOGRAPH_KEY_REFRESH_S": "0.5"}
-    process, url = _serve(data_dir, log, env=env)
-    served = Restarted(url, log, data_dir, namespace, created["capture"], process)
-    try:
-        yield served
-    finally:
-        served.stop()
+    with store_of_its_own(directory) as own:
+        process, url = _serve(data_dir, log, env=own)
+        try:
+            client = GraphQLClient(url, admin_secret)
+            created = client.data("capture", input={"namespace": namespace, "content": "Our SLA is 99.95% uptime."})
+        finally:
+            _stop(process)
+        # Started again as the keyless test wants it: a browser frontend listed, metrics behind a
+        # key. The keys the keyless test makes beside it are read again as often as the suite's
+        # server does.
+        env = {
+            **own,
+            "HIPPOGRAPH_CORS_ORIGINS": APP,
+            "HIPPOGRAPH_METRICS_PUBLIC": "false",
+            "HIPPOGRAPH_KEY_REFRESH_S": "0.5",
+        }
+        process, url = _serve(data_dir, log, env=env)
+        served = Restarted(url, log, data_dir, namespace, created["capture"], process, own)
+        try:
+            yield served
+        finally:
+            served.stop()
 
 
 @pytest.mark.slow
 def test_data_survives_a_restart(restarted: Restarted, admin_secret: str) -> None:
-    # A fresh embedded store has no keys and ignores this one; a Neo4j under test holds the suite's.
+    # A store of its own has no keys and ignores this one.
     client, namespace, memory_id = (
         GraphQLClient(restarted.url, admin_secret),
         restarted.namespace,
@@ -168,7 +177,9 @@ def test_data_survives_a_restart(restarted: Restarted, admin_secret: str) -> Non
     assert again["capture"] == {**restarted.created, "status": "DUPLICATE"}
 
 
-def _cli(data_dir: Path, *args: str, python: Sequence[str] = ()) -> subprocess.CompletedProcess[str]:
+def _cli(
+    data_dir: Path, *args: str, python: Sequence[str] = (), env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """A `hippograph` command run to its end, as a user types it (``python``: interpreter options)."""
     command = [
         sys.executable,
@@ -181,18 +192,15 @@ def _cli(data_dir: Path, *args: str, python: Sequence[str] = ()) -> subprocess.C
         "--data-dir",
         str(data_dir),
     ]
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
-    return subprocess.run(command, check=False, env=env, capture_output=True, text=True, timeout=120)
+    environment = {**os.environ, "PYTHONPATH": str(REPO / "src"), **(env or {})}
+    return subprocess.run(command, check=False, env=environment, capture_output=True, text=True, timeout=120)
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(
-    bool(os.environ.get("NEO4J_URI")), reason="needs a store without keys; the Neo4j under test holds the suite's"
-)
 def test_a_keyless_server_is_local_only_and_takes_keys_made_beside_it(restarted: Restarted) -> None:
     data_dir, log, url, app = restarted.data_dir, restarted.log, restarted.url, APP
     # A second server on the store, exposed, is refused as the first would be: it has no key.
-    exposed = _cli(data_dir, "serve", "--host", "0.0.0.0", "--port", str(free_port()))
+    exposed = _cli(data_dir, "serve", "--host", "0.0.0.0", "--port", str(free_port()), env=restarted.env)
     assert exposed.returncode == 2
     assert (
         exposed.stderr.strip()
@@ -223,18 +231,18 @@ def test_a_keyless_server_is_local_only_and_takes_keys_made_beside_it(restarted:
 
     # Store-only commands beside the server reach its engine, and load no model to do it.
     local.data("capture", input={"namespace": "side", "content": "The backup runs at 02:00."})
-    status = _cli(data_dir, "status", "--namespace", "side", python=("-X", "importtime"))
+    status = _cli(data_dir, "status", "--namespace", "side", python=("-X", "importtime"), env=restarted.env)
     assert status.returncode == 0, status.stderr
     assert json.loads(status.stdout)["nodes"]["Episode"] == 1
     loaded = {line.rsplit("|", 1)[-1].strip() for line in status.stderr.splitlines() if line.startswith("import time")}
     assert not loaded & {"torch", "spacy", "sentence_transformers", "onnxruntime"}
-    sweep = _cli(data_dir, "sweep")
+    sweep = _cli(data_dir, "sweep", env=restarted.env)
     assert sweep.returncode == 0, sweep.stderr
     assert set(json.loads(sweep.stdout)) == {"erased", "expired_events", "history_purged"}
 
     # Keys made by the CLI beside the running server; from then on every request needs one.
     made = [
-        _cli(data_dir, "keys", "create", "--name", name, "--role", "admin", "--all-namespaces")
+        _cli(data_dir, "keys", "create", "--name", name, "--role", "admin", "--all-namespaces", env=restarted.env)
         for name in ("ops", "ci")
     ]
     assert [m.returncode for m in made] == [0, 0], [m.stderr for m in made]
@@ -247,12 +255,12 @@ def test_a_keyless_server_is_local_only_and_takes_keys_made_beside_it(restarted:
     [event] = keyed.data("history", id=created["id"])["history"]
     assert event["actor"] == "ops"
 
-    listing = _cli(data_dir, "keys", "list")
+    listing = _cli(data_dir, "keys", "list", env=restarted.env)
     rows = [line.split("\t") for line in listing.stdout.strip().splitlines()]
     assert [row[:3] for row in rows] == [["ci", "admin", "*"], ["ops", "admin", "*"]]
     assert ops not in listing.stdout + listing.stderr and ci not in listing.stdout + listing.stderr
 
-    assert _cli(data_dir, "keys", "revoke", "ops").returncode == 0
+    assert _cli(data_dir, "keys", "revoke", "ops", env=restarted.env).returncode == 0
     eventually(lambda: keyed.http.post("/graphql", json=query).status_code == 401)
     assert GraphQLClient(url, ci).http.post("/graphql", json=query).status_code == 200
     restarted.stop()  # the log is whole once the server has stopped

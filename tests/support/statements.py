@@ -35,3 +35,10 @@ def _endpoint(settings: Settings) -> tuple[str, tuple[str, str], str]:
     record = json.loads((settings.store.data_dir / "bolt.json").read_text(encoding="utf-8"))
     password = (settings.store.data_dir / "root-password").read_text(encoding="utf-8").strip()
     return str(record["uri"]), ("root", password), DATABASE
+
+
+def bolt_driver(settings: Settings) -> tuple[neo4j.Driver, str]:
+    """A driver of its own to the store's Bolt endpoint, and the database: for tests of what the
+    server itself does (the caller closes it)."""
+    uri, auth, database = _endpoint(settings)
+    return neo4j.GraphDatabase.driver(uri, auth=auth), database

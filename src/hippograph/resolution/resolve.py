@@ -19,13 +19,15 @@ from hippograph.kernel.keys import canonical_key
 from hippograph.kernel.lucene import fulltext_query
 from hippograph.resolution import types
 from hippograph.runtime import Runtime
-from hippograph.store import Row
+from hippograph.store import Row, Store
 
 FUZZY_MIN_RATIO = 92.0
 FUZZY_MIN_CHARS = 5
 FUZZY_MIN_LENGTH_RATIO = 0.85
 EMBEDDING_MIN_COSINE = 0.88
 CANDIDATES = 8
+# How much more an entity search that found none of the namespace's asks for next.
+WIDEN = 4
 # Names of people carry almost no meaning for a sentence encoder: "Melanie" and "Melania" embed
 # close together and are different people. They merge only by key, alias or spelling.
 NO_EMBEDDING_MERGE = frozenset({EntityType.PERSON.value, EntityType.AGENT.value})
@@ -166,25 +168,53 @@ def _same_spelling(a: str, b: str) -> bool:
 def _by_embedding(runtime: Runtime, namespace: str, refs: list[NameRef]) -> dict[NameRef, Resolution]:
     vectors = runtime.embedder.embed([ref.name for ref in refs])
     probes = [
-        {"key": ref.key, "type": ref.type, "embedding": vector}
+        EntityProbe(ref.key, ref.type, vector)
         for ref, vector in zip(refs, vectors, strict=True)
         if ref.type not in NO_EMBEDDING_MERGE
     ]
-    nearest = _by_key(
-        runtime.store.read(
-            "entity_neighbors",
-            namespace=namespace,
-            index=runtime.store.index("entity_embedding"),
-            probes=probes,
-            k=CANDIDATES,
-            # Both servers report a cosine index score as (1 + cos) / 2.
-            min_score=(1 + EMBEDDING_MIN_COSINE) / 2,
-        )
-        if probes
-        else []
-    )
+    nearest = _by_key(nearest_entities(runtime.store, namespace, probes))
     found: dict[NameRef, Resolution] = {}
     for ref, vector in zip(refs, vectors, strict=True):
         hit = _first_compatible(ref, nearest.get(ref.key, []))
         found[ref] = Resolution.of(hit, "embedding") if hit else Resolution(None, "new", embedding=vector)
+    return found
+
+
+@dataclass(frozen=True)
+class EntityProbe:
+    key: str
+    type: str
+    embedding: Vector
+
+
+def nearest_entities(store: Store, namespace: str, probes: list[EntityProbe]) -> list[Row]:
+    """For each probe, the namespace's entity of its type whose name embeds nearest to it, if its
+    cosine reaches EMBEDDING_MIN_COSINE. The entity index spans every namespace, so a probe whose
+    first neighbours are all other namespaces' is asked again for ×WIDEN as many, until one is
+    this namespace's, the index has no more, or the farthest scores below the threshold (nothing
+    further could pass): exact, as far as the index is, however crowded the store. The threshold
+    is high, so the neighbours read are those that nearly share the name."""
+    # Both servers report a cosine index score as (1 + cos) / 2.
+    min_score = (1 + EMBEDDING_MIN_COSINE) / 2
+    pending = list(enumerate(probes))
+    found: list[Row] = []
+    k = CANDIDATES
+    while pending:
+        answers = store.read_listed(
+            "entity_neighbors",
+            namespace=namespace,
+            index=store.index("entity_embedding"),
+            probes=[{"at": at, "type": probe.type, "embedding": probe.embedding} for at, probe in pending],
+            k=k,
+            min_score=min_score,
+        )
+        by_probe = {answer["at"]: answer for answer in answers}
+        again = []
+        for at, probe in pending:
+            answer = by_probe[at]
+            if answer["rows"]:
+                found.append({**max(answer["rows"], key=lambda row: row["score"]), "key": probe.key})
+            elif answer["returned"] == k and answer["lowest"] is not None and answer["lowest"] >= min_score:
+                again.append((at, probe))
+        pending, k = again, k * WIDEN
     return found

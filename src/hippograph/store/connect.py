@@ -14,7 +14,13 @@ def open_store(settings: Settings) -> Store:
     if not settings.store.embedded:
         assert settings.store.neo4j_uri is not None
         driver = _driver(settings.store.neo4j_uri, settings.store.neo4j_user, settings.store.neo4j_password)
-        return Store(driver, settings.store.neo4j_database, NEO4J)
+        store = Store(driver, settings.store.neo4j_database, NEO4J)
+        try:
+            store.check_server()
+        except Exception:
+            driver.close()
+            raise
+        return store
 
     attached = _attach(settings)
     if attached is not None:

@@ -7,7 +7,10 @@ concurrent writers are kept from colliding (store/retry.py says what each server
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from hippograph.kernel.resources import read_text
 
@@ -60,6 +63,9 @@ class Dialect:
     # since its last rebuild one by one meanwhile. Neo4j's indexes take each write as it comes.
     # The vector channel scores such a label exactly instead (recall/vector.py).
     vector_rebuilt_below: int
+    # The oldest server version the queries run on, checked at connect; None where the server is
+    # the one the package pins (the embedded engine).
+    minimum_version: tuple[int, int] | None = None
     # Codes this server sends for a conflict that the driver does not classify as retryable. Both
     # servers send Neo.TransientError.Transaction.DeadlockDetected, which it does; none so far.
     transient_codes: frozenset[str] = frozenset()
@@ -71,6 +77,29 @@ class Dialect:
     def schema_statements(self) -> list[str]:
         return split_statements(read_text(self.schema_file))
 
+    def refusal(self, components: Sequence[Mapping[str, Any]]) -> str | None:
+        """Why the server ``dbms.components()`` describes cannot serve, on one line; None if it can."""
+        if self.minimum_version is None:
+            return None
+        wanted = ".".join(map(str, self.minimum_version))
+        need = f"Hippograph needs Neo4j {wanted} or later, Community or Enterprise ({SUBQUERY_REASON})"
+        kernel = next((row for row in components if row.get("name") == "Neo4j Kernel"), None)
+        if kernel is None:
+            names = ", ".join(str(row.get("name")) for row in components) or "nothing"
+            return f"the server is not Neo4j (it names itself {names}); {need}"
+        version = str((kernel.get("versions") or ["unknown"])[0])
+        edition = str(kernel.get("edition"))
+        found = _VERSION.match(version)
+        if found is None or (int(found[1]), int(found[2])) < self.minimum_version or edition not in EDITIONS:
+            return f"Neo4j {version} ({edition}) is not supported: {need}"
+        return None
+
+
+# Neo4j versions are major.minor.patch (5.26.0, 5.27-aura) and, since 2025, calendar ones
+# (2025.01.0): both compare by their first two numbers.
+_VERSION = re.compile(r"(\d+)\.(\d+)")
+EDITIONS = frozenset({"community", "enterprise"})
+SUBQUERY_REASON = "its queries use CALL (x) { ... } subqueries, new in 5.23"
 
 NEO4J = Dialect(
     "neo4j",
@@ -80,6 +109,7 @@ NEO4J = Dialect(
     single_writer=False,
     cosine=Cosine(function_is_index_score=True),
     vector_rebuilt_below=0,
+    minimum_version=(5, 23),
 )
 ARCADEDB = Dialect(
     "arcadedb",

@@ -42,6 +42,10 @@ class UniquenessConflict(Exception):
     """A write collided with a uniqueness constraint: a concurrent writer got there first."""
 
 
+class UnsupportedServer(Exception):
+    """The server is not one the queries run on; the message says which is needed, on one line."""
+
+
 @contextmanager
 def _driver_errors() -> Iterator[None]:
     """Driver failures as the service layer speaks of them: the layers above never see neo4j's."""
@@ -150,6 +154,10 @@ class Store:
         self._gate: PriorityGate | NoGate = (
             PriorityGate("writer", 1, writer_max_wait_s) if dialect.single_writer else NoGate()
         )
+        # Every session of this store starts after the last transaction any of them committed: on a
+        # Neo4j cluster a read may go to a member that has not applied the write just acknowledged.
+        # ArcadeDB's Bolt sends bookmarks too (arcade:tx:<n>) and takes them back.
+        self.bookmarks = neo4j.GraphDatabase.bookmark_manager()
 
     def index(self, logical: str) -> str:
         """The server's name for a search index, to pass as a query parameter."""
@@ -184,7 +192,7 @@ class Store:
 
     def _attempt(self, work: Callable[[Transaction], T], access_mode: str) -> T:
         """One try, in an explicit transaction: the retries are ours, not the driver's."""
-        with self._driver.session(database=self._database, default_access_mode=access_mode) as session:
+        with self._session(access_mode) as session:
             tx = session.begin_transaction()
             try:
                 result = work(Transaction(tx))
@@ -192,6 +200,12 @@ class Store:
                 return result
             finally:
                 _roll_back_unless_committed(tx)
+
+    def check_server(self) -> None:
+        """Refuse a server the queries do not run on (dialect.py says which), before anything else."""
+        refusal = self.dialect.refusal(self.read("server_components"))
+        if refusal is not None:
+            raise UnsupportedServer(refusal)
 
     def setup_schema(self) -> None:
         """Create constraints and indexes; every statement is idempotent."""
@@ -240,8 +254,10 @@ class Store:
             self._on_close()
         log.info("store closed")
 
-    def _session(self) -> neo4j.Session:
-        return self._driver.session(database=self._database)
+    def _session(self, access_mode: str = neo4j.WRITE_ACCESS) -> neo4j.Session:
+        return self._driver.session(
+            database=self._database, default_access_mode=access_mode, bookmark_manager=self.bookmarks
+        )
 
 
 def _roll_back_unless_committed(tx: neo4j.Transaction) -> None:

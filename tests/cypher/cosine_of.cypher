@@ -1,0 +1,1 @@
+RETURN vector.similarity.cosine($a, $b) AS similarity

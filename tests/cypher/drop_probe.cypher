@@ -1,0 +1,2 @@
+MATCH (p:DialectProbe {id: $id})
+DELETE p
