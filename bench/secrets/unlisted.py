@@ -39,6 +39,7 @@ SEED = 20261128
 HERE = Path(__file__).resolve().parent
 BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 BASE32_LOWER = LOWER + "234567"
+BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
 SYMBOLS = "!#$%&*+-=?@^_~."
 
 
@@ -556,7 +557,7 @@ NEGATIVES: dict[str, Callable[[random.Random], str]] = {
     "sha1_etag": lambda r: f'ETag: "{sha(r, 40)}"',
     "tx_hash": lambda r: f"tx hash 0x{sha(r, 64)} confirmed in block {r.randint(10**6, 10**7)}",
     "eth_address": lambda r: f"send to 0x{sha(r, 40)}",
-    "btc_address": lambda r: f"donations: bc1q{rand(r, BASE32_LOWER, 38)} or 1{b58(r, 33)}",
+    "btc_address": lambda r: f"donations: bc1q{rand(r, BECH32, 38)} or {base58check(bytes(1) + r.randbytes(20))}",
     "ipfs_pin": lambda r: f"ipfs pin add Qm{b58(r, 44)}",
     "pin_cid": lambda r: f"pin: Qm{b58(r, 44)}",
     "pin_cid_v1": lambda r: f"pin: bafybei{rand(r, BASE32_LOWER, 52)}",
