@@ -4,7 +4,8 @@
 For every sample, ``scrub_credentials`` runs over the text and:
 
 * a secret **leaks** when any 8-character stretch of it (the whole of it, if shorter) is still in
-  the scrubbed text: a partial redaction that leaves half a key readable is a leak;
+  the scrubbed text: a partial redaction that leaves half a key readable is a leak (a stretch the
+  text also holds outside the secret, such as the base64 of "-----BEGIN ", does not count);
 * a look-alike (``neg:*``) is **over-redacted** when its text changes at all;
 * a format is **covered** when it has samples and none of its secrets leaked. A sample can hold
   secrets of two formats (``two_adjacent_secrets``): each secret counts for its own format.
@@ -46,11 +47,15 @@ WINDOW = 8
 MARKER = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
 
 
-def leaked(secret: str, scrubbed: str) -> bool:
+def leaked(secret: str, scrubbed: str, elsewhere: str = "") -> bool:
+    """Whether a window of ``secret`` survives in ``scrubbed``. A window that the text also holds
+    outside the secret (``elsewhere``) proves nothing: base64 of "-----BEGIN " opens a kept
+    certificate as well as a redacted key."""
     # A marker names its kind ("[REDACTED:rubygems_api_key]"), which may repeat a token's prefix.
     scrubbed = MARKER.sub("\0", scrubbed)
     width = min(WINDOW, len(secret))
-    return any(secret[i : i + width] in scrubbed for i in range(len(secret) - width + 1))
+    windows = (secret[i : i + width] for i in range(len(secret) - width + 1))
+    return any(window in scrubbed and window not in elsewhere for window in windows)
 
 
 Scrubber = Callable[[str], str]
@@ -99,7 +104,8 @@ def evaluate(rows: list[dict[str, Any]], scrub: Scrubber | None = None) -> dict[
         for span in row["secrets"]:
             fmt = span["format"]
             secrets[fmt] += 1
-            if leaked(text[span["start"] : span["end"]], scrubbed):
+            elsewhere = text[: span["start"]] + "\0" + text[span["end"] :]
+            if leaked(text[span["start"] : span["end"]], scrubbed, elsewhere):
                 leaks[fmt] += 1
                 leak_examples[fmt].append(scrubbed[:200])
     elapsed = time.perf_counter() - started

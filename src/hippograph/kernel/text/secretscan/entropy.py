@@ -6,7 +6,8 @@ principle, not by vendor: UUIDs (their stretches are short), hex where the words
 commit, digest or checksum, or where a checksum listing puts a file name after it; encoded media and
 data after a word that says so; public identifiers and password hashes that declare their format
 (``[allow] public``); SSH public keys; the bodies of certificates and public-key blocks; host names;
-and the paths of URLs (their query values are judged like any token).
+the paths of URLs (their query values are judged like any token); and base64 that decodes to text,
+which the decode layer has already judged by what it wraps.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from functools import cache
 
 from hippograph.kernel.text.secretscan.base58 import is_address
 from hippograph.kernel.text.secretscan.hits import Hit, Veto
-from hippograph.kernel.text.secretscan.shapes import is_hex, random_segment
+from hippograph.kernel.text.secretscan.shapes import is_hex, is_public, random_segment
 from hippograph.kernel.text.secretscan.words import secret_words
+from hippograph.kernel.text.secretscan.wrapped import from_base64
 
 KIND = "high_entropy"
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/_.~:$%-])[A-Za-z0-9+/_.~:$%-]{16,}={0,2}")
@@ -36,16 +38,15 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 
 
 @cache
-def _allowances() -> tuple[frozenset[str], frozenset[str], re.Pattern[str], int]:
+def _allowances() -> tuple[frozenset[str], frozenset[str], int]:
     allow = secret_words()["allow"]
-    public = re.compile("|".join(f"(?:{pattern})" for pattern in allow["public"]))
-    return frozenset(allow["hash_words"]), frozenset(allow["data_words"]), public, int(allow["window"])
+    return frozenset(allow["hash_words"]), frozenset(allow["data_words"]), int(allow["window"])
 
 
 def find(text: str, veto: Veto) -> Iterator[Hit]:
     public_blocks = [m.span() for m in _PUBLIC_BLOCK.finditer(text) if not _is_private(m["label"])]
     for match in _TOKEN.finditer(text):
-        start, _end = match.span()
+        start = match.start()
         if any(a <= start < b for a, b in public_blocks):
             continue
         token = match.group().rstrip(".:,")
@@ -75,8 +76,8 @@ def _is_secret_token(text: str, start: int, token: str) -> bool:
     segment = random_segment(token)
     if segment is None:
         return False
-    hash_words, data_words, public, window = _allowances()
-    if public.fullmatch(token) or _HOSTNAME.fullmatch(token) or is_address(token):
+    hash_words, data_words, window = _allowances()
+    if is_public(token) or _HOSTNAME.fullmatch(token) or is_address(token):
         return False
     before = text[max(0, start - window) : start]
     words = {word.lower() for word in _WORD.findall(before)}
@@ -84,6 +85,10 @@ def _is_secret_token(text: str, start: int, token: str) -> bool:
         after = text[start + len(token) : start + len(token) + 40]
         return not (words & hash_words or _CHECKSUM_LISTING.match(after))
     if _SSH_KEY_TYPE.search(before) or _is_ssh_public_key(token) or _is_media(token):
+        return False
+    # Base64 of text is a wrapper, and the decode layer has judged what it wraps (a certificate's
+    # client-certificate-data stays, a registry auth does not).
+    if from_base64(token) is not None:
         return False
     return not (words & data_words or before.rstrip().endswith("base64,"))
 

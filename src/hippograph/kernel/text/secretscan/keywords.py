@@ -107,8 +107,8 @@ def _value_at(text: str, position: int) -> tuple[str, int] | None:
 
 
 def _qualifies(value: str, pin: bool) -> bool:
-    if pin and value.isdigit():
-        return 4 <= len(value) <= 12
+    if pin:  # a PIN is a number; "pin: Qm…" pins a content identifier
+        return value.isdigit() and 4 <= len(value) <= 12
     return is_password_like(value) or looks_random(value, 12)
 
 

@@ -28,6 +28,8 @@ _MASKERS = frozenset("*•●·xX#")
 _LITERALS = frozenset({"true", "false", "yes", "no", "on", "off", "none", "null", "nil", "undefined", "required"})
 _DATE_TIME_NUMBER = re.compile(r"[\d.,:/+\-]+[a-zA-Z]{0,3}|v?\d+(?:\.\d+)+(?:[-+][\w.]+)?")
 _LETTER = re.compile(r"[^\W\d_]")
+_DIGIT = re.compile(r"\d")
+_WORD_SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
 # A symbol people put in passwords; hyphens and apostrophes join words ("case-sensitive", "don't"),
 # and sentence punctuation counts only between characters ("a.b", not "word.").
 _PASSWORD_SYMBOL = re.compile(r"[@#$%^&*_+=~/\\|<>{}\[\]]|[!?.:;,](?=\S)")
@@ -49,7 +51,7 @@ def is_placeholder(value: str) -> bool:
     if _longest_mask_run(stripped) >= 3 and visible <= 8:
         return True
     # Whole words between separators only, so a random token that happens to hold "here" stays secret.
-    words = {word.lower() for word in re.split(r"[^A-Za-z0-9]+", stripped) if word}
+    words = {word.lower() for word in _WORD_SEPARATORS.split(stripped) if word}
     return bool(words & _placeholder_words()) and not looks_random(stripped)
 
 
@@ -78,19 +80,30 @@ def is_literal(value: str) -> bool:
     return stripped.lower() in _LITERALS or bool(_DATE_TIME_NUMBER.fullmatch(stripped))
 
 
+@cache
+def _public() -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{pattern})" for pattern in secret_words()["allow"]["public"]))
+
+
+def is_public(value: str) -> bool:
+    """An identifier that is published on purpose and looks random: a publishable key, a content
+    address, a wallet address, a password hash in modular crypt format (``[allow] public``)."""
+    return bool(_public().fullmatch(value.strip("\"'")))
+
+
 def not_a_secret(value: str) -> bool:
-    return is_literal(value) or is_reference(value) or is_placeholder(value)
+    return is_literal(value) or is_reference(value) or is_placeholder(value) or is_public(value)
 
 
 def is_password_like(value: str, minimum: int = 6) -> bool:
     """Something a person picks as a password: long enough, with a digit or a symbol, and not a
     number, a date, a path, a URL, a hyphenated word or a word with punctuation after it."""
     stripped = value.strip("\"'`")
-    if len(stripped) < minimum or not_a_secret(stripped) or "\\" in stripped:
+    if len(stripped) < minimum or "\\" in stripped or not _LETTER.search(stripped):
         return False
-    if stripped.startswith(("/", "./", "~/", "http://", "https://")) or not _LETTER.search(stripped):
+    if not (_DIGIT.search(stripped) or _PASSWORD_SYMBOL.search(stripped) or looks_random(stripped)):
         return False
-    return bool(re.search(r"\d", stripped) or _PASSWORD_SYMBOL.search(stripped)) or looks_random(stripped)
+    return not (stripped.startswith(("/", "./", "~/", "http://", "https://")) or not_a_secret(stripped))
 
 
 def entropy(value: str) -> float:

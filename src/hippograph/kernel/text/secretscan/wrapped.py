@@ -32,7 +32,7 @@ Rescan = Callable[[str], bool]  # whether the decoded text holds a secret
 def finder(rescan: Rescan) -> Finder:
     def find(text: str, veto: Veto) -> Iterator[Hit]:
         for match in _BASE64.finditer(text):
-            decoded = _from_base64(match.group())
+            decoded = from_base64(match.group())
             if decoded is not None and (_PAIR.fullmatch(decoded.strip()) or rescan(decoded)):
                 yield Hit(match.start(), match.end(), KIND)
         for match in _PERCENT.finditer(text):
@@ -47,7 +47,7 @@ def finder(rescan: Rescan) -> Finder:
     return find
 
 
-def _from_base64(run: str) -> str | None:
+def from_base64(run: str) -> str | None:
     """The text a base64 (or base64url) run encodes, if it is text: not a key's raw bytes or media."""
     if len(run.rstrip("=")) % 4 == 1:
         return None
