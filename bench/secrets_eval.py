@@ -40,7 +40,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hippograph.kernel.text.scrub import ALL_LAYERS, LAYERS, scrub_credentials
+# A module, not its names: --speed-worker imports an older checkout's scrubber, which has no layers.
+from hippograph.kernel.text import scrub as scrubbing
 
 HERE = Path(__file__).resolve().parent
 WINDOW = 8
@@ -62,7 +63,7 @@ Scrubber = Callable[[str], str]
 
 
 def scrubber(layers: frozenset[str]) -> Scrubber:
-    return lambda text: scrub_credentials(text, layers).text
+    return lambda text: scrubbing.scrub_credentials(text, layers).text
 
 
 def detect_secrets_scrubber() -> Scrubber:
@@ -82,7 +83,7 @@ def detect_secrets_scrubber() -> Scrubber:
 
 
 def evaluate(rows: list[dict[str, Any]], scrub: Scrubber | None = None) -> dict[str, Any]:
-    scrub = scrub or scrubber(ALL_LAYERS)
+    scrub = scrub or scrubber(scrubbing.ALL_LAYERS)
     kinds: dict[str, str] = {}
     secrets: Counter[str] = Counter()
     leaks: Counter[str] = Counter()
@@ -169,11 +170,11 @@ def table(result: dict[str, Any]) -> str:
 
 
 def ablation_rows() -> list[tuple[str, frozenset[str]]]:
-    generic = [layer for layer in LAYERS if layer != "rules"]
+    generic = [layer for layer in scrubbing.LAYERS if layer != "rules"]
     rows = [("rules only (before)", frozenset({"rules"}))]
     rows += [(f"rules + {layer}", frozenset({"rules", layer})) for layer in generic]
-    rows += [("all layers", ALL_LAYERS)]
-    rows += [(f"all but {layer}", ALL_LAYERS - {layer}) for layer in LAYERS]
+    rows += [("all layers", scrubbing.ALL_LAYERS)]
+    rows += [(f"all but {layer}", scrubbing.ALL_LAYERS - {layer}) for layer in scrubbing.LAYERS]
     return rows
 
 
@@ -218,15 +219,11 @@ def speed_worker(texts_path: Path, layers: str) -> None:
     Runs in a child process so that the scrubber of another checkout (``--before``) is measured the
     same way as this one: ``PYTHONPATH`` decides which package is imported.
     """
-    import importlib
-
-    scrub = importlib.import_module("hippograph.kernel.text.scrub")
     texts: dict[str, list[str]] = json.loads(texts_path.read_text(encoding="utf-8"))
     if layers == "default":
-        run = scrub.scrub_credentials
+        run = scrubbing.scrub_credentials
     else:
-        chosen = frozenset(scrub.ALL_LAYERS if layers == "all" else layers.split(","))
-        run = lambda text: scrub.scrub_credentials(text, chosen)
+        run = scrubber(frozenset(scrubbing.ALL_LAYERS if layers == "all" else layers.split(",")))
     for chunks in texts.values():
         for chunk in chunks[:5]:
             run(chunk)
@@ -304,10 +301,10 @@ def main() -> None:
         texts = {"LoCoMo turns": locomo_chunks()} | {f"{n}.jsonl": corpus_chunks(r) for n, r in corpora.items()}
         print(speed(texts, args.before))
         return
-    layers = ALL_LAYERS if args.layers == "all" else frozenset(args.layers.split(","))
-    unknown = layers - ALL_LAYERS
+    layers = scrubbing.ALL_LAYERS if args.layers == "all" else frozenset(args.layers.split(","))
+    unknown = layers - scrubbing.ALL_LAYERS
     if unknown:
-        parser.error(f"unknown layers {sorted(unknown)}; choose from {', '.join(LAYERS)}")
+        parser.error(f"unknown layers {sorted(unknown)}; choose from {', '.join(scrubbing.LAYERS)}")
     scrub = detect_secrets_scrubber() if args.engine == "detect-secrets" else scrubber(layers)
     for rows in corpora.values():
         result = evaluate(rows, scrub)

@@ -73,8 +73,9 @@ def _url_query_values(text: str, start: int, url: str, veto: Veto) -> Iterator[H
 
 
 def _is_secret_token(text: str, start: int, token: str) -> bool:
-    segment = random_segment(token)
-    if segment is None:
+    # "0x" is hex notation (a transaction hash, a key): judge the digits after it as hex.
+    segment = token[2:] if token.startswith("0x") and is_hex(token[2:]) else random_segment(token)
+    if segment is None or (is_hex(segment) and len(segment) < 32):
         return False
     hash_words, data_words, window = _allowances()
     if is_public(token) or _HOSTNAME.fullmatch(token) or is_address(token):

@@ -5,7 +5,6 @@ Every generic layer asks these questions of the value it found; none of them kno
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 from collections import Counter
@@ -113,14 +112,14 @@ def entropy(value: str) -> float:
     return -sum(n / total * math.log2(n / total) for n in counts.values())
 
 
-def _class_of(char: str) -> int:
-    if char.isdigit():
-        return 0
-    if char.islower():
-        return 1
-    if char.isupper():
-        return 2
-    return 3
+# Each ASCII character as its class: digit "0", lower "a", upper "A", anything else ".".
+_CLASSES = str.maketrans(
+    {
+        chr(c): "0" if chr(c).isdigit() else "a" if chr(c).islower() else "A" if chr(c).isupper() else "."
+        for c in range(128)
+    }
+)
+_CLASS_RUNS = re.compile(r"0+|a+|A+|\.+|[^0aA.]+")
 
 
 def transitions(value: str) -> float:
@@ -128,13 +127,12 @@ def transitions(value: str) -> float:
     in random base62, 0.1 to 0.3 in identifiers and words."""
     if len(value) < 2:
         return 0.0
-    changes = sum(_class_of(a) != _class_of(b) for a, b in itertools.pairwise(value))
-    return changes / (len(value) - 1)
+    runs = len(_CLASS_RUNS.findall(value.translate(_CLASSES)))
+    return (runs - 1) / (len(value) - 1)
 
 
 _HEX = re.compile(r"[0-9a-fA-F]+")
 _SEGMENTS = re.compile(r"[-_.:~$%]")
-_VOWELS = frozenset("aeiouAEIOU")
 
 
 def is_hex(value: str) -> bool:
@@ -166,15 +164,15 @@ def looks_random(value: str, minimum: int = 16) -> bool:
 
 
 def _segment_is_random(segment: str) -> bool:
-    letters = [c for c in segment if c.isalpha()]
-    if not letters or not all(c.isascii() for c in segment):
+    if not segment.isascii():
         return False
-    digits = sum(c.isdigit() for c in segment)
-    vowel_share = sum(c in _VOWELS for c in letters) / len(letters)
+    classes = segment.translate(_CLASSES)
+    digits, lower, upper = classes.count("0"), classes.count("a"), classes.count("A")
+    letters = lower + upper
+    if not letters or digits == len(segment):
+        return False
     flips = transitions(segment)
     if digits == 0:
-        mixed = any(c.isupper() for c in letters) and any(c.islower() for c in letters)
-        return mixed and len(segment) >= 20 and flips >= 0.4 and vowel_share < 0.35
-    if digits == len(segment):
-        return False
+        vowel_share = sum(segment.count(vowel) for vowel in "aeiouAEIOU") / letters
+        return bool(lower and upper) and len(segment) >= 20 and flips >= 0.4 and vowel_share < 0.35
     return flips >= 0.25 and entropy(segment) >= 3.0
