@@ -151,7 +151,8 @@ def random_segment(value: str, minimum: int = 16) -> str | None:
         if len(segment) < minimum:
             continue
         if is_hex(segment):
-            if len(segment) >= 32 and any(c.isalpha() for c in segment) and any(c.isdigit() for c in segment):
+            # Random hex has about 3.8 bits per character; "a1a1…" or "deadbeef…" repeated is no key.
+            if len(segment) >= 32 and entropy(segment) >= 3.0 and not segment.isdigit():
                 return segment
             continue
         if _segment_is_random(segment):
