@@ -1,8 +1,18 @@
-"""Capture step 3: credentials of known shapes become ``[REDACTED:<kind>]`` before anything is stored.
+"""Capture step 3: credentials become ``[REDACTED:<kind>]`` before anything is stored.
 
-The rules live in ``extract/credentials.toml`` and run in file order, each over the text the earlier
-ones left. Markers are opaque: a rule only ever sees the stretches of text between them, so
-``password=[REDACTED:openai_key]`` stays as it is and scrubbing scrubbed text changes nothing.
+Layers run in order, each over the text the earlier ones left:
+
+1. ``blocks``: private keys of any armour, wallet keys and seed phrases (``secretscan.blocks``);
+2. ``rules``: the named formats of ``extract/credentials.toml``, in file order;
+3. ``decode``: base64, URL-encoded and JSON-escaped runs, decoded and scrubbed again (``secretscan.wrapped``);
+4. ``assignment``: values under a name that says secret (``secretscan.assignments``);
+5. ``keyword``: values that prose names in any of eleven languages (``secretscan.keywords``);
+6. ``entropy``: unlabelled machine-made tokens (``secretscan.entropy``).
+
+``placeholders`` is a veto every layer consults: masks and stand-ins (``********``, ``sk-...``,
+``<your-token>``) stay as they are. Markers are opaque: a layer only ever sees the stretches of text
+between them, so ``password=[REDACTED:openai_key]`` stays as it is and scrubbing scrubbed text
+changes nothing. Each layer can be switched off, which is how bench/secrets_eval.py measures them.
 """
 
 from __future__ import annotations
@@ -15,10 +25,17 @@ from typing import Any
 
 from hippograph.kernel.model import Redaction
 from hippograph.kernel.rules import load_rules
+from hippograph.kernel.text.secretscan import assignments, blocks, entropy, keywords, wrapped
+from hippograph.kernel.text.secretscan.hits import Finder, Hit, Veto, disjoint, never
+from hippograph.kernel.text.secretscan.shapes import is_placeholder
 
 _KIND = re.compile(r"[a-z0-9_]+")
 # Capturing, so that split() keeps the markers between the stretches it returns.
 _MARKER = re.compile(rf"(\[REDACTED:{_KIND.pattern}\])")
+LAYERS = ("blocks", "rules", "decode", "assignment", "keyword", "entropy", "placeholders")
+ALL_LAYERS = frozenset(LAYERS)
+# Wrapped in wrapped (a registry auth inside a base64 .dockerconfigjson) is decoded this deep.
+_DECODE_DEPTH = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,35 +51,79 @@ class _Rule:
     kind: str
     pattern: re.Pattern[str]
     group: int
+    # The rule runs only on text holding one of these (lower case): a cheap test that skips the scan.
+    needles: tuple[str, ...]
 
 
-def scrub_credentials(text: str) -> Scrubbed:
+def scrub_credentials(text: str, layers: frozenset[str] = ALL_LAYERS) -> Scrubbed:
+    return _scrub(text, layers, 0)
+
+
+def _scrub(text: str, layers: frozenset[str], depth: int) -> Scrubbed:
     counts: dict[str, int] = {}
-    for rule in _rules():
-        text, hits = _apply(rule, text)
-        if hits:
-            counts[rule.kind] = counts.get(rule.kind, 0) + hits
+    veto: Veto = is_placeholder if "placeholders" in layers else never
+    if "blocks" in layers:
+        text = _apply_finder(blocks.find, text, veto, counts)
+    if "rules" in layers:
+        lowered = text.lower()
+        for rule in _rules():
+            if rule.needles and not any(needle in lowered for needle in rule.needles):
+                continue
+            text, hits = _apply(rule, text, veto)
+            if hits:
+                counts[rule.kind] = counts.get(rule.kind, 0) + hits
+    if "decode" in layers and depth < _DECODE_DEPTH:
+        rescan = partial(_holds_secret, layers=layers, depth=depth + 1)
+        text = _apply_finder(wrapped.finder(rescan), text, veto, counts)
+    for name, finder in (("assignment", assignments.find), ("keyword", keywords.find), ("entropy", entropy.find)):
+        if name in layers:
+            text = _apply_finder(finder, text, veto, counts)
     return Scrubbed(text, tuple(Redaction(kind, count) for kind, count in counts.items()))
+
+
+def _holds_secret(text: str, layers: frozenset[str], depth: int) -> bool:
+    return bool(_scrub(text, layers, depth).redactions)
+
+
+def _apply_finder(finder: Finder, text: str, veto: Veto, counts: dict[str, int]) -> str:
+    """The text with every hit of ``finder`` between existing markers replaced by its marker."""
+    pieces = _MARKER.split(text)
+    for index in range(0, len(pieces), 2):
+        piece = pieces[index]
+        hits = disjoint(finder(piece, veto)) if piece else []
+        if not hits:
+            continue
+        out: list[str] = []
+        at = 0
+        for hit in hits:
+            out += [piece[at : hit.start], marker(hit.kind)]
+            at = hit.end
+            counts[hit.kind] = counts.get(hit.kind, 0) + 1
+        pieces[index] = "".join(out) + piece[at:]
+    return "".join(pieces)
 
 
 def marker(kind: str) -> str:
     return f"[REDACTED:{kind}]"
 
 
-def _apply(rule: _Rule, text: str) -> tuple[str, int]:
+def _apply(rule: _Rule, text: str, veto: Veto) -> tuple[str, int]:
     """The text with ``rule`` applied between existing markers, and how many secrets it replaced."""
     pieces = _MARKER.split(text)
-    hits = 0
+    hits: list[Hit] = []
     for index in range(0, len(pieces), 2):  # odd indexes hold the markers themselves
-        pieces[index], found = rule.pattern.subn(partial(_redact, rule), pieces[index])
-        hits += found
-    return "".join(pieces), hits
+        pieces[index] = rule.pattern.sub(partial(_redact, rule, veto, hits), pieces[index])
+    return "".join(pieces), len(hits)
 
 
-def _redact(rule: _Rule, match: re.Match[str]) -> str:
-    """The match with only the rule's secret group replaced, so its context stays readable."""
+def _redact(rule: _Rule, veto: Veto, hits: list[Hit], match: re.Match[str]) -> str:
+    """The match with only the rule's secret group replaced, so its context stays readable; a
+    placeholder (``ghp_xxxx…``) is left as it is."""
     start, end = match.span(rule.group)
     whole, offset = match.group(0), match.start()
+    if veto(match.group(rule.group)):
+        return whole
+    hits.append(Hit(start, end, rule.kind))
     return whole[: start - offset] + marker(rule.kind) + whole[end - offset :]
 
 
@@ -77,7 +138,8 @@ def _compile(rule: dict[str, Any]) -> _Rule:
     if not _KIND.fullmatch(kind):
         raise ValueError(f"credential rule kind {kind!r} must be lowercase letters, digits and _")
     pattern = re.compile(rule["pattern"], _flags(rule.get("flags", ())))
-    return _Rule(kind, pattern, rule.get("group", 0))
+    needles = tuple(needle.lower() for needle in rule.get("needles", ()))
+    return _Rule(kind, pattern, rule.get("group", 0), needles)
 
 
 def _flags(names: Iterable[str]) -> re.RegexFlag:
