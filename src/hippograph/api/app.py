@@ -42,7 +42,7 @@ from hippograph.access import KeyRing
 from hippograph.api import request_id, requests
 from hippograph.api.auth import Authenticate, Gate, Refused, client_address, connection_authorization
 from hippograph.api.body import BodyLimit
-from hippograph.api.budget import depth_limit
+from hippograph.api.budget import document_limits
 from hippograph.api.concepts import ConceptLoader
 from hippograph.api.errors import format_error, internal, quiet_client_errors
 from hippograph.api.hostile import StorableStrings
@@ -51,7 +51,7 @@ from hippograph.api.origin import LOOPBACK_NAMES, BrowserGuard, is_loopback
 from hippograph.api.pages import SecurityHeaders, explore, page, static_files
 from hippograph.api.refusals import refusal
 from hippograph.api.schema import schema
-from hippograph.api.scrape import metrics_app
+from hippograph.api.scrape import metrics_route
 from hippograph.api.threads import call
 from hippograph.api.websocket import TransportWSHandler, Unauthenticated
 from hippograph.capture.reembed import reembed_pending
@@ -85,7 +85,7 @@ class HippographGraphQL(GraphQL):
         quiet_client_errors(GraphQLServerLogger.logger)
         # Rules given replace graphql-core's own: the standard ones must be listed too. Cost and
         # depth are also judged on every root field (api/guard.py), over WebSocket as well.
-        self.rules = (*specified_rules, StorableStrings, depth_limit(limits.max_query_depth))
+        self.rules = (*specified_rules, StorableStrings, document_limits(limits.max_query_depth, limits.max_cost))
         # Agents send the same few operations again and again: each is parsed and validated once.
         # The cache is bounded by the memory its entries take, so long ones cannot pile up.
         self._documents: LRUCache[str, tuple[int, DocumentNode]] = LRUCache(
@@ -291,7 +291,7 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
             Mount("/static", static_files()),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
-            Mount("/metrics", metrics_app(runtime)),
+            metrics_route(runtime),
         ],
         # The outermost first: response headers, browser checks, CORS, then the body budget and the key.
         middleware=[
