@@ -57,6 +57,7 @@ from hippograph.api.websocket import TransportWSHandler, Unauthenticated
 from hippograph.capture.reembed import reembed_pending
 from hippograph.consolidation.worker import drain
 from hippograph.kernel.errors import ErrorCode, bad_input
+from hippograph.kernel.text.echo import echo
 from hippograph.lifecycle.sweep import sweep
 from hippograph.runtime import Runtime
 
@@ -158,8 +159,9 @@ class HippographGraphQL(GraphQL):
         except HTTPException as error:
             if error.status_code < 400:  # a CORS preflight
                 return PlainTextResponse(error.reason, status_code=error.status_code)
-            log.info("request %s: HTTP %d: %r", request_id.current(), error.status_code, error.reason)
-            return refusal(error.status_code, ErrorCode.BAD_INPUT, error.reason)
+            reason = echo(str(error.reason))
+            log.info("request %s: HTTP %d: %r", request_id.current(), error.status_code, reason)
+            return refusal(error.status_code, ErrorCode.BAD_INPUT, reason)
         except Exception as error:  # noqa: BLE001 - the last resort: logged with its request id
             _, message, details = internal("unhandled error", error)
             return refusal(500, ErrorCode.INTERNAL, message, request_id=details.get("requestId"))
