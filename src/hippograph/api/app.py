@@ -121,6 +121,7 @@ class HippographGraphQL(GraphQL):
             "request": request,
             "response": response,
             "runtime": self.runtime,
+            "gate": self.gate,
             "memories": MemoryLoader(self.runtime.store),
             "concepts": ConceptLoader(self.runtime.store),
             # Over HTTP, set by Authenticate; a WebSocket's comes with its connection_init.

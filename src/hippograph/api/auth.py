@@ -95,6 +95,13 @@ class Gate:
             )
         return principal
 
+    def current(self, principal: Principal) -> Principal | None:
+        """``principal`` as the keys stand now: None once its key is revoked, or, for the local
+        user of a keyless server, once a key exists. What a long-lived subscription checks."""
+        if principal.key_id is None:
+            return principal if self.ring.empty and self.keyless_allowed else None
+        return self.ring.principal(principal.key_id)
+
     def refresh(self) -> None:
         self.ring.refresh()
 
