@@ -64,12 +64,7 @@ class Gate:
         ):
             wait = throttle.wait(name)
             if wait > 0:
-                raise Refused(
-                    429,
-                    ErrorCode.LIMIT_EXCEEDED,
-                    f"{message}; wait before trying again",
-                    {"Retry-After": str(math.ceil(wait))},
-                )
+                raise _too_many(f"{message}; wait before trying again", wait)
         principal = self.ring.authenticate(_bearer(authorization)) if authorization else None
         if principal is None:
             if self.repeats.failures(tried) == 0:
@@ -87,12 +82,7 @@ class Gate:
         self.repeats.succeeded(tried)
         retry = self.rates.admit(principal.key_id or principal.name, principal.rate_per_s or self.access.rate_per_s)
         if retry > 0:
-            raise Refused(
-                429,
-                ErrorCode.LIMIT_EXCEEDED,
-                f"key {principal.name} is over its request rate",
-                {"Retry-After": str(math.ceil(retry))},
-            )
+            raise _too_many(f"key {principal.name} is over its request rate", retry)
         return principal
 
     def current(self, principal: Principal) -> Principal | None:
@@ -104,6 +94,10 @@ class Gate:
 
     def refresh(self) -> None:
         self.ring.refresh()
+
+
+def _too_many(message: str, retry_after_s: float) -> Refused:
+    return Refused(429, ErrorCode.LIMIT_EXCEEDED, message, {"Retry-After": str(math.ceil(retry_after_s))})
 
 
 def _fingerprint(authorization: str | None) -> str:
