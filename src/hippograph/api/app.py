@@ -42,7 +42,7 @@ from hippograph.access import KeyRing
 from hippograph.api import request_id, requests
 from hippograph.api.auth import Authenticate, Gate, Refused, client_address, connection_authorization
 from hippograph.api.body import BodyLimit
-from hippograph.api.budget import document_limits
+from hippograph.api.budget import document_refusals
 from hippograph.api.concepts import ConceptLoader
 from hippograph.api.errors import format_error, internal, quiet_client_errors
 from hippograph.api.hostile import StorableStrings
@@ -84,9 +84,11 @@ class HippographGraphQL(GraphQL):
         self.gate = gate
         limits = runtime.settings.limits
         quiet_client_errors(GraphQLServerLogger.logger)
-        # Rules given replace graphql-core's own: the standard ones must be listed too. Cost and
-        # depth are also judged on every root field (api/guard.py), over WebSocket as well.
-        self.rules = (*specified_rules, StorableStrings, document_limits(limits.max_query_depth, limits.max_cost))
+        # Rules given replace graphql-core's own: the standard ones must be listed too. Depth and
+        # introspection's cost are judged before them (_document); cost and depth again on every
+        # root field (api/guard.py), over WebSocket as well.
+        self.rules = (*specified_rules, StorableStrings)
+        self._limits = limits
         # Agents send the same few operations again and again: each is parsed and validated once.
         # The cache is bounded by the memory its entries take, so long ones cannot pile up.
         self._documents: LRUCache[str, tuple[int, DocumentNode]] = LRUCache(
@@ -109,7 +111,9 @@ class HippographGraphQL(GraphQL):
             document = parse(query)
         except GraphQLError as error:
             raise GraphQLValidationError([error]) from error
-        errors = validate_document(self.schema, document, self.rules)
+        errors = document_refusals(document, self._limits.max_query_depth, self._limits.max_cost) or validate_document(
+            self.schema, document, self.rules
+        )
         if errors:
             raise GraphQLValidationError(errors)
         if len(query) <= self._cacheable_chars:

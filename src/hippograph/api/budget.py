@@ -20,7 +20,6 @@ from graphql import (
     InlineFragmentNode,
     OperationDefinitionNode,
     SelectionSetNode,
-    ValidationRule,
     value_from_ast_untyped,
 )
 from hippograph.kernel.errors import ErrorCode, HippographError
@@ -142,28 +141,27 @@ def too_costly(cost: int, max_cost: int) -> HippographError:
     )
 
 
-def document_limits(max_depth: int, max_cost: int) -> type[ValidationRule]:
-    """A validation rule refusing operations nested deeper than ``max_depth``, or spending more
-    than ``max_cost`` on introspection. Root fields are judged again when they run (api/guard.py,
-    which sees variables); this rule covers what no root resolver sees: introspection, whose
-    answer grows with every level (``__schema { types { fields { type { fields ...``) and with
-    every alias (3,000 aliased ``__schema`` would answer 150 MB), and costs no variable can change."""
-
-    class DocumentLimits(ValidationRule):
-        def enter_document(self, node: DocumentNode, *_args: Any) -> None:
-            fragments = {d.name.value: d for d in node.definitions if isinstance(d, FragmentDefinitionNode)}
-            for operation in node.definitions:
-                if not isinstance(operation, OperationDefinitionNode):
-                    continue
-                shape = measure(operation, fragments, None)
-                refusal = (
-                    too_deep(shape.depth, max_depth)
-                    if shape.depth > max_depth
-                    else too_costly(shape.introspection, max_cost)
-                    if shape.introspection > max_cost
-                    else None
-                )
-                if refusal is not None:
-                    self.report_error(GraphQLError(refusal.message, operation, original_error=refusal))
-
-    return DocumentLimits
+def document_refusals(document: DocumentNode, max_depth: int, max_cost: int) -> list[GraphQLError]:
+    """Operations of ``document`` nested deeper than ``max_depth``, or spending more than
+    ``max_cost`` on introspection. Judged on the parsed document before graphql-core validates it:
+    a walk over the selections is a small part of what validation costs, so a document built to
+    be refused (3,000 aliased ``__schema``) is refused cheaply. Root fields are judged again when
+    they run (api/guard.py, which sees variables); this covers what no root resolver sees:
+    introspection, whose answer grows with every level (``__schema { types { fields { type {
+    fields ...``) and with every alias (3,000 aliased ``__schema`` would answer 150 MB)."""
+    fragments = {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
+    refusals: list[GraphQLError] = []
+    for operation in document.definitions:
+        if not isinstance(operation, OperationDefinitionNode):
+            continue
+        shape = measure(operation, fragments, None)
+        refusal = (
+            too_deep(shape.depth, max_depth)
+            if shape.depth > max_depth
+            else too_costly(shape.introspection, max_cost)
+            if shape.introspection > max_cost
+            else None
+        )
+        if refusal is not None:
+            refusals.append(GraphQLError(refusal.message, operation, original_error=refusal))
+    return refusals
