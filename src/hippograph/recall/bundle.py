@@ -33,7 +33,7 @@ _UNREADABLE = "(unreadable)"
 # A field whose every word was an injection.
 _REMOVED = "(removed)"
 # Of a long text, only its start can reach the snippet: excision reads that much of it, not 64 KiB.
-_EXCISION_CHARS = 4 * SNIPPET_CHARS
+_EXCISION_CHARS = 2 * SNIPPET_CHARS
 # Control characters (Unicode category Cc) and lone surrogates, which no reader shows as text.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
