@@ -53,7 +53,7 @@ def thread_seconds(pid: int) -> Counter[str]:
 
 def statements(base_url: str) -> dict[str, dict[str, float]]:
     """Each named statement's count and total seconds so far."""
-    text = httpx.get(f"{base_url}/metrics/").text
+    text = httpx.get(f"{base_url}/metrics").text
     totals: dict[str, dict[str, float]] = {}
     for kind, query, value in STATEMENT.findall(text):
         totals.setdefault(query, {})[kind] = float(value)

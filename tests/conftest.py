@@ -17,6 +17,7 @@ from support.processes import free_port
 
 from hippograph.access import KeyRole, NewKey, create_key
 from hippograph.api.app import create_app
+from hippograph.cli.serve import server_config
 from hippograph.kernel.config import Settings
 from hippograph.runtime import Runtime, open_runtime
 
@@ -86,7 +87,8 @@ def admin_name(admin_key: NewKey) -> str:
 @pytest.fixture(scope="session")
 def base_url(runtime: Runtime, admin_secret: str) -> Iterator[str]:
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(runtime), host="127.0.0.1", port=port, log_level="warning"))
+    # Configured as `hippograph serve` configures it: which proxies are trusted, for one.
+    server = uvicorn.Server(server_config(create_app(runtime), runtime.settings, "127.0.0.1", port))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

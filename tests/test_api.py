@@ -40,7 +40,7 @@ def test_metrics_count_refusals_and_errors_by_code(base_url: str, gql: GraphQLCl
     bad_input = 'hippograph_graphql_errors_total{code="BAD_INPUT"}'
 
     def read() -> str:
-        metrics = httpx.get(f"{base_url}/metrics/")
+        metrics = httpx.get(f"{base_url}/metrics")
         assert metrics.status_code == 200
         return metrics.text
 

@@ -14,6 +14,7 @@ from support.client import GraphQLClient
 from support.processes import eventually
 from websockets.sync.client import connect
 
+from graphql import get_introspection_query
 from hippograph.access import KeyRole, create_key, list_keys, revoke_key
 from hippograph.kernel.resources import read_text
 from hippograph.runtime import Runtime
@@ -67,7 +68,7 @@ def test_health_endpoints_stay_open_and_metrics_are_public_by_default(base_url: 
     anonymous = client(base_url).http
     assert anonymous.get("/healthz").json()["status"] == "ok"
     assert anonymous.get("/readyz").status_code == 200
-    metrics = anonymous.get("/metrics/")
+    metrics = anonymous.get("/metrics")
     assert metrics.status_code == 200 and "# HELP" in metrics.text
 
 
@@ -126,20 +127,56 @@ def test_a_key_over_its_rate_gets_429_with_retry_after(base_url: str, keys: Keys
     assert statuses[2].json()["errors"][0]["extensions"]["code"] == "LIMIT_EXCEEDED"
 
 
-def test_repeated_failures_make_an_address_wait_even_with_a_good_key(base_url: str, keys: Keys) -> None:
-    address = next(_addresses)
+def _poster(base_url: str, address: str) -> Callable[..., httpx.Response]:
+    """Requests from ``address``, with the key given (or none) and any headers."""
 
-    def post(secret: str) -> httpx.Response:
+    def post(secret: str | None, **headers: str) -> httpx.Response:
+        if secret is not None:
+            headers["Authorization"] = f"Bearer {secret}"
         transport = httpx.HTTPTransport(local_address=address)
         with httpx.Client(base_url=base_url, transport=transport) as http:
-            return http.post(
-                "/graphql", json={"query": "{ __typename }"}, headers={"Authorization": f"Bearer {secret}"}
-            )
+            return http.post("/graphql", json={"query": "{ __typename }"}, headers=headers)
 
-    assert [post("wrong").status_code for _ in range(6)] == [401] * 6
+    return post
+
+
+def test_guessing_many_keys_makes_an_address_wait_even_with_a_good_key(base_url: str, keys: Keys) -> None:
+    post = _poster(base_url, next(_addresses))
+    assert [post(f"wrong-{i}").status_code for i in range(6)] == [401] * 6
     refused = post(keys.reader)
     assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
     assert eventually(lambda: post(keys.reader).status_code == 200, within_s=5.0) > 0
+
+
+def test_one_client_failing_again_and_again_does_not_lock_out_another_on_its_address(base_url: str, keys: Keys) -> None:
+    # Two clients on one loopback address, as every local client is: one sends no key, then the
+    # same wrong key, over and over (a page that was never given the key, a stale config).
+    address = next(_addresses)
+    careless, careful = _poster(base_url, address), _poster(base_url, address)
+    statuses = [careless(None).status_code for _ in range(10)] + [careless("stale").status_code for _ in range(10)]
+    assert statuses[:5] == [401] * 5 and 429 in statuses
+    assert careful(keys.reader).status_code == 200
+
+
+def test_x_forwarded_for_from_loopback_is_not_trusted_by_default(base_url: str, keys: Keys) -> None:
+    # A local process naming a new address in each request would guess without ever waiting.
+    post = _poster(base_url, next(_addresses))
+    statuses = [post(f"guess-{i}", **{"X-Forwarded-For": f"203.0.113.{i + 1}"}).status_code for i in range(8)]
+    assert statuses[:6] == [401] * 6 and 429 in statuses
+
+
+def test_guessing_over_a_websocket_counts_against_the_address_too(base_url: str) -> None:
+    address = next(_addresses)
+    post = _poster(base_url, address)
+    assert [post(f"wrong-{i}").status_code for i in range(6)] == [401] * 6
+    with pytest.raises(Exception) as refused:
+        connect(
+            base_url.replace("http", "ws", 1) + "/graphql",
+            subprotocols=["graphql-transport-ws"],  # type: ignore[list-item]
+            source_address=(address, 0),
+        )
+    # A handshake refused before it is accepted reaches the client as 403, whatever the reason.
+    assert "rejected WebSocket connection" in str(refused.value)
 
 
 def test_a_new_key_and_a_revoked_key_take_effect_within_five_seconds(base_url: str, runtime: Runtime) -> None:
@@ -286,3 +323,21 @@ def test_one_full_capture_batch_fits_the_body_budget(gql: GraphQLClient, runtime
     body = json.dumps({"query": read_text("graphql/operations/captureBatch.graphql"), "variables": {"inputs": inputs}})
     assert len(body) < limits.max_body_bytes
     assert len(gql.data("captureBatch", inputs=inputs)["captureBatch"]) == limits.max_batch
+
+
+def test_introspection_counts_against_the_cost_budget(gql: GraphQLClient) -> None:
+    aliased = "{ " + " ".join(f"s{i}: __schema {{ queryType {{ name }} }}" for i in range(3000)) + " }"
+    response = gql.http.post("/graphql", json={"query": aliased})
+    assert response.status_code < 500
+    body = response.json()
+    assert body.get("data") is None
+    assert [error["extensions"]["code"] for error in body["errors"]] == ["LIMIT_EXCEEDED"]
+    assert "cost" in body["errors"][0]["message"]
+    # What GraphiQL asks for when it opens fits.
+    full = gql.execute(get_introspection_query())
+    assert "errors" not in full and full["data"]["__schema"]["queryType"]["name"] == "Query"
+
+
+def test_metrics_answer_without_a_redirect(base_url: str) -> None:
+    response = httpx.get(f"{base_url}/metrics", follow_redirects=False)
+    assert response.status_code == 200 and "hippograph_" in response.text

@@ -4,11 +4,14 @@ of dropping episodes."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import signal
 import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -90,3 +93,35 @@ def test_leases_of_dead_workers_on_this_host_are_taken_back(
     assert gql.data("status", namespace=namespace)["status"]["leased"] == 2
     report = consolidate(runtime, namespace=namespace)
     assert (report.processed, report.remaining) == (3, 2)  # the live and the unknown owner keep theirs
+
+
+def test_a_killed_worker_process_fails_no_episode(
+    gql: GraphQLClient, namespace: str, runtime: Runtime, caplog: pytest.LogCaptureFixture
+) -> None:
+    turns = [
+        ("Dana", f"Dana: I moved to Lisbon in spring, round {i}.", f"2023-0{1 + i}-01T10:00:00Z") for i in range(4)
+    ]
+    capture_turns(gql, namespace, turns, session="s1")
+    # A pool of its own, so its one process is still loading the models when it is killed: the
+    # batch it was given is in flight, whatever ran before this test.
+    pool = DerivePool(1, 8, 1)
+    killing = dataclasses.replace(runtime, derive_pool=pool)
+    reports: list[worker.ConsolidationReport] = []
+    drain = threading.Thread(target=lambda: reports.append(consolidate(killing, namespace=namespace)))
+    try:
+        drain.start()
+        victims: list[int] = []
+        while not victims and drain.is_alive():
+            executor = pool._executor
+            victims = list(getattr(executor, "_processes", None) or ())
+            time.sleep(0.01)
+        assert victims, "the pool never started a process"
+        os.kill(victims[0], signal.SIGKILL)
+        drain.join(timeout=600)
+    finally:
+        pool.close()
+        killing.query_threads.shutdown()
+    assert (reports[0].processed, reports[0].failed, reports[0].remaining) == (len(turns), 0, 0)
+    assert "worker process died" in caplog.text  # the kill landed on a batch in flight
+    status = gql.data("status", namespace=namespace)["status"]
+    assert (status["consolidated"], status["failed"]) == (len(turns), 0)

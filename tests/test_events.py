@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import httpx
 from support.client import GraphQLClient
 from support.operations import consolidate_over_api, remember
+from support.processes import eventually
+from support.statements import run_test_statement
 from websockets.sync.client import ClientConnection, connect
 
+from hippograph.access import KeyRole, create_key, revoke_key
 from hippograph.kernel.resources import read_text
 from hippograph.runtime import Runtime
 
@@ -121,3 +126,47 @@ def test_a_bad_subscription_is_refused_with_a_code(base_url: str, admin_secret: 
         assert message["type"] == "next", message
         assert message["payload"]["errors"][0]["extensions"]["code"] == "BAD_INPUT", message
         assert json.loads(socket.recv(timeout=30)) == {"id": "1", "type": "complete"}
+
+
+def _key_in_force(base_url: str, secret: str) -> bool:
+    response = httpx.post(
+        f"{base_url}/graphql", json={"query": "{ __typename }"}, headers={"Authorization": f"Bearer {secret}"}
+    )
+    return response.status_code == 200
+
+
+def _ends_with(socket: ClientConnection, code: str) -> None:
+    """The subscription's next message is its end, with ``code``: no event came before it."""
+    message = json.loads(socket.recv(timeout=30))
+    assert message["type"] == "next" and message["id"] == "1", message
+    assert message["payload"]["data"] is None, message
+    assert message["payload"]["errors"][0]["extensions"]["code"] == code, message
+    assert json.loads(socket.recv(timeout=30)) == {"id": "1", "type": "complete"}
+
+
+def test_a_revoked_key_loses_its_open_subscription(
+    gql: GraphQLClient, base_url: str, runtime: Runtime, namespace: str
+) -> None:
+    name = f"watcher-{uuid.uuid4().hex[:8]}"
+    secret = create_key(runtime.store, name, KeyRole.READER, all_namespaces=True).secret
+    eventually(lambda: _key_in_force(base_url, secret))
+    with subscription(base_url, runtime, namespace, secret) as socket:
+        remember(gql, namespace, "Dana's editor is Vim.", key="dana.editor")
+        assert next_event(socket)["kind"] == "CREATED"
+        revoke_key(runtime.store, name)
+        eventually(lambda: not _key_in_force(base_url, secret))
+        remember(gql, namespace, "Dana's editor is Helix.", key="dana.editor")
+        _ends_with(socket, "UNAUTHENTICATED")
+    assert eventually(lambda: runtime.events.listening(namespace) == 0) >= 0
+
+
+def test_a_key_that_loses_the_namespace_loses_its_subscription(
+    gql: GraphQLClient, base_url: str, runtime: Runtime, namespace: str
+) -> None:
+    name = f"narrowed-{uuid.uuid4().hex[:8]}"
+    secret = create_key(runtime.store, name, KeyRole.READER, [namespace, f"{namespace}-b"]).secret
+    eventually(lambda: _key_in_force(base_url, secret))
+    with subscription(base_url, runtime, namespace, secret) as socket:
+        run_test_statement(runtime.settings, "narrow_api_key", key_name=name, namespaces=[f"{namespace}-b"])
+        # The server reads the keys every KEY_REFRESH_S; the subscription ends by itself, no event needed.
+        _ends_with(socket, "FORBIDDEN")

@@ -195,3 +195,13 @@ def test_broad_mode_spreads_hits_over_sessions() -> None:
     broad = score(fused, candidates, PRESETS[Mode.BROAD], now=NOW, limit=4)
     assert [s.id for s in balanced] == ["a0", "a1", "a2", "a3"]
     assert [s.id for s in broad] == ["a0", "a1", "b0", "b1"]
+
+
+def test_a_folded_hit_names_each_channel_once_with_its_best_rank() -> None:
+    rankings = {
+        Channel.KEYWORD: ranked(("episode", 2.0), ("fact", 1.0)),
+        Channel.VECTOR: ranked(("fact", 0.9), ("episode", 0.8)),
+    }
+    candidates = {"episode": candidate("episode"), "fact": candidate("fact", kind="fact", supported_by=("episode",))}
+    [hit] = score(reciprocal_rank_fusion(rankings, k=60), candidates, PRESETS[Mode.BALANCED], now=NOW, limit=10)
+    assert [(c.channel, c.rank) for c in hit.channels] == [(Channel.KEYWORD, 1), (Channel.VECTOR, 1)]

@@ -163,6 +163,11 @@ class KeyRing:
         self.loaded_at = self._clock()
         self._write_last_used()
 
+    def principal(self, key_id: str) -> Principal | None:
+        """The key's principal as last read, None once it is revoked."""
+        found = self._by_id.get(key_id)
+        return found[1] if found else None
+
     def authenticate(self, secret: str) -> Principal | None:
         """The key's principal, or None; the secret's hash is compared in constant time."""
         match = _SECRET.fullmatch(secret)

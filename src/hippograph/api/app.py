@@ -42,7 +42,7 @@ from hippograph.access import KeyRing
 from hippograph.api import request_id, requests
 from hippograph.api.auth import Authenticate, Gate, Refused, client_address, connection_authorization
 from hippograph.api.body import BodyLimit
-from hippograph.api.budget import depth_limit
+from hippograph.api.budget import document_refusals
 from hippograph.api.concepts import ConceptLoader
 from hippograph.api.errors import format_error, internal, quiet_client_errors
 from hippograph.api.hostile import StorableStrings
@@ -51,12 +51,13 @@ from hippograph.api.origin import LOOPBACK_NAMES, BrowserGuard, is_loopback
 from hippograph.api.pages import SecurityHeaders, explore, page, static_files
 from hippograph.api.refusals import refusal
 from hippograph.api.schema import schema
-from hippograph.api.scrape import metrics_app
+from hippograph.api.scrape import metrics_route
 from hippograph.api.threads import call
 from hippograph.api.websocket import TransportWSHandler, Unauthenticated
 from hippograph.capture.reembed import reembed_pending
 from hippograph.consolidation.worker import drain
 from hippograph.kernel.errors import ErrorCode, bad_input
+from hippograph.kernel.text.echo import echo
 from hippograph.lifecycle.sweep import sweep
 from hippograph.runtime import Runtime
 
@@ -83,9 +84,11 @@ class HippographGraphQL(GraphQL):
         self.gate = gate
         limits = runtime.settings.limits
         quiet_client_errors(GraphQLServerLogger.logger)
-        # Rules given replace graphql-core's own: the standard ones must be listed too. Cost and
-        # depth are also judged on every root field (api/guard.py), over WebSocket as well.
-        self.rules = (*specified_rules, StorableStrings, depth_limit(limits.max_query_depth))
+        # Rules given replace graphql-core's own: the standard ones must be listed too. Depth and
+        # introspection's cost are judged before them (_document); cost and depth again on every
+        # root field (api/guard.py), over WebSocket as well.
+        self.rules = (*specified_rules, StorableStrings)
+        self._limits = limits
         # Agents send the same few operations again and again: each is parsed and validated once.
         # The cache is bounded by the memory its entries take, so long ones cannot pile up.
         self._documents: LRUCache[str, tuple[int, DocumentNode]] = LRUCache(
@@ -108,7 +111,9 @@ class HippographGraphQL(GraphQL):
             document = parse(query)
         except GraphQLError as error:
             raise GraphQLValidationError([error]) from error
-        errors = validate_document(self.schema, document, self.rules)
+        errors = document_refusals(document, self._limits.max_query_depth, self._limits.max_cost) or validate_document(
+            self.schema, document, self.rules
+        )
         if errors:
             raise GraphQLValidationError(errors)
         if len(query) <= self._cacheable_chars:
@@ -120,6 +125,7 @@ class HippographGraphQL(GraphQL):
             "request": request,
             "response": response,
             "runtime": self.runtime,
+            "gate": self.gate,
             "memories": MemoryLoader(self.runtime.store),
             "concepts": ConceptLoader(self.runtime.store),
             # Over HTTP, set by Authenticate; a WebSocket's comes with its connection_init.
@@ -158,8 +164,9 @@ class HippographGraphQL(GraphQL):
         except HTTPException as error:
             if error.status_code < 400:  # a CORS preflight
                 return PlainTextResponse(error.reason, status_code=error.status_code)
-            log.info("request %s: HTTP %d: %r", request_id.current(), error.status_code, error.reason)
-            return refusal(error.status_code, ErrorCode.BAD_INPUT, error.reason)
+            reason = echo(str(error.reason))
+            log.info("request %s: HTTP %d: %r", request_id.current(), error.status_code, reason)
+            return refusal(error.status_code, ErrorCode.BAD_INPUT, reason)
         except Exception as error:  # noqa: BLE001 - the last resort: logged with its request id
             _, message, details = internal("unhandled error", error)
             return refusal(500, ErrorCode.INTERNAL, message, request_id=details.get("requestId"))
@@ -291,7 +298,7 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
             Mount("/static", static_files()),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
-            Mount("/metrics", metrics_app(runtime)),
+            metrics_route(runtime),
         ],
         # The outermost first: response headers, browser checks, CORS, then the body budget and the key.
         middleware=[

@@ -7,6 +7,7 @@ exists, and always on any other address, every GraphQL request needs ``Authoriza
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 from collections.abc import Mapping
@@ -33,33 +34,42 @@ class Refused(HippographError):
 
 
 class Gate:
-    """Turns a presented secret (or none) into a principal, or refuses."""
+    """Turns a presented secret (or none) into a principal, or refuses.
+
+    Failed authentications are counted twice. Per address and credential tried (no key is one
+    too): a client that repeats a wrong key, or sends none, waits, and only for that credential,
+    so it cannot lock out the other clients of its address (every local client is 127.0.0.1, and
+    a bridge puts all of its clients on one address). Per address, for each different credential
+    that failed: guessing keys makes the whole address wait, good key or not, as the refusals
+    would otherwise tell good keys from bad at full speed."""
 
     def __init__(self, ring: KeyRing, access: Access, *, keyless_allowed: bool) -> None:
         self.ring = ring
         self.access = access
         self.keyless_allowed = keyless_allowed
         self.rates = RateLimiter()
-        self.failures = FailedAuthThrottle(
-            access.auth_free_failures, access.auth_backoff_base_s, access.auth_backoff_max_s
-        )
+        backoff = (access.auth_free_failures, access.auth_backoff_base_s, access.auth_backoff_max_s)
+        self.guesses = FailedAuthThrottle(*backoff)
+        self.repeats = FailedAuthThrottle(*backoff)
 
     def admit(self, authorization: str | None, address: str) -> Principal:
         if self.ring.loaded_at is None:
             raise Refused(503, ErrorCode.STORE_UNAVAILABLE, "the API keys could not be read yet; retry shortly")
         if self.ring.empty and self.keyless_allowed:
             return LOCAL
-        wait = self.failures.wait(address)
-        if wait > 0:
-            raise Refused(
-                429,
-                ErrorCode.LIMIT_EXCEEDED,
-                "too many failed authentications from this address; wait before trying again",
-                {"Retry-After": str(math.ceil(wait))},
-            )
+        tried = f"{address} {_fingerprint(authorization)}"
+        for throttle, name, message in (
+            (self.guesses, address, "too many different keys failed from this address"),
+            (self.repeats, tried, "this credential failed too often from this address"),
+        ):
+            wait = throttle.wait(name)
+            if wait > 0:
+                raise _too_many(f"{message}; wait before trying again", wait)
         principal = self.ring.authenticate(_bearer(authorization)) if authorization else None
         if principal is None:
-            self.failures.failed(address)
+            if self.repeats.failures(tried) == 0:
+                self.guesses.failed(address)
+            self.repeats.failed(tried)
             audit.warning("authentication failed from %s (%s)", address, "bad key" if authorization else "no key")
             raise Refused(
                 401,
@@ -69,19 +79,30 @@ class Gate:
                 else "unknown API key",
                 {"WWW-Authenticate": 'Bearer realm="hippograph"'},
             )
-        self.failures.succeeded(address)
+        self.repeats.succeeded(tried)
         retry = self.rates.admit(principal.key_id or principal.name, principal.rate_per_s or self.access.rate_per_s)
         if retry > 0:
-            raise Refused(
-                429,
-                ErrorCode.LIMIT_EXCEEDED,
-                f"key {principal.name} is over its request rate",
-                {"Retry-After": str(math.ceil(retry))},
-            )
+            raise _too_many(f"key {principal.name} is over its request rate", retry)
         return principal
+
+    def current(self, principal: Principal) -> Principal | None:
+        """``principal`` as the keys stand now: None once its key is revoked, or, for the local
+        user of a keyless server, once a key exists. What a long-lived subscription checks."""
+        if principal.key_id is None:
+            return principal if self.ring.empty and self.keyless_allowed else None
+        return self.ring.principal(principal.key_id)
 
     def refresh(self) -> None:
         self.ring.refresh()
+
+
+def _too_many(message: str, retry_after_s: float) -> Refused:
+    return Refused(429, ErrorCode.LIMIT_EXCEEDED, message, {"Retry-After": str(math.ceil(retry_after_s))})
+
+
+def _fingerprint(authorization: str | None) -> str:
+    """What names a credential in the failure tables: never the secret itself."""
+    return hashlib.sha256((authorization or "").encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def _bearer(authorization: str) -> str:
@@ -118,7 +139,7 @@ class Authenticate:
         try:
             if scope["type"] == "websocket":
                 # The key comes later, in connection_init; an address that must wait is refused now.
-                if self.gate.failures.wait(address) > 0:
+                if self.gate.guesses.wait(address) > 0:
                     raise Refused(429, ErrorCode.LIMIT_EXCEEDED, "too many failed authentications")
             else:
                 principal = self.gate.admit(Headers(scope=scope).get("authorization"), address)

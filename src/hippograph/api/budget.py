@@ -20,7 +20,6 @@ from graphql import (
     InlineFragmentNode,
     OperationDefinitionNode,
     SelectionSetNode,
-    ValidationRule,
     value_from_ast_untyped,
 )
 from hippograph.kernel.errors import ErrorCode, HippographError
@@ -38,11 +37,14 @@ _NO_DEPTH = frozenset({"ofType"})
 
 @dataclass(frozen=True)
 class Shape:
-    """What a budget looks at: the cost, how deeply fields nest, and the root fields."""
+    """What a budget looks at: the cost, how deeply fields nest, and the root fields; and the
+    part of the cost spent on introspection (``__schema``, ``__type``), which no resolver of ours
+    answers."""
 
     cost: int
     depth: int
     roots: tuple[str, ...]
+    introspection: int
 
 
 def measure(
@@ -52,7 +54,7 @@ def measure(
 ) -> Shape:
     walker = _Walker(fragments, dict(variables or {}))
     cost, depth = walker.selections(operation.selection_set, root=True, spreading=())
-    return Shape(cost, depth, tuple(walker.roots))
+    return Shape(cost, depth, tuple(walker.roots), walker.introspection)
 
 
 class _Walker:
@@ -60,6 +62,7 @@ class _Walker:
         self.fragments = fragments
         self.variables = variables
         self.roots: list[str] = []
+        self.introspection = 0
 
     def selections(
         self, selection_set: SelectionSetNode | None, *, root: bool, spreading: tuple[str, ...]
@@ -71,9 +74,11 @@ class _Walker:
         cost = depth = 0
         for selection in selection_set.selections:
             if isinstance(selection, FieldNode):
+                field_cost, field_depth = self.field(selection, root=root, spreading=spreading)
                 if root:
                     self.roots.append(selection.name.value)
-                field_cost, field_depth = self.field(selection, root=root, spreading=spreading)
+                    if selection.name.value.startswith("__"):
+                        self.introspection += field_cost
             elif isinstance(selection, InlineFragmentNode):
                 field_cost, field_depth = self.selections(selection.selection_set, root=root, spreading=spreading)
             elif isinstance(selection, FragmentSpreadNode):
@@ -126,21 +131,37 @@ def too_deep(depth: int, max_depth: int) -> HippographError:
     )
 
 
-def depth_limit(max_depth: int) -> type[ValidationRule]:
-    """A validation rule refusing operations nested deeper than ``max_depth``. Root fields are
-    judged again when they run (api/guard.py, which sees variables); this rule also covers what no
-    root resolver sees: introspection (``__schema { types { fields { type { fields ...``), whose
-    answer grows with every level."""
+def too_costly(cost: int, max_cost: int) -> HippographError:
+    return HippographError(
+        ErrorCode.LIMIT_EXCEEDED,
+        f"the operation would cost {cost}; the limit is {max_cost} "
+        "(a recall costs its limit, a captured input 1, a list its page size, any other field 1)",
+        cost=cost,
+        limit=max_cost,
+    )
 
-    class DepthLimit(ValidationRule):
-        def enter_document(self, node: DocumentNode, *_args: Any) -> None:
-            fragments = {d.name.value: d for d in node.definitions if isinstance(d, FragmentDefinitionNode)}
-            for operation in node.definitions:
-                if not isinstance(operation, OperationDefinitionNode):
-                    continue
-                depth = measure(operation, fragments, None).depth
-                if depth > max_depth:
-                    refusal = too_deep(depth, max_depth)
-                    self.report_error(GraphQLError(refusal.message, operation, original_error=refusal))
 
-    return DepthLimit
+def document_refusals(document: DocumentNode, max_depth: int, max_cost: int) -> list[GraphQLError]:
+    """Operations of ``document`` nested deeper than ``max_depth``, or spending more than
+    ``max_cost`` on introspection. Judged on the parsed document before graphql-core validates it:
+    a walk over the selections is a small part of what validation costs, so a document built to
+    be refused (3,000 aliased ``__schema``) is refused cheaply. Root fields are judged again when
+    they run (api/guard.py, which sees variables); this covers what no root resolver sees:
+    introspection, whose answer grows with every level (``__schema { types { fields { type {
+    fields ...``) and with every alias (3,000 aliased ``__schema`` would answer 150 MB)."""
+    fragments = {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
+    refusals: list[GraphQLError] = []
+    for operation in document.definitions:
+        if not isinstance(operation, OperationDefinitionNode):
+            continue
+        shape = measure(operation, fragments, None)
+        refusal = (
+            too_deep(shape.depth, max_depth)
+            if shape.depth > max_depth
+            else too_costly(shape.introspection, max_cost)
+            if shape.introspection > max_cost
+            else None
+        )
+        if refusal is not None:
+            refusals.append(GraphQLError(refusal.message, operation, original_error=refusal))
+    return refusals

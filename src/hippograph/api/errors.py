@@ -9,6 +9,7 @@ from graphql import GraphQLError
 from hippograph.api import request_id
 from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.kernel.metrics import ERRORS
+from hippograph.kernel.text.echo import echo
 
 log = logging.getLogger(__name__)
 
@@ -51,10 +52,12 @@ def _classify(error: GraphQLError) -> tuple[ErrorCode, str, dict[str, Any]]:
         return internal(f"internal error in {error.path}", original)
     else:
         # Raised by graphql-core or a scalar: a syntax error, an unknown field, a value that does
-        # not fit its type (an unknown Role, a malformed DateTime) - the request is at fault.
-        message, details = error.message, {}
-    # The client's mistake, not ours: worth a line, not a traceback. %r keeps echoed input printable.
-    log.info("request %s: %s at %s: %r", request_id.current(), code.value, error.path, message)
+        # not fit its type (an unknown Role, a malformed DateTime) - the request is at fault. They
+        # quote what was sent, which is scrubbed and bounded like our own messages.
+        message, details = echo(error.message), {}
+    # The client's mistake, not ours: worth a line, not a traceback. %r keeps echoed input printable;
+    # the path holds the client's aliases.
+    log.info("request %s: %s at %s: %r", request_id.current(), code.value, echo(str(error.path)), message)
     return code, message, details
 
 
@@ -74,7 +77,7 @@ class ClientErrorsAtInfo(logging.Filter):
         error = record.msg
         original = getattr(error, "original_error", None)
         record.msg = f"request {request_id.current()}: %r at %s"
-        record.args = (getattr(error, "message", error), getattr(error, "path", None))
+        record.args = (echo(str(getattr(error, "message", error))), echo(str(getattr(error, "path", None))))
         if original is None or isinstance(original, (HippographError, GraphQLError)):
             if not logging.getLogger(record.name).isEnabledFor(logging.INFO):
                 return False

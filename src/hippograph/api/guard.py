@@ -15,7 +15,7 @@ from typing import Any
 
 from graphql import GraphQLResolveInfo, GraphQLSchema, OperationType
 from hippograph.access import KeyRole, Principal
-from hippograph.api.budget import measure, too_deep
+from hippograph.api.budget import measure, too_costly, too_deep
 from hippograph.api.errors import coded
 from hippograph.kernel.config import Limits
 from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
@@ -99,13 +99,7 @@ def _judge(info: GraphQLResolveInfo, limits: Limits) -> HippographError | None:
     if shape.depth > limits.max_query_depth:
         return too_deep(shape.depth, limits.max_query_depth)
     if shape.cost > limits.max_cost:
-        return HippographError(
-            ErrorCode.LIMIT_EXCEEDED,
-            f"the operation would cost {shape.cost}; the limit is {limits.max_cost} "
-            "(a recall costs its limit, a captured input 1, a list its page size, any other field 1)",
-            cost=shape.cost,
-            limit=limits.max_cost,
-        )
+        return too_costly(shape.cost, limits.max_cost)
     operation = info.operation.operation
     roots = [name for name in shape.roots if not name.startswith("__")]
     if operation is OperationType.MUTATION and len(roots) > 1:

@@ -57,7 +57,9 @@ class Mutation(ProcedureMutation, graphene.ObjectType):
     capture_batch = graphene.Field(
         graphene.NonNull(graphene.List(graphene.NonNull(types.CaptureResult))),
         inputs=graphene.Argument(graphene.NonNull(graphene.List(graphene.NonNull(CaptureInput)))),
-        description=f"Store up to {Limits().max_batch} episodes (by default) in one transaction: all are stored or none.",
+        description=f"Store up to {Limits().max_batch} episodes (by default) in one transaction. An item bad in "
+        "itself (nothing left once injections are excised, too long, the system role) is REFUSED with its error "
+        "and the others are stored; a batch too large, or one naming a namespace the key may not use, is refused whole.",
     )
 
     consolidate = graphene.Field(
@@ -202,6 +204,7 @@ class Mutation(ProcedureMutation, graphene.ObjectType):
     async def resolve_capture_batch(
         root: Any, info: graphene.ResolveInfo, inputs: list[dict[str, Any]]
     ) -> list[CaptureOutcome]:
-        # Every input's namespace is checked before any is written.
+        # Every input's namespace is checked before any is written: a foreign one refuses the whole
+        # batch. An item that is bad in itself is REFUSED alone, and the others are stored.
         items = [to_capture(item, tenant(info, item.get("namespace"))) for item in inputs]
-        return await call(capture, info.context["runtime"], items, actor(info))
+        return await call(capture, info.context["runtime"], items, actor(info), refuse_items=True)

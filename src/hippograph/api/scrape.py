@@ -11,8 +11,7 @@ from functools import partial
 from prometheus_client.exposition import choose_encoder
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import request_response
-from starlette.types import ASGIApp
+from starlette.routing import Route
 
 from hippograph.api.threads import call
 from hippograph.consolidation.status import backlog
@@ -20,7 +19,8 @@ from hippograph.kernel import metrics
 from hippograph.runtime import Runtime
 
 
-def metrics_app(runtime: Runtime) -> ASGIApp:
+def metrics_route(runtime: Runtime) -> Route:
+    """/metrics itself, no redirect to /metrics/ (which a mount would answer with)."""
     backlog_gauges = metrics.BacklogCollector(
         partial(backlog, runtime), runtime.settings.server.metrics_backlog_cache_s
     )
@@ -30,4 +30,4 @@ def metrics_app(runtime: Runtime) -> ASGIApp:
         encode, content_type = choose_encoder(request.headers.get("accept", ""))
         return Response(await call(encode, served), media_type=content_type)
 
-    return request_response(scrape)
+    return Route("/metrics", scrape, methods=["GET"])

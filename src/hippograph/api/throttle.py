@@ -1,5 +1,5 @@
-"""Request rates: a token bucket per API key, and a growing wait for an address that keeps
-failing to authenticate. Both tables are bounded, so a flood of keys or addresses cannot grow them."""
+"""Request rates: a token bucket per API key, and a growing wait for whoever keeps failing to
+authenticate. Both tables are bounded, so a flood of keys or addresses cannot grow them."""
 
 from __future__ import annotations
 
@@ -47,28 +47,32 @@ class _Failures:
 
 
 class FailedAuthThrottle:
-    """After ``free`` failed authentications, an address must wait ``base_s`` before its next
-    attempt, twice as long after each further failure, at most ``max_s``. Every request from a
-    waiting address is refused, good key or not: otherwise the refusals would tell good keys
-    from bad ones at full speed. A success clears the count; so does ``max_s`` without a try."""
+    """After ``free`` failures counted against a name (an address, or an address and the
+    credential it tried), that name must wait ``base_s`` before its next attempt, twice as long
+    after each further failure, at most ``max_s``. A success clears the count; so does ``max_s``
+    without a try."""
 
     def __init__(self, free: int, base_s: float, max_s: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.free, self.base_s, self.max_s = free, base_s, max_s
         self._clock = clock
         self._failures: TTLCache[str, _Failures] = TTLCache(maxsize=_TABLE_SIZE, ttl=max(max_s, 1.0), timer=clock)
 
-    def wait(self, address: str) -> float:
-        """Seconds the address must still wait before it may try again; 0 if it may now."""
-        entry = self._failures.get(address)
+    def wait(self, name: str) -> float:
+        """Seconds the name must still wait before it may try again; 0 if it may now."""
+        entry = self._failures.get(name)
         return max(0.0, entry.blocked_until - self._clock()) if entry else 0.0
 
-    def failed(self, address: str) -> None:
-        entry = self._failures.get(address) or _Failures(0, 0.0)
+    def failures(self, name: str) -> int:
+        entry = self._failures.get(name)
+        return entry.count if entry else 0
+
+    def failed(self, name: str) -> None:
+        entry = self._failures.get(name) or _Failures(0, 0.0)
         entry.count += 1
         if entry.count > self.free:
             delay = min(self.max_s, self.base_s * 2 ** (entry.count - self.free - 1))
             entry.blocked_until = self._clock() + delay
-        self._failures[address] = entry  # stored again: the entry's time to live starts over
+        self._failures[name] = entry  # stored again: the entry's time to live starts over
 
-    def succeeded(self, address: str) -> None:
-        self._failures.pop(address, None)
+    def succeeded(self, name: str) -> None:
+        self._failures.pop(name, None)

@@ -144,13 +144,19 @@ class Redaction(graphene.ObjectType):
     count = graphene.Int(required=True)
 
 
+class ItemError(graphene.ObjectType):
+    code = graphene.String(required=True, description="An error code, as a whole request's extensions.code.")
+    message = graphene.String(required=True)
+
+
 class CaptureResult(graphene.ObjectType):
-    id = graphene.ID(required=True)
+    id = graphene.ID(description="The episode; null when the item was REFUSED.")
     status = graphene.Field(CaptureStatus, required=True)
     redactions = graphene.List(graphene.NonNull(Redaction), required=True)
     excised = graphene.List(
         graphene.NonNull(graphene.String), required=True, description="Prompt-injection markers removed."
     )
+    error = graphene.Field(ItemError, description="Why a REFUSED item was not stored; null otherwise.")
 
 
 class RememberResult(graphene.ObjectType):

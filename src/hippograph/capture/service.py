@@ -23,6 +23,7 @@ from hippograph.kernel.model import (
     CaptureInput,
     CaptureOutcome,
     CaptureStatus,
+    ItemError,
     Redaction,
 )
 from hippograph.kernel.text.clean import clean_content
@@ -61,12 +62,15 @@ class _Prepared:
         return (self.item.namespace, self.content_hash)
 
 
-def capture(runtime: Runtime, items: Sequence[CaptureInput], actor: str | None = None) -> list[CaptureOutcome]:
+def capture(
+    runtime: Runtime, items: Sequence[CaptureInput], actor: str | None = None, *, refuse_items: bool = False
+) -> list[CaptureOutcome]:
     """Store each item as an episode, or recognise it as one already stored.
 
-    All or nothing: any bad item rejects the whole call before anything is written, and the
-    writes of one call share one transaction. History and events name ``actor`` (the API key),
-    or each item's agent when no actor is given (an import run by the store's owner).
+    The writes of one call share one transaction. A bad item rejects the whole call before anything
+    is written; with ``refuse_items`` (a captureBatch) it gets a REFUSED outcome with its error
+    instead, and the others are stored. History and events name ``actor`` (the API key), or each
+    item's agent when no actor is given (an import run by the store's owner).
     """
     limit = runtime.settings.limits.max_batch
     if not items:
@@ -76,8 +80,25 @@ def capture(runtime: Runtime, items: Sequence[CaptureInput], actor: str | None =
             ErrorCode.LIMIT_EXCEEDED, f"{len(items)} captures in one call; the limit is {limit}", limit=limit
         )
     now = runtime.clock()
-    prepared = [_prepare(runtime, item, now, index) for index, item in enumerate(items)]
+    checked = [_checked(runtime, item, now, index, refuse_items) for index, item in enumerate(items)]
+    prepared = [p for p in checked if isinstance(p, _Prepared)]
+    metrics.captured(p for p in checked if isinstance(p, CaptureOutcome))
+    stored = iter(_store(runtime, prepared, now, actor) if prepared else [])
+    return [next(stored) if isinstance(p, _Prepared) else p for p in checked]
 
+
+def _checked(
+    runtime: Runtime, item: CaptureInput, now: datetime, index: int, refuse_items: bool
+) -> _Prepared | CaptureOutcome:
+    try:
+        return _prepare(runtime, item, now, index)
+    except HippographError as error:
+        if not refuse_items:
+            raise
+        return CaptureOutcome(None, CaptureStatus.REFUSED, error=ItemError(error.code.value, error.message))
+
+
+def _store(runtime: Runtime, prepared: list[_Prepared], now: datetime, actor: str | None) -> list[CaptureOutcome]:
     known = _existing(runtime, [p.key for p in prepared])
     to_embed = list({p.key: p.content for p in prepared if p.key not in known}.items())
     vectors = dict(zip((key for key, _ in to_embed), embed_or_none(runtime.embedder, [c for _, c in to_embed])))
@@ -90,7 +111,7 @@ def capture(runtime: Runtime, items: Sequence[CaptureInput], actor: str | None =
     runtime.events.publish(
         MemoryEvent(EventKind.CREATED, p.item.namespace, outcome.id, now, actor or p.agent)
         for p, outcome in zip(prepared, outcomes)
-        if outcome.status is CaptureStatus.CREATED
+        if outcome.status is CaptureStatus.CREATED and outcome.id is not None
     )
     return outcomes
 

@@ -62,14 +62,25 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         f"starting Hippograph on http://{settings.server.host}:{settings.server.port}/graphql ({runtime.store.dialect.name})",
         flush=True,
     )
-    uvicorn.run(
-        app,
-        host=settings.server.host,
-        port=settings.server.port,
-        log_level="warning",
-        forwarded_allow_ips=settings.access.forwarded_allow_ips,
-    )
+    uvicorn.Server(server_config(app, settings, settings.server.host, settings.server.port)).run()
     return 0
+
+
+def server_config(app: Any, settings: Settings, host: str, port: int) -> Any:
+    """uvicorn's configuration for ``app``: X-Forwarded-For is read only from the proxies named in
+    HIPPOGRAPH_FORWARDED_ALLOW_IPS, none by default. Any local process reaches a server on
+    loopback, so trusting loopback would let it choose the address its failures count against."""
+    import uvicorn
+
+    proxies = settings.access.forwarded_allow_ips.strip()
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
+    )
 
 
 def _mcp(settings: Settings, args: argparse.Namespace) -> int:

@@ -115,7 +115,8 @@ class Client:
         return decode(CaptureResult, data["capture"])
 
     def capture_batch(self, items: Iterable[CaptureInput]) -> list[CaptureResult]:
-        """Store up to 64 episodes in one transaction: all or none."""
+        """Store up to 64 episodes in one transaction. An item bad in itself comes back REFUSED,
+        with its ``error``, and the others are stored; a bad batch raises."""
         data = self.execute("captureBatch", {"inputs": [self._capture_input(item) for item in items]})
         return decode(list[CaptureResult], data["captureBatch"])
 

@@ -52,6 +52,7 @@ class CaptureStatus(StrEnum):
     CREATED = "CREATED"
     DUPLICATE = "DUPLICATE"
     CORROBORATED = "CORROBORATED"
+    REFUSED = "REFUSED"
 
 
 class RememberStatus(StrEnum):
@@ -77,11 +78,20 @@ class Redaction:
 
 
 @dataclass(frozen=True)
+class ItemError:
+    """Why one item of a batch was refused: the code and message a whole request's error has."""
+
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
 class CaptureResult:
-    id: str
+    id: str | None  # None when REFUSED
     status: CaptureStatus
     redactions: list[Redaction]
     excised: list[str]
+    error: ItemError | None = None
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 batch in one transaction in which each episode is all or nothing (a failing group is retried one
 episode at a time). A failure sends the episode back to raw with a backoff; after the last attempt
 it goes to the dead letter (state failed). A crash leaves the lease behind: the next drain on the
-same host takes it back at once (leases.py), one elsewhere when it expires."""
+same host takes it back at once (leases.py), one elsewhere when it expires. A worker process that
+dies is not its episodes' fault: they are derived again, one by one, before any is failed."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import logging
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -30,6 +32,11 @@ from hippograph.runtime import Runtime
 from hippograph.store import Row, Transaction
 
 log = logging.getLogger(__name__)
+
+# Times an episode is derived alone after a worker process died under its batch: a process killed
+# from outside, or one out of memory for its neighbours, costs nothing; an episode that kills the
+# process each time is failed like any other (and, after its attempts, dead-lettered).
+_CRASH_RETRIES = 3
 
 # A speaker's name labels a conversation turn; a tool or a document has no speaker.
 SPEAKER_TYPES = {Role.USER.value: EntityType.PERSON, Role.ASSISTANT.value: EntityType.AGENT}
@@ -130,12 +137,15 @@ def _submit(runtime: Runtime, turns: list[Turn]) -> Future[list[Derived]]:
 def _process(runtime: Runtime, batch: list[Row], derived: Future[list[Derived]], worker: str) -> tuple[int, int]:
     """Finish deriving a leased batch and commit it; (committed, failed)."""
     try:
-        works = _derive(runtime, batch, derived.result())
+        batch, items, crashed = _settle(runtime, batch, derived, worker)
+        works = _derive(runtime, batch, items)
     except Exception as error:  # the batch could not be derived: every episode in it retries
         log.exception("deriving a batch of %d episodes failed", len(batch))
         for episode in batch:
             _release(runtime, episode, worker, error)
         return 0, len(batch)
+    if not batch:
+        return 0, crashed
     now = runtime.clock()
     try:
         # One transaction for the batch: a commit costs more than most of its statements. Each
@@ -147,10 +157,45 @@ def _process(runtime: Runtime, batch: list[Row], derived: Future[list[Derived]],
         )
     except Exception:
         log.warning("group commit of %d episodes failed; committing them one by one", len(works), exc_info=True)
-        return _commit_one_by_one(runtime, batch, works, worker)
+        done, failed = _commit_one_by_one(runtime, batch, works, worker)
+        return done, failed + crashed
     runtime.events.publish(events)
     _warn_lost(batch, committed)
-    return sum(committed), 0
+    return sum(committed), crashed
+
+
+def _settle(
+    runtime: Runtime, batch: list[Row], derived: Future[list[Derived]], worker: str
+) -> tuple[list[Row], list[Derived], int]:
+    """The batch's derivations. If a worker process died under it, each episode is derived again
+    alone; one that kills the process every time is released as failed. Returns the episodes
+    derived, their derivations, and how many were released."""
+    try:
+        return batch, derived.result(), 0
+    except BrokenProcessPool:
+        log.warning("a consolidation worker process died deriving %d episodes; deriving them again", len(batch))
+    kept: list[Row] = []
+    items: list[Derived] = []
+    for episode in batch:
+        item = _derive_alone(runtime, episode)
+        if isinstance(item, BrokenProcessPool):
+            _release(runtime, episode, worker, item)
+        else:
+            kept.append(episode)
+            items.append(item)
+    return kept, items, len(batch) - len(kept)
+
+
+def _derive_alone(runtime: Runtime, episode: Row) -> Derived | BrokenProcessPool:
+    crash = BrokenProcessPool("no attempt made")
+    for _ in range(_CRASH_RETRIES):
+        try:
+            [item] = _submit(runtime, [_turn(episode)]).result()
+            return item
+        except BrokenProcessPool as error:
+            crash = error
+    log.warning("episode %s killed its worker process %d times", episode["id"], _CRASH_RETRIES)
+    return crash
 
 
 def _commit_group(

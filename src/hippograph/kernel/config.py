@@ -241,8 +241,9 @@ class Access:
     auth_backoff_max_s: Seconds = 300.0
     # How long a key or a revocation takes at most to reach a running server.
     key_refresh_s: Annotated[float, Field(gt=0)] = 2.0
-    # Addresses of reverse proxies whose X-Forwarded-For names the client (uvicorn's setting).
-    forwarded_allow_ips: str = "127.0.0.1"
+    # Addresses of reverse proxies whose X-Forwarded-For names the client (uvicorn's setting,
+    # comma-separated); empty: none, every client is the address it connects from.
+    forwarded_allow_ips: str = ""
 
 
 @dataclass(frozen=True, config=_STRICT)

@@ -6,6 +6,8 @@ import json
 from enum import StrEnum
 from typing import Any
 
+from hippograph.kernel.text.echo import echo
+
 
 class ErrorCode(StrEnum):
     BAD_INPUT = "BAD_INPUT"
@@ -21,9 +23,11 @@ class ErrorCode(StrEnum):
 
 
 class HippographError(Exception):
-    """A failure with a code, a message for people, and optional machine-readable details."""
+    """A failure with a code, a message for people, and optional machine-readable details. The
+    message may quote what the client sent, so it is kept scrubbed and bounded (text/echo.py)."""
 
     def __init__(self, code: ErrorCode, message: str, **details: Any) -> None:
+        message = echo(message)
         super().__init__(message)
         self.code = code
         self.message = message

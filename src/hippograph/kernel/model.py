@@ -28,6 +28,8 @@ class CaptureStatus(StrEnum):
     CREATED = "CREATED"
     DUPLICATE = "DUPLICATE"
     CORROBORATED = "CORROBORATED"
+    # One item of a batch that was not stored (its error says why); the others were.
+    REFUSED = "REFUSED"
 
 
 @dataclass(frozen=True)
@@ -50,11 +52,20 @@ class Redaction:
 
 
 @dataclass(frozen=True)
+class ItemError:
+    """Why one item of a batch was refused: an error code and a message, as a whole request's."""
+
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
 class CaptureOutcome:
-    id: str
+    id: str | None  # None: refused
     status: CaptureStatus
     redactions: tuple[Redaction, ...] = ()
     excised: tuple[str, ...] = ()
+    error: ItemError | None = None
 
 
 @dataclass(frozen=True)

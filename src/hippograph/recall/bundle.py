@@ -1,9 +1,11 @@
 """The context bundle: recalled memories as bounded, cited, clearly untrusted text for a prompt.
 
 The bundle is trusted only for its header and its two tags; everything between them is data, one line
-per memory. So every field rendered there (id, kind, date, source, text) is made one line and rid of
-our tags in any spelling. Capture's sanitizer already cut tags from stored text; this holds as well for
-what was stored before it learned a spelling, and for fields it never sees, like the agent.
+per memory. So every field rendered there (id, kind, date, source, text) gets capture's injection
+excision (control tokens, instructions, forged memory lines, look-alike letters folded), is made one
+line and is rid of our tags in any spelling. Capture's sanitizer already cut them from stored content;
+this holds as well for what was stored before it learned a spelling, and for fields it never cleans,
+like the agent.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from hippograph.kernel.model import Episode, Fact, Memory
+from hippograph.kernel.model import Episode, Fact, Memory, Role
 from hippograph.kernel.rules import load_rules
+from hippograph.kernel.text.sanitize import excise_injections
 from hippograph.recall.request import Degradation, RecallHit
 
 SNIPPET_CHARS = 360
@@ -27,6 +30,10 @@ CLOSE_TAG = "</recalled-memory-context>"
 # that has not settled after this many is built to wear the reader down, and is not rendered.
 _READING_ROUNDS = 8
 _UNREADABLE = "(unreadable)"
+# A field whose every word was an injection.
+_REMOVED = "(removed)"
+# Of a long text, only its start can reach the snippet: excision reads that much of it, not 64 KiB.
+_EXCISION_CHARS = 2 * SNIPPET_CHARS
 # Control characters (Unicode category Cc) and lone surrogates, which no reader shows as text.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
@@ -55,29 +62,48 @@ def _line(memory: Memory) -> str:
         kind, when, source, text = memory.kind, memory.valid_from or memory.recorded_at, memory.origin, memory.statement
     else:
         raise TypeError(f"not a memory: {memory!r}")
+    source = _field(source)
     # Separators hold a space, bracket or colon, none of which a tag name spells, so no tag can form
     # across two fields that carry none.
-    return f"[{_field(memory.id)}] {_field(kind)} {when.date().isoformat()} {_field(source)}: {_snippet(text)}"
+    ids = _untagged(_one_line(memory.id))  # ours, never a client's: nothing to excise
+    return f"[{ids}] {_field(kind)} {when.date().isoformat()} {source}: {_snippet(text, source)}"
 
 
-def _snippet(text: str) -> str:
+def _snippet(text: str, speaker: str) -> str:
     # Cut before reading, as reading all of a long text would cost more than the recall it serves.
-    flat = _one_line(text)
+    flat = _without_speaker(_one_line(_excised(text[:_EXCISION_CHARS])), speaker)
     if len(flat) > SNIPPET_CHARS:
         flat = flat[: SNIPPET_CHARS - 1].rstrip() + "…"
-    snippet = _field(flat)
+    snippet = _untagged(flat)
     # A reading can be longer than what was written (NFKC spells some characters out); cut it again,
     # with an ellipsis that reads as itself, and read what is left, as a cut can end a longer name just
     # where ours ends ("...-context" of "...-contextual").
-    return snippet if len(snippet) <= SNIPPET_CHARS else _field(snippet[: SNIPPET_CHARS - 3] + "...")
+    return snippet if len(snippet) <= SNIPPET_CHARS else _untagged(snippet[: SNIPPET_CHARS - 3] + "...")
+
+
+def _without_speaker(text: str, speaker: str) -> str:
+    """A turn captured as "Caroline: I moved…" by Caroline, without its name: the line names her."""
+    prefix = f"{speaker}:"
+    return text[len(prefix) :].lstrip() if text[: len(prefix)].casefold() == prefix.casefold() else text
 
 
 def _field(value: str) -> str:
-    """``value`` on one line with none of our tags in any spelling. Text whose reading carries no tag
-    name is rendered as written; text whose reading does is rendered as read, with every tag and bare
-    tag name removed until none is left: the way it is read is the way it would break out."""
+    """A short field (kind, source): excised, on one line, with none of our tags. Capture refuses
+    the system role, so no name may read as it either (what ``<|im_start|>system`` leaves)."""
+    field = _untagged(_one_line(_excised(value)))
+    return _REMOVED if (_reading(field) or "").strip(" :") == Role.SYSTEM.value else field
+
+
+def _excised(value: str) -> str:
+    excised = excise_injections(value).text
+    return excised if excised.strip() or not value.strip() else _REMOVED
+
+
+def _untagged(flat: str) -> str:
+    """``flat`` with none of our tags in any spelling. Text whose reading carries no tag name is
+    rendered as written; text whose reading does is rendered as read, with every tag and bare tag
+    name removed until none is left: the way it is read is the way it would break out."""
     ours = _rules().ours
-    flat = _one_line(value)
     read = _reading(flat)
     if read is None:
         return _UNREADABLE

@@ -15,7 +15,7 @@ from datetime import datetime
 from hippograph.kernel.retention import EPISODE_KIND, LifecycleState, lifecycle_state, retention
 from hippograph.recall.fusion import Fused
 from hippograph.recall.modes import ModePreset
-from hippograph.recall.request import ChannelHit, Explanation
+from hippograph.recall.request import Channel, ChannelHit, Explanation
 
 STALE_FACTOR = 0.5
 ARCHIVED_FACTOR = 0.25
@@ -144,10 +144,21 @@ def _fold_provenance(fused: Sequence[Fused], candidates: Mapping[str, Candidate]
         if fact.id not in pool.fused or episode not in pool.fused:
             continue
         keep, drop = sorted((pool.fused[fact.id], pool.fused[episode]), key=lambda f: (-f.score, f.id))
-        pool.fused[keep.id] = replace(keep, score=keep.score + drop.score, channels=keep.channels + drop.channels)
+        channels = _best_per_channel(keep.channels + drop.channels)
+        pool.fused[keep.id] = replace(keep, score=keep.score + drop.score, channels=channels)
         del pool.fused[drop.id]
         pool.folded.setdefault(keep.id, []).append(drop.id)
     return pool
+
+
+def _best_per_channel(hits: tuple[ChannelHit, ...]) -> tuple[ChannelHit, ...]:
+    """One hit per channel, its best rank: a hit names each channel that found it once, though it
+    found both the fact and the episode it folds together."""
+    best: dict[Channel, ChannelHit] = {}
+    for hit in hits:
+        if hit.channel not in best or hit.rank < best[hit.channel].rank:
+            best[hit.channel] = hit
+    return tuple(best.values())
 
 
 def _status_factor(candidate: Candidate, present: set[str]) -> float:

@@ -1,14 +1,17 @@
 """Capture step 2: excise prompt-injection markers before content is stored.
 
 Recall pastes stored content into agents' prompts, so chat-template control tokens, Hippograph's own
-bundle tags and "ignore previous instructions"-style lines are cut out here (``extract/injection.toml``).
-This only cleans and reports; deciding whether what is left is worth storing is the caller's job.
+bundle tags and "ignore previous instructions"-style sentences are cut out here
+(``extract/injection.toml``). This only cleans and reports; deciding whether what is left is worth
+storing is the caller's job.
 
 Control tokens are matched as written: a tokenizer makes one only from its exact spelling. Tags and
-instruction lines are read by meaning, so they are found on a *reading* of the text (entities decoded,
-NFKC, invisible characters dropped, look-alike punctuation as ASCII, case folded, whitespace collapsed)
-and cut from the text as written: a tag with a zero-width space inside or full-width brackets, or an
-instruction split over line breaks, goes like the plain one, and the rest is stored as it was sent.
+instructions are read by meaning, so they are found on a *reading* of the text (entities decoded,
+NFKC, invisible characters dropped, look-alike punctuation and letters as ASCII, case folded,
+whitespace collapsed) and cut from the text as written: a tag with a zero-width space inside or
+full-width brackets, an instruction with a Cyrillic letter in it or split over line breaks, goes
+like the plain one. An instruction takes the sentence it is in (all of the lines it spans, if it
+spans several), and the rest is stored as it was sent.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
+
+from confusable_homoglyphs.confusables import confusables_data
 
 from hippograph.kernel.rules import load_rules
 
@@ -44,6 +49,7 @@ class _Rules:
     tag_labels: tuple[str, ...]
     lines: tuple[tuple[str, re.Pattern[str]], ...]
     lookalikes: dict[str, str]
+    letters: dict[str, str]
     invisible: re.Pattern[str]
 
 
@@ -71,6 +77,8 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _SPACE = re.compile(r"(?! (?![\s\x00-\x1f\x7f-\x9f])|\n(?![\s\x00-\x1f\x7f-\x9f]))[\s\x00-\x1f\x7f-\x9f]+")
 # What str.splitlines breaks a line at.
 _LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+# A sentence ends at one of these followed by whitespace (or the end of its line).
+_SENTENCE_ENDS = frozenset(".!?\u2026\u3002\uff01\uff1f")
 # Entities nest (&amp;lt;) and folding makes new ones (＆lt; is &lt;). A few rounds unwrap more than any
 # reader would; the bound keeps a crafted text from buying unbounded work.
 _READING_ROUNDS = 8
@@ -84,7 +92,7 @@ def excise_injections(text: str) -> Sanitized:
     # shortens the text, so this ends, and on a text it returns a pass cuts nothing: idempotent.
     while True:
         reading = _read(text)
-        cuts = _marker_cuts(rules, text, reading) or _line_cuts(rules, text, reading)
+        cuts = _marker_cuts(rules, text, reading) or _sentence_cuts(rules, text, reading)
         if not cuts:
             return Sanitized(text, tuple(dict.fromkeys(excised)))
         excised += [label for _, _, label in cuts]
@@ -108,8 +116,10 @@ def _label(labels: tuple[str, ...], match: re.Match[str]) -> str:
     return labels[match.lastindex - 1]
 
 
-def _line_cuts(rules: _Rules, text: str, reading: _Reading) -> list[_Cut]:
-    """Every line a pattern's match touches, whole: the reading joins lines, so one match may take several."""
+def _sentence_cuts(rules: _Rules, text: str, reading: _Reading) -> list[_Cut]:
+    """The sentence each pattern's match is in, from its start to its end: the reading joins lines,
+    so one match may span several lines, and takes them. A sentence ends at a line break, or at a
+    full stop, question or exclamation mark or ellipsis followed by a space."""
     bounds = _line_bounds(text)
     cuts: list[_Cut] = []
     for name, pattern in rules.lines:
@@ -119,8 +129,33 @@ def _line_cuts(rules: _Rules, text: str, reading: _Reading) -> list[_Cut]:
                 continue
             start, end = reading.origin(*span)
             first, last = bisect_right(bounds, start) - 1, bisect_left(bounds, end) - 1
-            cuts.append((bounds[first], bounds[last + 1], f"line:{name}"))
+            cuts.append(
+                (
+                    _sentence_start(text, bounds[first], start),
+                    _sentence_end(text, end, bounds[last + 1]),
+                    f"line:{name}",
+                )
+            )
     return sorted(cuts)
+
+
+def _sentence_start(text: str, line_start: int, position: int) -> int:
+    for index in range(position - 1, line_start, -1):
+        if text[index].isspace() and text[index - 1] in _SENTENCE_ENDS:
+            return index + 1
+    return line_start
+
+
+def _sentence_end(text: str, position: int, line_end: int) -> int:
+    """Past the sentence's closing mark and the spaces after it; the line's end (its break
+    included) if no mark closes it first."""
+    for index in range(position, line_end):
+        if text[index] in _SENTENCE_ENDS and (index + 1 == line_end or text[index + 1].isspace()):
+            after = index + 1
+            while after < line_end and text[after].isspace():
+                after += 1
+            return after
+    return line_end
 
 
 def _line_bounds(text: str) -> list[int]:
@@ -196,7 +231,7 @@ def _fold(reading: _Reading) -> _Reading:
 def _fold_char(char: str) -> str:
     rules = _rules()
     kept = (
-        rules.lookalikes.get(part, part)
+        rules.lookalikes.get(part) or rules.letters.get(part.lower()) or rules.letters.get(part, part)
         for part in unicodedata.normalize("NFKC", char)
         if unicodedata.category(part) != "Cf" and not rules.invisible.fullmatch(part)
     )
@@ -254,8 +289,24 @@ def _rules() -> _Rules:
             (rule["name"], re.compile(rule["pattern"], re.IGNORECASE | re.MULTILINE)) for rule in data["line_patterns"]
         ),
         lookalikes={char: ascii_char for ascii_char, chars in data["lookalikes"].items() for char in chars},
+        letters=_confusable_letters(),
         invisible=re.compile(data["invisible"]),
     )
+
+
+def _confusable_letters() -> dict[str, str]:
+    """Each character Unicode lists as confusable with one ASCII letter or digit (Cyrillic о, Greek
+    ο, mathematical and other styled letters NFKC leaves alone), as that letter. The lowercase of
+    a capital is looked up first: Cyrillic І reads as i, not as the l its capital resembles."""
+    letters: dict[str, str] = {}
+    for char, homoglyphs in confusables_data.items():
+        if len(char) != 1 or char.isascii():
+            continue
+        latin = [glyph["c"] for glyph in homoglyphs if len(glyph["c"]) == 1 and glyph["c"].isascii()]
+        latin = [glyph for glyph in latin if glyph.isalnum()]
+        if latin:
+            letters[char] = latin[0]
+    return letters
 
 
 def _tag_pattern(name: str) -> str:
