@@ -32,6 +32,7 @@ MUTATION_ROLES: dict[str, KeyRole] = {
         (
             "capture",
             "captureBatch",
+            "captureMessages",
             "remember",
             "modify",
             "forget",
@@ -43,7 +44,7 @@ MUTATION_ROLES: dict[str, KeyRole] = {
         ),
         KeyRole.WRITER,
     ),
-    **dict.fromkeys(("erase", "mergeEntities", "sweep"), KeyRole.ADMIN),
+    **dict.fromkeys(("erase", "mergeEntities", "sweep", "resetNamespace"), KeyRole.ADMIN),
 }
 
 

@@ -25,7 +25,7 @@ from hippograph.client.errors import (
     Unreachable,
     VersionConflict,
 )
-from hippograph.client.inputs import CaptureInput, ForgetFilters, RecallFilters
+from hippograph.client.inputs import CaptureInput, ForgetFilters, Message, RecallFilters
 from hippograph.client.types import (
     CaptureResult,
     CaptureStatus,
@@ -44,6 +44,7 @@ from hippograph.client.types import (
     RecallHit,
     RecallResult,
     RememberResult,
+    ResetNamespaceResult,
     Role,
 )
 from hippograph.kernel.errors import HippographError
@@ -72,6 +73,7 @@ __all__ = [
     "InternalError",
     "LimitExceeded",
     "Memory",
+    "Message",
     "Mode",
     "Neighborhood",
     "NotFound",
@@ -80,6 +82,7 @@ __all__ = [
     "RecallHit",
     "RecallResult",
     "RememberResult",
+    "ResetNamespaceResult",
     "Role",
     "StoreUnavailable",
     "Unauthenticated",

@@ -14,7 +14,7 @@ import httpx
 from hippograph.client import core
 from hippograph.client.decode import decode, decode_memory
 from hippograph.client.errors import Unreachable
-from hippograph.client.inputs import CaptureInput, ForgetFilters, RecallFilters, graphql_input
+from hippograph.client.inputs import CaptureInput, ForgetFilters, Message, RecallFilters, graphql_input
 from hippograph.client.types import (
     CaptureResult,
     Channel,
@@ -33,6 +33,7 @@ from hippograph.client.types import (
     Page,
     RecallResult,
     RememberResult,
+    ResetNamespaceResult,
     Role,
     Stats,
     Status,
@@ -113,6 +114,24 @@ class Client:
         """Store up to 64 episodes in one transaction: all or none."""
         data = self.execute("captureBatch", {"inputs": [self._capture_input(item) for item in items]})
         return decode(list[CaptureResult], data["captureBatch"])
+
+    def capture_messages(
+        self,
+        messages: Iterable[Message | Mapping[str, Any]],
+        *,
+        session: str | None = None,
+        agent: str | None = None,
+        namespace: str | None = None,
+    ) -> list[CaptureResult]:
+        """Store a conversation, one episode per message in order (all or none); a message is a
+        ``Message`` or a chat API's dict ``{"role", "content", "name"?, "at"?}``."""
+        given = graphql_input(
+            messages=[message if isinstance(message, Message) else _message(message) for message in messages],
+            session=session,
+            agent=agent,
+            namespace=self.config.scope(namespace),
+        )
+        return decode(list[CaptureResult], (self.execute("captureMessages", given))["captureMessages"])
 
     def _capture_input(self, item: CaptureInput) -> dict[str, Any]:
         return graphql_input(**{**vars(item), "namespace": self.config.scope(item.namespace)})
@@ -387,6 +406,16 @@ class Client:
         given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))
         return decode(EraseResult, (self.execute("erase", given))["erase"])
 
+    def reset_namespace_preview(self, namespace: str) -> ResetNamespaceResult:
+        """What a reset of ``namespace`` would delete, and the token that confirms it (admin)."""
+        data = self.execute("resetNamespace", graphql_input(namespace=namespace, mode=ForgetMode.PREVIEW))
+        return decode(ResetNamespaceResult, data["resetNamespace"])
+
+    def reset_namespace_execute(self, namespace: str, reason: str, token: str) -> ResetNamespaceResult:
+        """Irreversibly delete everything ``namespace`` holds, confirmed by a preview's token (admin)."""
+        given = graphql_input(namespace=namespace, mode=ForgetMode.EXECUTE, reason=reason, token=token)
+        return decode(ResetNamespaceResult, (self.execute("resetNamespace", given))["resetNamespace"])
+
     # Management.
 
     def stats(self, *, namespace: str | None = None) -> Stats:
@@ -407,3 +436,8 @@ class Client:
         """Run the sweeps now (admin): event TTL, erasure past the recovery window, History retention."""
         data = self.execute("sweep", graphql_input(namespace=self.config.scope(namespace)))
         return decode(SweepReport, data["sweep"])
+
+
+def _message(given: Mapping[str, Any]) -> Message:
+    # Chat APIs' dicts carry more (tool_call_id, ...): only what a memory keeps is taken.
+    return Message(given["role"], given["content"], given.get("name"), given.get("at"))
