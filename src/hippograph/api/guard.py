@@ -24,6 +24,8 @@ from hippograph.kernel.validation import validate_namespace
 audit = logging.getLogger("hippograph.audit")
 
 DEFAULT_NAMESPACE = "default"
+# The context's set of the namespaces an operation's fields worked in.
+NAMESPACES_USED = "namespaces_used"
 
 # The least role each mutation needs; a mutation not named here needs admin. Queries and
 # subscriptions need a reader.
@@ -147,6 +149,8 @@ def tenant(info: GraphQLResolveInfo, namespace: str | None) -> str:
         field = info.field_name
         audit.warning("refused %s in namespace %s to key %s", field, namespace, principal.name)
         raise HippographError(ErrorCode.FORBIDDEN, f"this key may not use namespace {namespace!r}", field="namespace")
+    # A query in a namespace that holds nothing is told so in the response's extensions (api/app.py).
+    info.context.setdefault(NAMESPACES_USED, set()).add(namespace)
     return namespace
 
 

@@ -8,7 +8,7 @@ import graphene
 
 from hippograph.api import types
 from hippograph.api.concepts import ConceptQuery
-from hippograph.api.guard import tenant, tenant_or_all
+from hippograph.api.guard import principal_of, tenant, tenant_or_all
 from hippograph.api.inputs import NAMESPACE_HELP, RecallInput, to_recall
 from hippograph.api.pagination import (
     connection,
@@ -27,6 +27,7 @@ from hippograph.lifecycle.stats import stats
 from hippograph.recall.service import recall
 from hippograph.store.history import read_history
 from hippograph.store.memories import get_memory, page_memories
+from hippograph.store.namespaces import list_namespaces
 
 
 class Query(ConceptQuery, graphene.ObjectType):
@@ -48,6 +49,17 @@ class Query(ConceptQuery, graphene.ObjectType):
         after=graphene.String(description="The endCursor of the previous page."),
         description="Episodes and facts, newest first.",
     )
+    namespaces = graphene.Field(
+        graphene.NonNull(graphene.List(graphene.NonNull(types.NamespaceSummary))),
+        description="The namespaces this key may use: for a key for every namespace (or a server without keys), "
+        "those captured in; for the others, each of its own, with 0 episodes while empty.",
+    )
+
+    @staticmethod
+    async def resolve_namespaces(root: Any, info: graphene.ResolveInfo) -> Any:
+        principal = principal_of(info)
+        only = None if principal.all_namespaces else principal.namespaces
+        return await call(list_namespaces, info.context["runtime"].store, only)
 
     @staticmethod
     async def resolve_recall(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:

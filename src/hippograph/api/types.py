@@ -284,6 +284,11 @@ class ForgetResult(graphene.ObjectType):
     )
 
 
+class NamespaceSummary(graphene.ObjectType):
+    name = graphene.String(required=True)
+    episodes = graphene.Int(required=True)
+
+
 class NodeCount(graphene.ObjectType):
     label = graphene.String(required=True, description="Episode, Fact, Entity, Concept, Session, Alias, History.")
     count = graphene.Int(required=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import partial
 
 from hippograph.store.store import Store, Transaction
@@ -12,6 +14,26 @@ NODE_LABELS: tuple[str, ...] = ("Namespace", "Session", "Episode", "Entity", "Co
 NAMESPACE_LABEL = "Namespace"
 # Deleting in slices keeps each transaction small, whatever the namespace holds.
 _DELETE_BATCH = 2000
+
+
+@dataclass(frozen=True)
+class NamespaceSummary:
+    name: str
+    episodes: int
+
+
+def list_namespaces(store: Store, only: Iterable[str] | None = None) -> list[NamespaceSummary]:
+    """The namespaces captured in, by name; ``only``: these (those without data with 0 episodes)."""
+    held = {row["name"]: int(row["episodes"]) for row in store.read("list_namespaces")}
+    names = sorted(held) if only is None else sorted(set(only))
+    return [NamespaceSummary(name, held.get(name, 0)) for name in names]
+
+
+def namespace_known(store: Store, namespace: str) -> bool:
+    """Whether the namespace holds anything: its record (its first capture made it) or a fact."""
+    return bool(store.read("namespace_record_exists", namespace=namespace)) or bool(
+        store.read("namespace_has_facts", namespace=namespace)
+    )
 
 
 def census(store: Store, namespace: str) -> dict[str, int]:
