@@ -459,6 +459,15 @@ export type ResetNamespaceMutationVariables = Exact<{
 
 export type ResetNamespaceMutation = { resetNamespace: { mode: ForgetMode, namespace: string, token: string | null, expiresAt: string | null, counts: Array<{ label: string, count: number }> } };
 
+export type SessionEpisodesQueryVariables = Exact<{
+  session: string;
+  last?: number | null | undefined;
+  namespace?: string | null | undefined;
+}>;
+
+
+export type SessionEpisodesQuery = { sessionEpisodes: Array<{ id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }> };
+
 export type StatsQueryVariables = Exact<{
   namespace?: string | null | undefined;
 }>;
@@ -1430,6 +1439,35 @@ export const ResetNamespaceDocument = new TypedDocumentString(`
   }
 }
     `);
+export const SessionEpisodesDocument = new TypedDocumentString(`
+    query SessionEpisodes($session: String!, $last: Int, $namespace: String) {
+  sessionEpisodes(session: $session, last: $last, namespace: $namespace) {
+    ...EpisodeFields
+  }
+}
+    fragment EpisodeFields on Episode {
+  id
+  namespace
+  importance
+  pinned
+  tags
+  accessCount
+  lastAccessedAt
+  forgottenAt
+  retention
+  lifecycle
+  content
+  role
+  agent
+  session
+  occurredAt
+  capturedAt
+  contentHash
+  observedBy
+  state
+  embedded
+  metadata
+}`);
 export const StatsDocument = new TypedDocumentString(`
     query Stats($namespace: String) {
   stats(namespace: $namespace) {
@@ -1660,6 +1698,9 @@ export function getSdk<C>(requester: Requester<C>) {
     },
     ResetNamespace(variables: ResetNamespaceMutationVariables, options?: C): Promise<ResetNamespaceMutation> {
       return requester<ResetNamespaceMutation, ResetNamespaceMutationVariables>(ResetNamespaceDocument, variables, options) as Promise<ResetNamespaceMutation>;
+    },
+    SessionEpisodes(variables: SessionEpisodesQueryVariables, options?: C): Promise<SessionEpisodesQuery> {
+      return requester<SessionEpisodesQuery, SessionEpisodesQueryVariables>(SessionEpisodesDocument, variables, options) as Promise<SessionEpisodesQuery>;
     },
     Stats(variables?: StatsQueryVariables, options?: C): Promise<StatsQuery> {
       return requester<StatsQuery, StatsQueryVariables>(StatsDocument, variables, options) as Promise<StatsQuery>;

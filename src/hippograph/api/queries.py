@@ -26,7 +26,7 @@ from hippograph.kernel.errors import bad_input
 from hippograph.lifecycle.stats import stats
 from hippograph.recall.service import recall
 from hippograph.store.history import read_history
-from hippograph.store.memories import get_memory, page_memories
+from hippograph.store.memories import get_memory, page_memories, session_episodes
 from hippograph.store.namespaces import list_namespaces
 
 
@@ -49,11 +49,26 @@ class Query(ConceptQuery, graphene.ObjectType):
         after=graphene.String(description="The endCursor of the previous page."),
         description="Episodes and facts, newest first.",
     )
+    session_episodes = graphene.Field(
+        graphene.NonNull(graphene.List(graphene.NonNull(types.Episode))),
+        session=graphene.String(required=True),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        last=page_size_argument(),
+        description="A session's last episodes (not forgotten ones), in the session's order: a conversation's history.",
+    )
     namespaces = graphene.Field(
         graphene.NonNull(graphene.List(graphene.NonNull(types.NamespaceSummary))),
         description="The namespaces this key may use: for a key for every namespace (or a server without keys), "
         "those captured in; for the others, each of its own, with 0 episodes while empty.",
     )
+
+    @staticmethod
+    async def resolve_session_episodes(
+        root: Any, info: graphene.ResolveInfo, session: str, last: int, namespace: str | None = None
+    ) -> Any:
+        runtime = info.context["runtime"]
+        max_page = runtime.settings.limits.max_page_size
+        return await call(session_episodes, runtime.store, tenant(info, namespace), session, last, max_page)
 
     @staticmethod
     async def resolve_namespaces(root: Any, info: graphene.ResolveInfo) -> Any:

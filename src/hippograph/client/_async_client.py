@@ -21,6 +21,7 @@ from hippograph.client.types import (
     Concept,
     ConsolidationResult,
     Entity,
+    Episode,
     EraseResult,
     Fact,
     FactKind,
@@ -214,6 +215,13 @@ class AsyncClient:
         """Episodes and facts, newest first, a page at a time."""
         given = graphql_input(namespace=self.config.scope(namespace), first=first, after=after)
         return core.page(Memory, (await self.execute("memories", given))["memories"])
+
+    async def session_episodes(
+        self, session: str, *, last: int | None = None, namespace: str | None = None
+    ) -> list[Episode]:
+        """A session's last episodes (not forgotten ones), in the session's order: a conversation."""
+        given = graphql_input(session=session, last=last, namespace=self.config.scope(namespace))
+        return decode(list[Episode], (await self.execute("sessionEpisodes", given))["sessionEpisodes"])
 
     async def history(self, id: str, *, namespace: str | None = None) -> list[HistoryEvent]:
         """The audit trail of a memory or entity, oldest first."""
