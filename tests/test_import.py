@@ -8,23 +8,34 @@ is test_crash_safety's first step."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from support.processes import hippograph_process
+from support.processes import REPO, hippograph_process
 
+from hippograph import __version__
 from hippograph.runtime import Runtime
 
 SECRET = "sk-proj-Zq7vR2mK9pL4xN8bT3wY6cF1hJ5dG0aE"
 
 
 def _import(runtime: Runtime, tmp_path: Path, lines: list[str]) -> tuple[int, str]:
+    code, log, _ = _import_into(runtime.settings.store.data_dir, tmp_path, "\n".join(lines) + "\n")
+    return code, log
+
+
+def _import_into(data_dir: Path, tmp_path: Path, text: str) -> tuple[int, str, str]:
+    """The exit code, what it logged (stderr) and what it printed (stdout)."""
     source = tmp_path / "captures.jsonl"
-    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    source.write_text(text, encoding="utf-8")
     log = tmp_path / "import.log"
-    process = hippograph_process("import", str(source), data_dir=runtime.settings.store.data_dir, log=log)
-    process.communicate(timeout=300)
-    return process.returncode, log.read_text(errors="replace")
+    log.unlink(missing_ok=True)
+    process = hippograph_process("import", str(source), data_dir=data_dir, log=log)
+    printed, _ = process.communicate(timeout=300)
+    return process.returncode, log.read_text(errors="replace"), printed.decode()
 
 
 def _episodes(runtime: Runtime, namespace: str) -> int:
@@ -63,8 +74,25 @@ def test_a_bad_line_is_named_and_nothing_is_imported(
 def test_a_good_file_imports_once_however_often_it_is_imported(
     runtime: Runtime, tmp_path: Path, namespace: str
 ) -> None:
-    lines = _good(namespace, 69)
-    assert _import(runtime, tmp_path, lines)[0] == 0
+    text = "\n".join(_good(namespace, 69)) + "\n"
+    code, log, printed = _import_into(runtime.settings.store.data_dir, tmp_path, text)
+    assert code == 0 and "69 new, 0 duplicates" in printed, printed
+    assert " INFO " not in log, log  # a one-shot command prints its result, not the store's progress
     assert _episodes(runtime, namespace) == 69
-    assert _import(runtime, tmp_path, lines)[0] == 0  # what is stored already is a duplicate, not a second copy
+    code, _, printed = _import_into(runtime.settings.store.data_dir, tmp_path, text)
+    assert code == 0 and "0 new, 69 duplicates" in printed, printed  # a duplicate, not a second copy
     assert _episodes(runtime, namespace) == 69
+
+
+def test_a_file_that_is_no_json_lines_is_refused_before_a_store_is_made(tmp_path: Path) -> None:
+    store = tmp_path / "new-store"
+    code, log, _ = _import_into(store, tmp_path, "name,content\nRex,a good dog\n")
+    assert code == 2 and "hippograph import: line 1: not JSON" in log, log
+    assert not store.exists()
+
+
+def test_the_command_tells_its_version() -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    command = [sys.executable, "-m", "hippograph.cli", "--version"]
+    done = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
+    assert done.stdout.strip() == f"hippograph {__version__}"

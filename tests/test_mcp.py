@@ -28,6 +28,7 @@ from hippograph.runtime import Runtime
 
 TOOLS = {
     "capture",
+    "capture_messages",
     "recall",
     "remember",
     "forget_preview",
@@ -63,14 +64,14 @@ async def mcp_session(*args: str, log: Path, env: dict[str, str] | None = None) 
             yield session
 
 
-async def call(session: ClientSession, tool: str, **arguments: Any) -> dict[str, Any]:
+async def call(session: ClientSession, tool: str, /, **arguments: Any) -> dict[str, Any]:
     result = await session.call_tool(tool, arguments)
     assert not result.is_error, result.content[0].text
     assert result.structured_content is not None
     return result.structured_content
 
 
-async def error(session: ClientSession, tool: str, **arguments: Any) -> tuple[str, str]:
+async def error(session: ClientSession, tool: str, /, **arguments: Any) -> tuple[str, str]:
     """The code of a tool call that fails, and the text the model reads."""
     result = await session.call_tool(tool, arguments)
     assert result.is_error and result.structured_content is not None
@@ -135,7 +136,17 @@ def test_remote_it_uses_the_server_with_the_key_from_the_environment(
             trip = await call(s, "capture", content="Dana: The camping trip to Sintra was wet.", agent="Dana")
             recalled = await call(s, "recall", query="Where does Dana work?")
             assert "Initech" in recalled["context"] and recalled["hits"][0]["id"] == captured["id"]
+            chat = [
+                {"role": "user", "content": "I cycle to work.", "name": "Dana", "at": "2024-01-02T08:00:00+00:00"},
+                {"role": "assistant", "content": "Cycling is a fine commute."},
+            ]
+            said = await call(s, "capture_messages", messages=chat, session="m1", agent="helper")
+            assert [r["status"] for r in said["results"]] == ["CREATED", "CREATED"]
+            system = [{"role": "system", "content": "You are terse."}]
+            assert (await error(s, "capture_messages", messages=system))[0] == "FORBIDDEN"
             with Client(base_url, key=admin_secret, namespace=namespace) as direct:
+                speakers = [direct.memory(r["id"]) for r in said["results"]]
+                assert [(m.agent, m.session) for m in speakers] == [("Dana", "m1"), ("helper", "m1")]
                 direct.consolidate()
             found = await call(s, "find_entities", search="Initech")
             initech = next(e for e in found["entities"] if e["name"] == "Initech")

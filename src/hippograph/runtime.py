@@ -86,11 +86,12 @@ def open_runtime(settings: Settings) -> Runtime:
     except Exception:
         store.close()
         raise
+    model_cache_dir = settings.models.model_cache_dir or onnx_cache.default_dir()
     embedder = MiniLMEmbedder(
         settings.models.embedding_batch_size,
         settings.models.torch_threads,
         settings.models.query_cache_size,
-        cache_dir=settings.models.model_cache_dir or onnx_cache.default_dir(),
+        cache_dir=model_cache_dir,
         on_load=_freeze_loaded_objects,
         gate=PriorityGate("model", settings.models.embedding_concurrency, settings.server.priority_max_wait_s),
         pass_niceness=settings.models.embedding_niceness,
@@ -103,6 +104,7 @@ def open_runtime(settings: Settings) -> Runtime:
             settings.models.embedding_batch_size,
             settings.models.torch_threads,
             settings.consolidation.niceness,
+            model_cache_dir,
         )
     return Runtime(settings, store, embedder, extractor, AccessLog(store), derive_pool=pool)
 

@@ -45,6 +45,7 @@ from hippograph.api.body import BodyLimit
 from hippograph.api.budget import document_refusals
 from hippograph.api.concepts import ConceptLoader
 from hippograph.api.errors import format_error, internal, quiet_client_errors
+from hippograph.api.hints import NamespaceHints
 from hippograph.api.hostile import StorableStrings
 from hippograph.api.loaders import MemoryLoader
 from hippograph.api.origin import LOOPBACK_NAMES, BrowserGuard, is_loopback
@@ -100,6 +101,7 @@ class HippographGraphQL(GraphQL):
         # threads, and the interpreter, were taken from recalls.
         concurrency = runtime.settings.server.write_concurrency
         self._writes = anyio.Semaphore(concurrency) if concurrency > 0 else None
+        self._hints = NamespaceHints(runtime.store)
 
     def _document(self, query: str) -> DocumentNode:
         """The operation's document, checked against the schema; a failure raises and is not
@@ -221,12 +223,17 @@ class HippographGraphQL(GraphQL):
         if operation.operation is OperationType.MUTATION and self._writes is not None:
             async with self._writes:
                 return await _settled(run())
-        return await _settled(run())
+        result = await _settled(run())
+        if operation.operation is OperationType.QUERY:
+            return await self._hints.annotate(result, context)
+        return result
 
     async def process_result(self, request: Any, result: ExecutionResult, strict: bool = False) -> GraphQLHTTPResponse:
         payload: GraphQLHTTPResponse = {"data": result.data}
         if result.errors:
             payload["errors"] = [format_error(error) for error in result.errors]
+        if result.extensions:
+            payload["extensions"] = result.extensions
         return payload
 
 

@@ -27,7 +27,9 @@ from hippograph.kernel.errors import ErrorCode, HippographError
 # Root fields whose cost is a field of their input argument, with its default.
 _SIZED_BY = {"recall": ("input", "limit", 10)}
 # Inputs counted one apiece.
-_COUNTED_INPUTS = {"captureBatch": "inputs", "capture": "input"}
+_COUNTED_INPUTS = {"captureBatch": "inputs", "capture": "input", "captureMessages": "messages"}
+# Lists sized by an argument of their own rather than a page's ``first``, and its default.
+_SIZED_LISTS = {"sessionEpisodes": ("last", 20)}
 # A paginated list's page size, and its default.
 _PAGE_ARGUMENT = ("first", 20)
 # Introspection spells a wrapped type as a chain of ofType (a non-null list of non-null ...), and
@@ -105,6 +107,9 @@ class _Walker:
             container, argument, default = _SIZED_BY[name]
             given = self.argument(node, container)
             return _number(given.get(argument) if isinstance(given, dict) else None, default)
+        if root and name in _SIZED_LISTS:
+            argument, default = _SIZED_LISTS[name]
+            return _number(self.argument(node, argument), default)
         if root and name in _COUNTED_INPUTS:
             given = self.argument(node, _COUNTED_INPUTS[name])
             return len(given) if isinstance(given, list) else 1

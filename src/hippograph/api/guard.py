@@ -24,6 +24,8 @@ from hippograph.kernel.validation import validate_namespace
 audit = logging.getLogger("hippograph.audit")
 
 DEFAULT_NAMESPACE = "default"
+# The context's set of the namespaces an operation's fields worked in.
+NAMESPACES_USED = "namespaces_used"
 
 # The least role each mutation needs; a mutation not named here needs admin. Queries and
 # subscriptions need a reader.
@@ -32,6 +34,7 @@ MUTATION_ROLES: dict[str, KeyRole] = {
         (
             "capture",
             "captureBatch",
+            "captureMessages",
             "remember",
             "modify",
             "forget",
@@ -48,7 +51,7 @@ MUTATION_ROLES: dict[str, KeyRole] = {
         ),
         KeyRole.WRITER,
     ),
-    **dict.fromkeys(("erase", "mergeEntities", "sweep"), KeyRole.ADMIN),
+    **dict.fromkeys(("erase", "mergeEntities", "sweep", "resetNamespace"), KeyRole.ADMIN),
 }
 
 
@@ -145,6 +148,8 @@ def tenant(info: GraphQLResolveInfo, namespace: str | None) -> str:
         field = info.field_name
         audit.warning("refused %s in namespace %s to key %s", field, namespace, principal.name)
         raise HippographError(ErrorCode.FORBIDDEN, f"this key may not use namespace {namespace!r}", field="namespace")
+    # A query in a namespace that holds nothing is told so in the response's extensions (api/app.py).
+    info.context.setdefault(NAMESPACES_USED, set()).add(namespace)
     return namespace
 
 

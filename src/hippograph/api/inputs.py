@@ -9,6 +9,7 @@ import graphene
 
 from hippograph.api.scalars import JSON, DateTime
 from hippograph.api.types import Channel, FactKind, ForgetMode, RecallMode, Role
+from hippograph.capture.messages import ChatMessage
 from hippograph.kernel import model
 from hippograph.kernel.config import Limits
 from hippograph.kernel.filters import MemoryFilters
@@ -45,6 +46,19 @@ class CaptureInput(graphene.InputObjectType):
     tags = graphene.List(graphene.NonNull(graphene.String))
     importance = graphene.Float(description=IMPORTANCE_HELP)
     metadata = JSON(description=f"A JSON object of at most {_kib(LIMITS.max_metadata_bytes)} by default.")
+
+
+class MessageInput(graphene.InputObjectType):
+    role = graphene.String(
+        required=True, description="As chat APIs spell it: user, assistant, tool (or function); system is refused."
+    )
+    content = graphene.String(required=True)
+    name = graphene.String(description="Who spoke; for assistant turns the mutation's agent when omitted.")
+    at = DateTime(description="When it was said; defaults to the time of capture.")
+
+
+def to_messages(messages: list[dict[str, Any]]) -> list[ChatMessage]:
+    return [ChatMessage(item["role"], item["content"], item.get("name"), item.get("at")) for item in messages]
 
 
 class RecallFiltersInput(graphene.InputObjectType):

@@ -12,15 +12,18 @@ from hippograph.api.inputs import (
     NAMESPACE_HELP,
     CaptureInput,
     ForgetInput,
+    MessageInput,
     ModifyInput,
     RememberInput,
     to_capture,
     to_forget,
+    to_messages,
     to_modify,
     to_remember,
 )
 from hippograph.api.procedures import ProcedureMutation
 from hippograph.api.threads import call
+from hippograph.capture.messages import message_captures
 from hippograph.capture.service import capture
 from hippograph.consolidation.worker import consolidate
 from hippograph.graph.curation import add_alias, merge_entities
@@ -28,10 +31,11 @@ from hippograph.kernel.config import LifecycleSettings, Limits
 from hippograph.kernel.errors import bad_input
 from hippograph.kernel.model import CaptureOutcome
 from hippograph.lifecycle.erase import erase
-from hippograph.lifecycle.forget import forget, recover
+from hippograph.lifecycle.forget import ForgetMode, forget, recover
 from hippograph.lifecycle.modify import modify
 from hippograph.lifecycle.pin import set_pinned
 from hippograph.lifecycle.remember import remember
+from hippograph.lifecycle.reset import reset_namespace
 from hippograph.lifecycle.sweep import sweep
 
 MAX_CONSOLIDATE = 100_000
@@ -60,6 +64,15 @@ class Mutation(ProcedureMutation, graphene.ObjectType):
         description=f"Store up to {Limits().max_batch} episodes (by default) in one transaction. An item bad in "
         "itself (nothing left once injections are excised, too long, the system role) is REFUSED with its error "
         "and the others are stored; a batch too large, or one naming a namespace the key may not use, is refused whole.",
+    )
+    capture_messages = graphene.Field(
+        graphene.NonNull(graphene.List(graphene.NonNull(types.CaptureResult))),
+        messages=graphene.Argument(graphene.NonNull(graphene.List(graphene.NonNull(MessageInput)))),
+        session=graphene.String(description="The conversation; its episodes are chained in order."),
+        agent=graphene.String(description="The assistant's name: the speaker of assistant messages without one."),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        description="Store a conversation as chat APIs hold it, one episode per message in order, "
+        "with its speaker and time; like captureBatch, all or none.",
     )
 
     consolidate = graphene.Field(
@@ -110,6 +123,15 @@ class Mutation(ProcedureMutation, graphene.ObjectType):
         input=graphene.Argument(graphene.NonNull(ForgetInput)),
         description="Soft-forget memories: PREVIEW, then EXECUTE with a reason (and the token above the threshold).",
     )
+    reset_namespace = graphene.Field(
+        graphene.NonNull(types.ResetNamespaceResult),
+        namespace=graphene.String(required=True),
+        mode=graphene.Argument(types.ForgetMode, default_value=ForgetMode.PREVIEW.value),
+        reason=graphene.String(description="Required to EXECUTE; History keeps it."),
+        token=graphene.String(description="The PREVIEW's token; always required to EXECUTE."),
+        description="Irreversibly delete everything a namespace holds (admin): PREVIEW, then EXECUTE with "
+        "a reason and the preview's token. One History node (target: the namespace) records it.",
+    )
     recover = _memory_change(
         "Bring back a forgotten memory within the retention window "
         f"(default {LifecycleSettings().recover_window_days:g} days)."
@@ -143,6 +165,20 @@ class Mutation(ProcedureMutation, graphene.ObjectType):
     async def resolve_forget(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
         request = to_forget(input, tenant(info, input.get("namespace")), actor(info))
         return await call(forget, info.context["runtime"], request)
+
+    @staticmethod
+    async def resolve_reset_namespace(
+        root: Any,
+        info: graphene.ResolveInfo,
+        namespace: str,
+        mode: Any = ForgetMode.PREVIEW,
+        reason: str | None = None,
+        token: str | None = None,
+    ) -> Any:
+        chosen = ForgetMode(getattr(mode, "value", mode))
+        return await call(
+            reset_namespace, info.context["runtime"], tenant(info, namespace), chosen, actor(info), reason, token
+        )
 
     @staticmethod
     async def resolve_recover(
@@ -208,3 +244,15 @@ class Mutation(ProcedureMutation, graphene.ObjectType):
         # batch. An item that is bad in itself is REFUSED alone, and the others are stored.
         items = [to_capture(item, tenant(info, item.get("namespace"))) for item in inputs]
         return await call(capture, info.context["runtime"], items, actor(info), refuse_items=True)
+
+    @staticmethod
+    async def resolve_capture_messages(
+        root: Any,
+        info: graphene.ResolveInfo,
+        messages: list[dict[str, Any]],
+        session: str | None = None,
+        agent: str | None = None,
+        namespace: str | None = None,
+    ) -> list[CaptureOutcome]:
+        items = message_captures(to_messages(messages), tenant(info, namespace), session, agent)
+        return await call(capture, info.context["runtime"], items, actor(info))

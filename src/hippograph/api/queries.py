@@ -8,7 +8,7 @@ import graphene
 
 from hippograph.api import types
 from hippograph.api.concepts import ConceptQuery
-from hippograph.api.guard import tenant, tenant_or_all
+from hippograph.api.guard import principal_of, tenant, tenant_or_all
 from hippograph.api.inputs import NAMESPACE_HELP, RecallInput, to_recall
 from hippograph.api.pagination import (
     connection,
@@ -28,7 +28,8 @@ from hippograph.kernel.errors import bad_input
 from hippograph.lifecycle.stats import stats
 from hippograph.recall.service import recall
 from hippograph.store.history import read_history
-from hippograph.store.memories import get_memory, page_memories
+from hippograph.store.memories import get_memory, page_memories, session_episodes
+from hippograph.store.namespaces import list_namespaces
 
 
 class Query(ConceptQuery, ProcedureQuery, SummaryQuery, graphene.ObjectType):
@@ -50,6 +51,32 @@ class Query(ConceptQuery, ProcedureQuery, SummaryQuery, graphene.ObjectType):
         after=graphene.String(description="The endCursor of the previous page."),
         description="Episodes and facts, newest first.",
     )
+    session_episodes = graphene.Field(
+        graphene.NonNull(graphene.List(graphene.NonNull(types.Episode))),
+        session=graphene.String(required=True),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        last=page_size_argument(),
+        description="A session's last episodes (not forgotten ones), in the session's order: a conversation's history.",
+    )
+    namespaces = graphene.Field(
+        graphene.NonNull(graphene.List(graphene.NonNull(types.NamespaceSummary))),
+        description="The namespaces this key may use: for a key for every namespace (or a server without keys), "
+        "those captured in; for the others, each of its own, with 0 episodes while empty.",
+    )
+
+    @staticmethod
+    async def resolve_session_episodes(
+        root: Any, info: graphene.ResolveInfo, session: str, last: int, namespace: str | None = None
+    ) -> Any:
+        runtime = info.context["runtime"]
+        max_page = runtime.settings.limits.max_page_size
+        return await call(session_episodes, runtime.store, tenant(info, namespace), session, last, max_page)
+
+    @staticmethod
+    async def resolve_namespaces(root: Any, info: graphene.ResolveInfo) -> Any:
+        principal = principal_of(info)
+        only = None if principal.all_namespaces else principal.namespaces
+        return await call(list_namespaces, info.context["runtime"].store, only)
 
     @staticmethod
     async def resolve_recall(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:

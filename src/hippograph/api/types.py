@@ -290,6 +290,32 @@ class ForgetResult(graphene.ObjectType):
     )
 
 
+class NamespaceSummary(graphene.ObjectType):
+    name = graphene.String(required=True)
+    episodes = graphene.Int(required=True)
+
+
+class NodeCount(graphene.ObjectType):
+    label = graphene.String(required=True, description="Episode, Fact, Entity, Concept, Session, Alias, History.")
+    count = graphene.Int(required=True)
+
+
+class ResetNamespaceResult(graphene.ObjectType):
+    mode = graphene.Field(ForgetMode, required=True)
+    namespace = graphene.String(required=True)
+    counts = graphene.List(
+        graphene.NonNull(NodeCount), required=True, description="PREVIEW: what it holds; EXECUTE: what was deleted."
+    )
+    token = graphene.String(
+        description="PREVIEW: confirms this reset until expiresAt, while the namespace is unchanged."
+    )
+    expires_at = DateTime()
+
+    @staticmethod
+    def resolve_counts(root: Any, info: graphene.ResolveInfo) -> list[dict[str, Any]]:
+        return [{"label": label, "count": count} for label, count in sorted(root.counts.items())]
+
+
 class EraseResult(graphene.ObjectType):
     """What an erasure removed; History keeps only content-free tombstones of each."""
 

@@ -20,8 +20,6 @@ from typing import IO, Any
 
 from hippograph import __version__
 from hippograph.backup.format import (
-    NAMESPACE_LABEL,
-    NODE_LABELS,
     encode_properties,
     header,
     open_text,
@@ -29,6 +27,7 @@ from hippograph.backup.format import (
 )
 from hippograph.kernel.errors import bad_input
 from hippograph.store import Row, Store, Transaction
+from hippograph.store.namespaces import NAMESPACE_LABEL, NODE_LABELS
 
 PAGE = 500
 

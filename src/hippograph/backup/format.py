@@ -28,27 +28,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from hippograph.extraction.vocabulary import relation_types
+from hippograph.store.namespaces import NAMESPACE_LABEL
 
 FORMAT = "hippograph-export"
 VERSION = 1
 
-# The labels a namespace's data has, in the order an import creates them. Namespace is the
-# namespace's own record (its episode count), named by ``name``; every other node by ``id``.
-NODE_LABELS: tuple[str, ...] = (
-    "Namespace",
-    "Session",
-    "Episode",
-    "Entity",
-    "Concept",
-    "Alias",
-    "Fact",
-    "Skill",
-    "BadPattern",
-    "WorkItem",
-    "Summary",
-    "History",
-)
-NAMESPACE_LABEL = "Namespace"
 # Labels of the store as a whole, which belong to no namespace and are not exported: API keys
 # (their secrets' hashes stay with the store that issued them) and the record of data migrations.
 STORE_LABELS: tuple[str, ...] = ("ApiKey", "Migration")
@@ -195,11 +179,12 @@ def open_text(path: Path, mode: str = "r") -> IO[str]:
 def is_export(path: Path) -> bool:
     """Whether a file starts with this format's header (else it is capture lines)."""
     with open_text(path) as stream:
-        for line in stream:
-            if line.strip():
-                try:
-                    first = json.loads(line)
-                except ValueError:
-                    return False
-                return isinstance(first, dict) and first.get("format") == FORMAT
-    return False
+        try:
+            first_line = next((line for line in stream if line.strip()), "")
+        except UnicodeDecodeError:  # no text at all: the capture reader says so
+            return False
+    try:
+        first = json.loads(first_line)
+    except ValueError:
+        return False
+    return isinstance(first, dict) and first.get("format") == FORMAT

@@ -13,14 +13,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from hippograph.backup.format import (
     FORMAT,
-    NAMESPACE_LABEL,
-    NODE_LABELS,
     VERSION,
     RecordError,
     decode_properties,
@@ -32,10 +29,10 @@ from hippograph.backup.format import (
 from hippograph.kernel.errors import ErrorCode, HippographError, bad_input, not_json
 from hippograph.kernel.text.stems import stems
 from hippograph.store import Row, Store, Transaction, UniquenessConflict
+from hippograph.store.namespaces import NAMESPACE_LABEL, NODE_LABELS, delete_namespace
 from hippograph.store.search import STEMS_FIELD
 
 BATCH = 500
-_DELETE_BATCH = 2000
 
 # Told how many more were done; what it returns is ignored (tqdm's ``update`` returns a flag).
 Progress = Callable[[int], object]
@@ -276,28 +273,12 @@ def undo(store: Store, plan: ImportPlan) -> str:
     """Delete everything of the plan's namespaces (they were empty when the import began)."""
     try:
         for namespace in plan.namespaces:
-            for label in NODE_LABELS:
-                if label != NAMESPACE_LABEL:
-                    while _delete_some(store, label, namespace):
-                        pass
-            store.write(partial(_run, "delete_namespace_record", namespace=namespace))
+            delete_namespace(store, namespace)
     # Whatever stopped the undo (most often the store going away), the user must learn what is left.
     except Exception:  # noqa: BLE001
         names = ", ".join(repr(ns) for ns in plan.namespaces)
         return f"removing what it had written failed too: namespaces {names} hold part of the file"
     return "what it had written was removed, and the store is as it was"
-
-
-def _delete_some(store: Store, label: str, namespace: str) -> int:
-    def delete(tx: Transaction) -> int:
-        rows = tx.run("delete_namespace_nodes", labels={"NODE_LABEL": label}, namespace=namespace, limit=_DELETE_BATCH)
-        return int(rows[0]["deleted"])
-
-    return store.write(delete)
-
-
-def _run(name: str, tx: Transaction, **params: Any) -> list[Row]:
-    return tx.run(name, **params)
 
 
 def _a(label: str) -> str:

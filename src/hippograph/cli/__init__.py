@@ -8,20 +8,28 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
+from hippograph import __version__
 from hippograph.cli import backup, keys, schema, serve, store
 from hippograph.kernel.config import Settings, SettingsError
 from hippograph.kernel.errors import HippographError
 
+LONG_RUNNING = frozenset({"serve", "mcp"})
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="hippograph", description="Long-term memory for AI agents.")
-    parser.add_argument("--log-level", default="INFO")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--log-level", help="DEBUG, INFO, WARNING... (default: INFO for serve and mcp, WARNING for the others)"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     for group in (serve, store, backup, keys, schema):
         group.add_commands(commands)
 
     args = parser.parse_args(argv)
-    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # A one-shot command prints its result; the store's and the models' progress lines are a server's.
+    level = args.log_level or ("INFO" if args.command in LONG_RUNNING else "WARNING")
+    logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
     if args.command == "schema":
         return schema.run(args)

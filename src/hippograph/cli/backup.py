@@ -94,43 +94,54 @@ def _restore(settings: Settings, path: Path) -> int:
 
 
 def _capture(settings: Settings, path: Path) -> int:
+    from collections import Counter
+
     from tqdm import tqdm
 
     from hippograph.capture.jsonl import read_captures
     from hippograph.capture.service import capture, check_capture
     from hippograph.kernel.errors import bad_input
+    from hippograph.kernel.model import CaptureStatus
     from hippograph.runtime import open_runtime
 
+    # Every line is read before the store opens (a file that is no JSON Lines creates nothing) and
+    # checked before any is written (a bad one leaves the store as it was).
+    try:
+        with path.open(encoding="utf-8") as stream:
+            lines = list(read_captures(stream))
+    except HippographError as error:
+        raise bad_input(f"{error.message}; nothing was imported") from error
+    except UnicodeDecodeError:
+        raise bad_input(f"{path} is not UTF-8 text; nothing was imported") from None
+    if not lines:
+        raise bad_input(f"{path} holds no captures; nothing was imported")
     runtime = open_runtime(settings)
     batch_size = settings.limits.max_batch
+    statuses: Counter[CaptureStatus] = Counter()
     try:
-        # Every line is read and checked before any is written: a bad one leaves the store as it was.
-        try:
-            with path.open(encoding="utf-8") as stream:
-                lines = list(read_captures(stream))
-        except HippographError as error:
-            raise bad_input(f"{error.message}; nothing was imported") from error
         now = runtime.clock()
         for number, item in lines:
             try:
                 check_capture(runtime, item, now)
             except HippographError as error:
                 raise bad_input(f"line {number}: {error.message}; nothing was imported", line=number) from error
-        stored = 0
         with tqdm(total=len(lines), unit="episode", disable=not sys.stderr.isatty()) as bar:
             for start in range(0, len(lines), batch_size):
                 batch = [item for _, item in lines[start : start + batch_size]]
                 try:
-                    capture(runtime, batch)
+                    outcomes = capture(runtime, batch)
                 except HippographError as error:
                     raise HippographError(
                         error.code,
                         f"{error.message}; lines up to {lines[start - 1][0] if start else 0} are stored, and "
                         "importing the file again skips them (a capture of stored content is a duplicate)",
                     ) from error
-                stored += len(batch)
+                statuses.update(outcome.status for outcome in outcomes)
                 bar.update(len(batch))
     finally:
         runtime.close()
-    print(f"imported {stored} episodes from {path}")
+    print(
+        f"imported {len(lines)} episodes from {path}: {statuses[CaptureStatus.CREATED]} new, "
+        f"{statuses[CaptureStatus.DUPLICATE]} duplicates, {statuses[CaptureStatus.CORROBORATED]} corroborations"
+    )
     return 0

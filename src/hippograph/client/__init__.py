@@ -25,7 +25,7 @@ from hippograph.client.errors import (
     Unreachable,
     VersionConflict,
 )
-from hippograph.client.inputs import CaptureInput, ForgetFilters, RecallFilters
+from hippograph.client.inputs import CaptureInput, ForgetFilters, Message, RecallFilters
 from hippograph.client.types import (
     BadPattern,
     CaptureResult,
@@ -46,6 +46,7 @@ from hippograph.client.types import (
     RecallHit,
     RecallResult,
     RememberResult,
+    ResetNamespaceResult,
     Role,
     SessionSummary,
     Skill,
@@ -80,6 +81,7 @@ __all__ = [
     "ItemError",
     "LimitExceeded",
     "Memory",
+    "Message",
     "Mode",
     "Neighborhood",
     "NotFound",
@@ -88,6 +90,7 @@ __all__ = [
     "RecallHit",
     "RecallResult",
     "RememberResult",
+    "ResetNamespaceResult",
     "Role",
     "SessionSummary",
     "Skill",

@@ -14,7 +14,7 @@ import httpx
 from hippograph.client import core
 from hippograph.client.decode import decode, decode_memory
 from hippograph.client.errors import Unreachable
-from hippograph.client.inputs import CaptureInput, ForgetFilters, RecallFilters, graphql_input
+from hippograph.client.inputs import CaptureInput, ForgetFilters, Message, RecallFilters, graphql_input
 from hippograph.client.types import (
     BadPattern,
     CaptureResult,
@@ -22,6 +22,7 @@ from hippograph.client.types import (
     Concept,
     ConsolidationResult,
     Entity,
+    Episode,
     EraseResult,
     Fact,
     FactKind,
@@ -34,6 +35,7 @@ from hippograph.client.types import (
     Page,
     RecallResult,
     RememberResult,
+    ResetNamespaceResult,
     Role,
     SessionSummary,
     Skill,
@@ -120,6 +122,24 @@ class Client:
         data = self.execute("captureBatch", {"inputs": [self._capture_input(item) for item in items]})
         return decode(list[CaptureResult], data["captureBatch"])
 
+    def capture_messages(
+        self,
+        messages: Iterable[Message | Mapping[str, Any]],
+        *,
+        session: str | None = None,
+        agent: str | None = None,
+        namespace: str | None = None,
+    ) -> list[CaptureResult]:
+        """Store a conversation, one episode per message in order (all or none); a message is a
+        ``Message`` or a chat API's dict ``{"role", "content", "name"?, "at"?}``."""
+        given = graphql_input(
+            messages=[message if isinstance(message, Message) else _message(message) for message in messages],
+            session=session,
+            agent=agent,
+            namespace=self.config.scope(namespace),
+        )
+        return decode(list[CaptureResult], (self.execute("captureMessages", given))["captureMessages"])
+
     def _capture_input(self, item: CaptureInput) -> dict[str, Any]:
         return graphql_input(**{**vars(item), "namespace": self.config.scope(item.namespace)})
 
@@ -201,6 +221,11 @@ class Client:
         """Episodes and facts, newest first, a page at a time."""
         given = graphql_input(namespace=self.config.scope(namespace), first=first, after=after)
         return core.page(Memory, (self.execute("memories", given))["memories"])
+
+    def session_episodes(self, session: str, *, last: int | None = None, namespace: str | None = None) -> list[Episode]:
+        """A session's last episodes (not forgotten ones), in the session's order: a conversation."""
+        given = graphql_input(session=session, last=last, namespace=self.config.scope(namespace))
+        return decode(list[Episode], (self.execute("sessionEpisodes", given))["sessionEpisodes"])
 
     def history(self, id: str, *, namespace: str | None = None) -> list[HistoryEvent]:
         """The audit trail of a memory or entity, oldest first."""
@@ -393,6 +418,16 @@ class Client:
         given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))
         return decode(EraseResult, (self.execute("erase", given))["erase"])
 
+    def reset_namespace_preview(self, namespace: str) -> ResetNamespaceResult:
+        """What a reset of ``namespace`` would delete, and the token that confirms it (admin)."""
+        data = self.execute("resetNamespace", graphql_input(namespace=namespace, mode=ForgetMode.PREVIEW))
+        return decode(ResetNamespaceResult, data["resetNamespace"])
+
+    def reset_namespace_execute(self, namespace: str, reason: str, token: str) -> ResetNamespaceResult:
+        """Irreversibly delete everything ``namespace`` holds, confirmed by a preview's token (admin)."""
+        given = graphql_input(namespace=namespace, mode=ForgetMode.EXECUTE, reason=reason, token=token)
+        return decode(ResetNamespaceResult, (self.execute("resetNamespace", given))["resetNamespace"])
+
     # Management.
 
     def stats(self, *, namespace: str | None = None) -> Stats:
@@ -500,3 +535,8 @@ class Client:
             after=after,
         )
         return core.page(WorkItem, (self.execute("workItems", given))["workItems"])
+
+
+def _message(given: Mapping[str, Any]) -> Message:
+    # Chat APIs' dicts carry more (tool_call_id, ...): only what a memory keeps is taken.
+    return Message(given["role"], given["content"], given.get("name"), given.get("at"))

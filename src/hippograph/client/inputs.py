@@ -30,6 +30,17 @@ class CaptureInput:
 
 
 @dataclass(frozen=True)
+class Message:
+    """One chat message as chat APIs hold it: ``role`` "user", "assistant", "tool"...; ``name``
+    the speaker; ``at`` when it was said."""
+
+    role: str
+    content: str
+    name: str | None = None
+    at: datetime | None = None
+
+
+@dataclass(frozen=True)
 class RecallFilters:
     kinds: list[str] | None = None
     agents: list[str] | None = None

@@ -221,6 +221,23 @@ class ForgetResult:
 
 
 @dataclass(frozen=True)
+class NodeCount:
+    label: str
+    count: int
+
+
+@dataclass(frozen=True)
+class ResetNamespaceResult:
+    mode: ForgetMode
+    namespace: str
+    # PREVIEW: what the namespace holds; EXECUTE: what was deleted.
+    counts: list[NodeCount]
+    # A preview's token: pass it to reset_namespace_execute to confirm.
+    token: str | None
+    expires_at: datetime | None
+
+
+@dataclass(frozen=True)
 class EraseResult:
     id: str
     facts: list[str]

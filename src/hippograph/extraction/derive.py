@@ -19,6 +19,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing.connection import wait
+from pathlib import Path
 
 from hippograph.embedding import Embedder, MiniLMEmbedder, Vector
 from hippograph.extraction.lazy import TextExtractor
@@ -56,9 +57,16 @@ class DerivePool:
     background worker, a consolidate mutation), so the executor is made and replaced under a lock:
     otherwise two could each make one and one would leak, processes and all."""
 
-    def __init__(self, processes: int, embedding_batch_size: int, torch_threads: int, niceness: int = 0) -> None:
+    def __init__(
+        self,
+        processes: int,
+        embedding_batch_size: int,
+        torch_threads: int,
+        niceness: int = 0,
+        model_cache_dir: Path | None = None,
+    ) -> None:
         self.processes = processes
-        self._initargs = (embedding_batch_size, torch_threads, niceness)
+        self._initargs = (embedding_batch_size, torch_threads, niceness, model_cache_dir)
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
 
@@ -114,14 +122,17 @@ def _statement_vectors(embedder: Embedder, extractions: list[Extraction]) -> lis
 _models: tuple[TextExtractor, MiniLMEmbedder] | None = None
 
 
-def _load_models(embedding_batch_size: int, torch_threads: int, niceness: int) -> None:
+def _load_models(embedding_batch_size: int, torch_threads: int, niceness: int, model_cache_dir: Path | None) -> None:
     global _models
     from hippograph.extraction.pipeline import Extractor  # spaCy: only the workers load it here
 
     threading.Thread(target=_exit_with_parent, name="parent-watch", daemon=True).start()
     lower_priority(niceness)
-    embedder = MiniLMEmbedder(embedding_batch_size, torch_threads, query_cache_size=1, onnx=False)
-    embedder.load()
+    # The ONNX encoder, from the cache the server keeps it in: torch's vectors (tests/test_embedding.py)
+    # without torch in memory, which loads only to export the graph when the cache lacks it
+    # (docs/benchmarks.md, "What serve holds in memory").
+    embedder = MiniLMEmbedder(embedding_batch_size, torch_threads, query_cache_size=1, cache_dir=model_cache_dir)
+    embedder.warm_up()
     _models = (Extractor(), embedder)
 
 

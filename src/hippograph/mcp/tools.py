@@ -7,16 +7,17 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, ToolAnnotations
-from pydantic import Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from hippograph import __version__
-from hippograph.client import BadInput, FactKind, Mode, Role
+from hippograph.client import BadInput, FactKind, Message, Mode, Role
 from hippograph.mcp.backend import Clients
 from hippograph.mcp.procedure_tools import add_procedure_tools
 from hippograph.mcp.results import answer, coded, failure, plain
 
 INSTRUCTIONS = (
-    "Long-term memory. Capture what is worth keeping as it happens (one message or note per call); "
+    "Long-term memory. Capture what is worth keeping as it happens (one message or note per call, or a "
+    "conversation's messages with capture_messages); "
     "recall before answering anything that may depend on the past, and use the context it returns; "
     "remember states an explicit, durable fact. To forget, preview first, then call forget with the "
     "preview's candidate ids and token."
@@ -31,6 +32,13 @@ Importance = Annotated[float | None, Field(ge=0, le=1, description="0..1, defaul
 Limit = Annotated[int, Field(ge=1, le=100)]
 AsOf = Annotated[str | None, Field(description="ISO-8601: what held then; default now.")]
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+
+class ChatMessage(BaseModel):
+    role: str = Field(description="user, assistant or tool.", max_length=20)
+    content: str = Field(description="The message, verbatim (at most 64 KiB).")
+    name: str | None = Field(default=None, description="Who said it.", max_length=200)
+    at: str | None = Field(default=None, description="ISO-8601 with a time zone; default now.")
 
 
 class HippographMCP(MCPServer):
@@ -80,6 +88,25 @@ def build_server(clients: Clients) -> MCPServer:
             namespace=namespace,
         )
         return answer(plain(result), f"{result.status.value.lower()} {result.id}")
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False))
+    @coded
+    async def capture_messages(
+        messages: Annotated[
+            list[ChatMessage],
+            Field(description="The conversation in order, as chat APIs hold it.", min_length=1, max_length=64),
+        ],
+        ctx: Context,
+        session: Annotated[str | None, Field(description="The conversation they belong to.", max_length=200)] = None,
+        agent: Annotated[str | None, Field(description="The assistant's name.", max_length=200)] = None,
+        namespace: Namespace = None,
+    ) -> CallToolResult:
+        """Store a conversation, one memory per message, in order, with its speaker and time."""
+        client = await clients.for_request(ctx.headers)
+        given = [Message(m.role, m.content, m.name, _when(m.at, "at")) for m in messages]
+        results = await client.capture_messages(given, session=session, agent=agent, namespace=namespace)
+        summary = ", ".join(f"{result.status.value.lower()} {result.id}" for result in results)
+        return answer({"results": plain(results)}, summary)
 
     @server.tool(annotations=READ_ONLY)
     @coded

@@ -38,6 +38,21 @@ def facts_in(tx: Transaction, namespace: str, ids: Sequence[str]) -> dict[str, F
     return {row["id"]: memory_from_row(Fact, row) for row in rows}
 
 
+def session_episodes(store: Store, namespace: str, session: str, last: int, max_page: int) -> list[Episode]:
+    """The last ``last`` episodes of a session that are not forgotten, in the session's order."""
+    validate_namespace(namespace)
+    if not 0 < last <= max_page:
+        raise bad_input(f"last must be between 1 and {max_page}", field="last")
+
+    def read(tx: Transaction) -> list[Episode]:
+        ids = [row["id"] for row in tx.run("session_chain", namespace=namespace, session=session)]
+        found = episodes_in(tx, namespace, ids)
+        kept = [found[i] for i in ids if i in found and found[i].forgotten_at is None]
+        return kept[-last:]
+
+    return store.read_in(read)
+
+
 def get_memory(store: Store, namespace: str, memory_id: str) -> Memory:
     validate_namespace(namespace)
     memory = hydrate(store, namespace, [memory_id]).get(memory_id)

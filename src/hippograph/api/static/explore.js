@@ -1,9 +1,10 @@
 // The graph explorer: every view is a GraphQL query to this server's /graphql. What is on screen
 // (namespace, entity or concept, date, hops) lives in the URL's fragment, so Back undoes a followed edge; the
 // API key never does (key.js).
-import { authHeaders, keyForm } from "./key.js";
+import { authHeaders, currentKey, keyForm } from "./key.js";
 
 const SEARCH = `query Search($namespace: String, $search: String) {
+  namespaces { name episodes }
   entities(namespace: $namespace, search: $search, first: 30) { edges { node { id name type mentionCount } } }
   concepts(namespace: $namespace, search: $search, first: 30) { edges { node { id name memoryCount } } }
 }`;
@@ -24,6 +25,7 @@ const ENTITY = `query Entity($namespace: String, $id: ID!, $depth: Int, $asOf: D
   }
   timeline(namespace: $namespace, entityId: $id) { fact { ${FACT} } supersedes supersededBy contradicts }
 }`;
+const NAMESPACES = "query Namespaces { namespaces { name episodes } }";
 const EDGE_FACT = `query EdgeFact($namespace: String, $id: ID!) { memory(namespace: $namespace, id: $id) { ... on Fact { ${FACT} } } }`;
 
 const $ = (id) => document.getElementById(id);
@@ -51,7 +53,8 @@ const colour = (type) => COLOURS[type] || "#8d99ae";
 function state() {
   const params = new URLSearchParams(window.location.hash.slice(1));
   return {
-    namespace: params.get("ns") || $("namespace").value.trim() || "default",
+    // null: the key's own namespace, or "default" for a key for every one.
+    namespace: params.get("ns") || $("namespace").value.trim() || null,
     entity: params.get("entity"),
     concept: params.get("concept"),
     asOf: params.get("asOf") || "",
@@ -61,7 +64,7 @@ function state() {
 
 function go(changes) {
   const next = { ...state(), ...changes };
-  const params = new URLSearchParams({ ns: next.namespace, asOf: next.asOf, depth: next.depth });
+  const params = new URLSearchParams({ ns: next.namespace ?? "", asOf: next.asOf, depth: next.depth });
   // One of the two is on screen: choosing an entity leaves the concept, and the other way round.
   if (next.entity && !changes.concept) params.set("entity", next.entity);
   else if (next.concept) params.set("concept", next.concept);
@@ -82,8 +85,11 @@ async function graphql(query, variables) {
     throw new Error(`${code || response.status}: ${error.message}.${hint}`);
   }
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  // e.g. UNKNOWN_NAMESPACE: the namespace asked for holds nothing (a typo, most often).
+  lastWarnings = body.extensions?.warnings || [];
   return body.data;
 }
+let lastWarnings = [];
 
 function say(text) {
   $("message").textContent = text;
@@ -114,10 +120,17 @@ function heldAt(from, to, instant) {
 
 async function search(event) {
   event.preventDefault();
-  const namespace = $("namespace").value.trim() || "default";
+  const namespace = $("namespace").value.trim() || null;
   const text = $("search").value.trim();
   try {
     const data = await graphql(SEARCH, { namespace, search: text || null });
+    offer(data.namespaces);
+    // No namespace named, and none of the key's (or "default") holds anything: open one that does.
+    const chosen = namespace === null && !data.entities.edges.length && choose(data.namespaces);
+    if (chosen && chosen.episodes > 0) {
+      $("namespace").value = chosen.name;
+      return search(event);
+    }
     const found = data.entities.edges.map((edge) => edge.node);
     const concepts = data.concepts.edges.map((edge) => edge.node);
     $("entity-list").replaceChildren(
@@ -134,7 +147,9 @@ async function search(event) {
           `${concept.name}`, el("small", {}, ` ${concept.memoryCount}`))),
       ),
     );
-    say(found.length || concepts.length ? "" : `No entity or concept matches “${text}” in ${namespace}.`);
+    const none = lastWarnings.map((warning) => warning.message).join(" ") ||
+      `No entity or concept matches “${text}” in ${namespace ?? "the key's namespace"}.`;
+    say(found.length || concepts.length ? "" : none);
     if (found.length && !state().entity && !state().concept) go({ namespace, entity: found[0].id });
   } catch (error) {
     say(error.message);
@@ -241,7 +256,7 @@ let rendered = 0;
 async function render() {
   const current = state();
   const mine = ++rendered;
-  $("namespace").value = current.namespace;
+  $("namespace").value = current.namespace ?? "";
   $("as-of").value = current.asOf;
   $("depth").value = current.depth;
   if (current.concept) return renderConcept(current, mine);
@@ -336,6 +351,36 @@ $("search-form").addEventListener("submit", search);
 $("as-of").addEventListener("change", (event) => go({ asOf: event.target.value }));
 $("now").addEventListener("click", () => go({ asOf: "" }));
 $("depth").addEventListener("change", (event) => go({ depth: event.target.value }));
-keyForm($("key-form"), render);
+// The namespaces this key may use, offered in the namespace field (every search lists them too).
+function offer(namespaces) {
+  $("namespace-list").replaceChildren(
+    ...namespaces.map((ns) => el("option", { value: ns.name, label: `${ns.name} · ${ns.episodes} episode(s)` })),
+  );
+}
+
+// Where to open: `default` if it holds episodes, else the namespace that holds most.
+function choose(namespaces) {
+  const held = namespaces.filter((ns) => ns.episodes > 0).sort((a, b) => b.episodes - a.episodes);
+  return held.find((ns) => ns.name === "default") || held[0] || namespaces[0];
+}
+
+// With a key, the namespaces are listed at once; without one the page sends nothing until asked
+// (a server with keys would count the keyless request as a failed authentication).
+async function start() {
+  if (currentKey()) {
+    try {
+      const { namespaces } = await graphql(NAMESPACES, {});
+      offer(namespaces);
+      const chosen = choose(namespaces);
+      if (!new URLSearchParams(window.location.hash.slice(1)).get("ns") && chosen) $("namespace").value = chosen.name;
+      if (!namespaces.length) say("No namespace holds memories yet: capture some first, then search here.");
+    } catch (error) {
+      say(error.message);
+    }
+  }
+  await render();
+}
+
+keyForm($("key-form"), start);
 window.addEventListener("hashchange", render);
-render();
+start();

@@ -1,0 +1,70 @@
+"""What a namespace's data is made of, and removing all of it (a reset, or undoing a failed import)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import partial
+
+from hippograph.store.store import Store, Transaction
+
+# The labels a namespace's data has, in the order an import creates them. Namespace is the
+# namespace's own record (its episode count), named by ``name``; every other node by ``id``.
+NODE_LABELS: tuple[str, ...] = (
+    "Namespace",
+    "Session",
+    "Episode",
+    "Entity",
+    "Concept",
+    "Alias",
+    "Fact",
+    "Skill",
+    "BadPattern",
+    "WorkItem",
+    "Summary",
+    "History",
+)
+NAMESPACE_LABEL = "Namespace"
+# Deleting in slices keeps each transaction small, whatever the namespace holds.
+_DELETE_BATCH = 2000
+
+
+@dataclass(frozen=True)
+class NamespaceSummary:
+    name: str
+    episodes: int
+
+
+def list_namespaces(store: Store, only: Iterable[str] | None = None) -> list[NamespaceSummary]:
+    """The namespaces captured in, by name; ``only``: these (those without data with 0 episodes)."""
+    held = {row["name"]: int(row["episodes"]) for row in store.read("list_namespaces")}
+    names = sorted(held) if only is None else sorted(set(only))
+    return [NamespaceSummary(name, held.get(name, 0)) for name in names]
+
+
+def namespace_known(store: Store, namespace: str) -> bool:
+    """Whether the namespace holds anything: its record (its first capture made it) or a fact."""
+    return bool(store.read("namespace_record_exists", namespace=namespace)) or bool(
+        store.read("namespace_has_facts", namespace=namespace)
+    )
+
+
+def census(store: Store, namespace: str) -> dict[str, int]:
+    """How many nodes of each label the namespace holds (its own record aside)."""
+    return {row["label"]: row["count"] for row in store.read("census_namespace", namespace=namespace)}
+
+
+def delete_namespace(store: Store, namespace: str) -> dict[str, int]:
+    """Delete every node of the namespace, with its relationships, then its record; how many of each label."""
+    deleted: dict[str, int] = {}
+    for label in NODE_LABELS:
+        if label != NAMESPACE_LABEL:
+            while count := store.write(partial(_delete_some, label=label, namespace=namespace)):
+                deleted[label] = deleted.get(label, 0) + count
+    store.write(lambda tx: tx.run("delete_namespace_record", namespace=namespace))
+    return deleted
+
+
+def _delete_some(tx: Transaction, label: str, namespace: str) -> int:
+    rows = tx.run("delete_namespace_nodes", labels={"NODE_LABEL": label}, namespace=namespace, limit=_DELETE_BATCH)
+    return int(rows[0]["deleted"])
