@@ -37,8 +37,9 @@ VERSION = 1
 NODE_LABELS: tuple[str, ...] = ("Namespace", "Session", "Episode", "Entity", "Concept", "Alias", "Fact", "History")
 NAMESPACE_LABEL = "Namespace"
 # Labels of the store as a whole, which belong to no namespace and are not exported: API keys
-# (their secrets' hashes stay with the store that issued them) and the record of data migrations.
-STORE_LABELS: tuple[str, ...] = ("ApiKey", "Migration")
+# (their secrets' hashes stay with the store that issued them), the record of data migrations and
+# the store's own secrets (the confirm-token key).
+STORE_LABELS: tuple[str, ...] = ("ApiKey", "Migration", "Secret")
 # Relationship types beside the closed vocabulary of typed entity edges (extract/relation_types.toml).
 STRUCTURAL_TYPES: tuple[str, ...] = (
     "IN_SESSION",

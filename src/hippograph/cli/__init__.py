@@ -1,4 +1,4 @@
-"""The ``hippograph`` command: serve, mcp, init, consolidate, status, dump, sweep, export, import,
+"""The ``hippograph`` command: serve, worker, mcp, init, consolidate, status, dump, sweep, export, import,
 keys, schema; each group of commands in a module of its own."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
-from hippograph.cli import backup, keys, schema, serve, store
+from hippograph.cli import backup, keys, schema, serve, store, worker
 from hippograph.kernel.config import Settings, SettingsError
 from hippograph.kernel.errors import HippographError
 
@@ -17,7 +17,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="hippograph", description="Long-term memory for AI agents.")
     parser.add_argument("--log-level", default="INFO")
     commands = parser.add_subparsers(dest="command", required=True)
-    for group in (serve, store, backup, keys, schema):
+    for group in (serve, worker, store, backup, keys, schema):
         group.add_commands(commands)
 
     args = parser.parse_args(argv)

@@ -101,8 +101,9 @@ class ConsolidationSettings:
     # per kind, and the entity vector index, which ArcadeDB rebuilds on the first search after a
     # write), and a worker process's spaCy and MiniLM passes are cheaper per text in larger batches.
     batch: Positive = 64
-    # How long a lease lasts before another worker may take the episode over.
-    lease_s: Annotated[float, Field(gt=0)] = 300.0
+    # How long a lease lasts unless renewed: a worker renews its leases every third of it, and
+    # another worker takes a dead one's episodes over once it has run out.
+    lease_s: Annotated[float, Field(gt=0)] = 30.0
     # Attempts before the dead letter, and the backoff after a failure (doubling).
     max_attempts: Positive = 5
     backoff_s: Seconds = 10.0
