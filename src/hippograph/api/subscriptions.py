@@ -1,7 +1,11 @@
-"""The GraphQL subscription root: memory events of a namespace as they happen."""
+"""The GraphQL subscription root: memory events of a namespace as they happen, read from the
+store's change record (store/changes.py), so a subscriber hears the writes of every server sharing
+the store, once each and in order. Each event carries a cursor; a subscriber that reconnects with
+``after: <the last cursor it saw>`` misses nothing."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -11,8 +15,14 @@ from hippograph.api import types
 from hippograph.api.errors import coded
 from hippograph.api.guard import tenant
 from hippograph.api.inputs import NAMESPACE_HELP
-from hippograph.kernel.errors import HippographError
+from hippograph.api.threads import call
+from hippograph.kernel.errors import HippographError, bad_input
 from hippograph.kernel.events import EventKind, MemoryEvent
+from hippograph.runtime import Runtime
+from hippograph.store.changes import change_head, changes_after
+
+# Changes read at a time: a subscriber resuming far behind catches up a page per read.
+PAGE = 200
 
 
 class Subscription(graphene.ObjectType):
@@ -20,19 +30,51 @@ class Subscription(graphene.ObjectType):
         graphene.NonNull(types.MemoryEvent),
         namespace=graphene.String(description=NAMESPACE_HELP),
         kinds=graphene.List(graphene.NonNull(types.MemoryEventKind), description="Only these; all when omitted."),
-        description="Memories created, superseded, contradicted, forgotten, recovered or erased in a namespace.",
+        after=graphene.String(
+            description="Resume after the event with this cursor (the last one received): every event since, "
+            "then new ones. Omitted: from now on."
+        ),
+        description="Memories created, superseded, contradicted, forgotten, recovered or erased in a namespace, "
+        "through any server sharing the store, in the order their writes committed.",
     )
 
     @staticmethod
     async def subscribe_memory_events(
-        root: Any, info: graphene.ResolveInfo, namespace: str | None = None, kinds: list[Any] | None = None
+        root: Any,
+        info: graphene.ResolveInfo,
+        namespace: str | None = None,
+        kinds: list[Any] | None = None,
+        after: str | None = None,
     ) -> AsyncIterator[MemoryEvent]:
+        runtime: Runtime = info.context["runtime"]
         try:
             namespace = tenant(info, namespace)
+            head = await call(change_head, runtime.store, namespace)
+            position = head if after is None else _cursor(after)
+            if position > head:
+                raise bad_input(f"after: cursor {after} is ahead of the namespace's events")
+            chosen = frozenset(EventKind(getattr(kind, "value", kind)) for kind in kinds or ()) or frozenset(EventKind)
+            first = await call(changes_after, runtime.store, namespace, position, PAGE)
+            if first and first[0].seq != position + 1:
+                raise bad_input(
+                    f"the events after cursor {after} are no longer kept "
+                    f"({runtime.settings.lifecycle.change_retention_days:g} days); subscribe without a cursor"
+                )
         except HippographError as error:
             # Raised from the stream, graphql-server sends it as the first result, code included.
             raise coded(error) from error
-        chosen = [EventKind(getattr(kind, "value", kind)) for kind in kinds or ()]
-        async with info.context["runtime"].events.subscribe(namespace, chosen) as queue:
-            while True:
-                yield await queue.get()
+        page = first
+        while True:
+            for event in page:
+                position = event.seq
+                if event.kind in chosen:
+                    yield event
+            if len(page) < PAGE:
+                await asyncio.sleep(runtime.settings.server.events_poll_s)
+            page = await call(changes_after, runtime.store, namespace, position, PAGE)
+
+
+def _cursor(after: str) -> int:
+    if not after.isascii() or not after.isdigit() or len(after) > 18:
+        raise bad_input("after: not a memoryEvents cursor")
+    return int(after)

@@ -28,6 +28,7 @@ from hippograph.kernel.priority import Priority
 from hippograph.resolution.resolve import name_ref, resolve_names
 from hippograph.runtime import Runtime
 from hippograph.store import Row, Transaction
+from hippograph.store.changes import record_changes
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +163,6 @@ def _process(runtime: Runtime, batch: list[Row], derived: Future[list[Derived]],
     except Exception:
         log.warning("group commit of %d episodes failed; committing them one by one", len(works), exc_info=True)
         return _commit_one_by_one(runtime, batch, works, worker)
-    runtime.events.publish(events)
     _warn_lost(batch, committed)
     return sum(committed), 0
 
@@ -171,7 +171,9 @@ def _commit_group(
     tx: Transaction, *, works: list[EpisodeWork], worker: str, now: datetime, events: list[MemoryEvent], turns: int
 ) -> list[bool]:
     events.clear()  # the driver may retry the transaction: only the attempt that commits counts
-    return commit_episodes(tx, works, worker, now, events, context_turns=turns)
+    committed = commit_episodes(tx, works, worker, now, events, context_turns=turns)
+    record_changes(tx, events)
+    return committed
 
 
 def _context_turns(runtime: Runtime) -> int:
@@ -201,7 +203,6 @@ def _commit_one_by_one(runtime: Runtime, batch: list[Row], works: list[EpisodeWo
             _release(runtime, episode, worker, error)
             failed += 1
             continue
-        runtime.events.publish(events)
         _warn_lost([episode], [committed])
         done += committed
     return done, failed

@@ -55,6 +55,9 @@ class ServerSettings:
     # (Python's own default is 5 ms). A recall makes ~20 store round trips and needs the lock
     # back after each; while captures run Python, each of those would wait up to this long.
     gil_switch_interval_ms: Annotated[float, Field(gt=0, le=100)] = 1.0
+    # How often a memoryEvents subscription reads its namespace's change record for new events:
+    # an event reaches a subscriber on any server within about this long after its write commits.
+    events_poll_s: Annotated[float, Field(gt=0, le=2)] = 0.5
 
 
 @dataclass(frozen=True, config=_STRICT)
@@ -193,6 +196,8 @@ class LifecycleSettings:
     recover_window_days: Seconds = 30.0
     event_ttl_days: Seconds = 30.0
     history_retention_days: Seconds = 180.0
+    # How long the change record keeps events for memoryEvents subscribers resuming from a cursor.
+    change_retention_days: Seconds = 7.0
     # How often serve sweeps (event TTL, purge of forgotten memories, old History); 0 turns it off.
     sweep_interval_s: Seconds = 3600.0
 
