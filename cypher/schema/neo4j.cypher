@@ -13,6 +13,8 @@ CREATE CONSTRAINT api_key_id IF NOT EXISTS FOR (n:ApiKey) REQUIRE n.id IS UNIQUE
 CREATE CONSTRAINT api_key_name IF NOT EXISTS FOR (n:ApiKey) REQUIRE n.name IS UNIQUE;
 CREATE CONSTRAINT secret_id IF NOT EXISTS FOR (n:Secret) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT change_stream_name IF NOT EXISTS FOR (n:ChangeStream) REQUIRE n.name IS UNIQUE;
+CREATE CONSTRAINT rate_budget_key IF NOT EXISTS FOR (n:RateBudget) REQUIRE n.key IS UNIQUE;
+CREATE CONSTRAINT auth_failures_subject IF NOT EXISTS FOR (n:AuthFailures) REQUIRE n.subject IS UNIQUE;
 CREATE CONSTRAINT change_stream_seq IF NOT EXISTS FOR (n:Change) REQUIRE (n.stream, n.seq) IS UNIQUE;
 CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (n:Entity) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT entity_key IF NOT EXISTS FOR (n:Entity) REQUIRE (n.namespace, n.type, n.canonical) IS UNIQUE;

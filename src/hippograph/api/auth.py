@@ -35,12 +35,22 @@ class Refused(HippographError):
 class Gate:
     """Turns a presented secret (or none) into a principal, or refuses."""
 
-    def __init__(self, ring: KeyRing, access: Access, *, keyless_allowed: bool) -> None:
+    def __init__(
+        self,
+        ring: KeyRing,
+        access: Access,
+        *,
+        keyless_allowed: bool,
+        rates: RateLimiter | None = None,
+        failures: FailedAuthThrottle | None = None,
+    ) -> None:
+        """``rates`` and ``failures`` keep their counts in this process unless given others
+        (api/shared_throttle.py, for servers sharing a store)."""
         self.ring = ring
         self.access = access
         self.keyless_allowed = keyless_allowed
-        self.rates = RateLimiter()
-        self.failures = FailedAuthThrottle(
+        self.rates = rates or RateLimiter()
+        self.failures = failures or FailedAuthThrottle(
             access.auth_free_failures, access.auth_backoff_base_s, access.auth_backoff_max_s
         )
 

@@ -20,6 +20,7 @@ from hippograph.lifecycle.forget import forget_in
 from hippograph.runtime import Runtime
 from hippograph.store import Row
 from hippograph.store.changes import expire_changes, with_changes
+from hippograph.store.limits import expire_limits
 
 log = logging.getLogger(__name__)
 
@@ -69,9 +70,13 @@ def sweep(runtime: Runtime, namespace: str | None = None) -> SweepReport:
     changes = 0
     while (deleted := expire_changes(runtime.store, changes_cutoff, BATCH)) > 0:
         changes += deleted
+    # Past the longest backoff and an hour, a budget would be full again and a count start over.
+    limits_cutoff = now.timestamp() - max(settings.access.auth_backoff_max_s, 3600.0)
+    while (deleted := expire_limits(runtime.store, limits_cutoff, BATCH)) > 0:
+        changes += deleted
     report = SweepReport(expired, erased, purged)
     if expired or erased or purged or changes:
-        log.info("sweep: %s, %d changes past retention", report, changes)
+        log.info("sweep: %s, %d changes, budgets and failure counts past retention", report, changes)
     return report
 
 
