@@ -1,6 +1,7 @@
-"""Consolidation's workers: lease owners are unique, the leases of dead ones are taken back, the
-process pool is made once, and a derive result that does not match its batch fails loudly instead
-of dropping episodes."""
+"""Consolidation's workers: lease owners are random and unique, two workers never lease one
+episode, a heartbeat keeps a lease and a lease no one renews is taken over once it has run out,
+the process pool is made once, and a derive result that does not match its batch fails loudly
+instead of dropping episodes."""
 
 from __future__ import annotations
 
@@ -8,20 +9,18 @@ import dataclasses
 import os
 import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 from support.client import GraphQLClient
 from support.operations import capture_turns
-from ulid import ULID
 
-from hippograph.consolidation import worker
-from hippograph.consolidation.leases import parse_owner, reclaim_dead_leases, worker_name
-from hippograph.consolidation.worker import _derive, consolidate
+from hippograph.consolidation.leases import heartbeat, lease, worker_name
+from hippograph.consolidation.worker import ConsolidationReport, _derive, consolidate
 from hippograph.extraction.derive import Derived, DerivePool
 from hippograph.extraction.model import Extraction
 from hippograph.runtime import Runtime
@@ -68,31 +67,70 @@ def test_a_derive_result_shorter_than_its_batch_is_an_error(runtime: Runtime, na
         _derive(runtime, batch, derived)
 
 
-def test_leases_of_dead_workers_on_this_host_are_taken_back(
+def moves(count: int) -> list[tuple[str, str, str]]:
+    return [
+        ("Dana", f"Dana: I moved to Lisbon in spring, round {i}.", f"2023-01-{1 + i:02d}T10:00:00Z")
+        for i in range(count)
+    ]
+
+
+def test_owners_are_random_not_where_they_run() -> None:
+    name = worker_name()
+    assert socket.gethostname() not in name and str(os.getpid()) not in name.split(":")
+
+
+def test_workers_racing_for_leases_never_share_an_episode(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
+    capture_turns(gql, namespace, moves(24), session="s1")
+    start = threading.Barrier(4)
+    taken: dict[str, list[str]] = {}
+
+    def work(owner: str) -> None:
+        start.wait()
+        mine = taken.setdefault(owner, [])
+        while True:
+            batch, candidates = lease(runtime.store, namespace, 3, owner, runtime.clock(), 60)
+            mine.extend(row["id"] for row in batch)
+            if not candidates:
+                return
+
+    threads = [threading.Thread(target=work, args=(worker_name(),)) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    every = [episode for ids in taken.values() for episode in ids]
+    assert len(every) == 24 and len(set(every)) == 24
+    assert gql.data("status", namespace=namespace)["status"]["leased"] == 24
+
+
+def test_a_lease_no_one_renews_is_taken_over_once_it_ran_out(
     gql: GraphQLClient, namespace: str, runtime: Runtime
 ) -> None:
-    turns = [
-        ("Dana", f"Dana: I moved to Lisbon in spring, round {i}.", f"2023-0{1 + i}-01T10:00:00Z") for i in range(5)
-    ]
-    capture_turns(gql, namespace, turns, session="s1")
-    ended = subprocess.Popen([sys.executable, "-c", "pass"])
-    ended.wait()
-    host = socket.gethostname()
-    owners = {
-        "alive": worker_name(),  # this process
-        "elsewhere": f"another-host:{ended.pid}:1:{ULID()}",  # cannot be checked from here
-        "dead": f"{host}:{ended.pid}:1:{ULID()}",
-        "dead, older name": f"{host}:{ended.pid}:{ULID()}",
-        "pid reused": f"{host}:{os.getpid()}:1:{ULID()}",  # this pid, another start time
-    }
-    for owner in owners.values():
-        assert len(worker._lease(runtime, namespace, 1, owner)) == 1
-    assert parse_owner(owners["dead"]) is not None and parse_owner("a name we never wrote") is None
+    capture_turns(gql, namespace, moves(4), session="s1")
+    dead, alive, late = worker_name(), worker_name(), worker_name()
+    past = runtime.clock() - timedelta(minutes=5)
+    held, _ = lease(runtime.store, namespace, 2, alive, runtime.clock(), 60)
+    lost, _ = lease(runtime.store, namespace, 2, dead, past, 60)  # ran out four minutes ago
+    assert len(held) == len(lost) == 2 and not {row["id"] for row in held} & {row["id"] for row in lost}
+    retaken, candidates = lease(runtime.store, namespace, 4, late, runtime.clock(), 60)
+    assert {row["id"] for row in retaken} == {row["id"] for row in lost} and candidates
+    assert [row["attempts"] for row in retaken] == [2, 2]  # the dead worker's try counts
 
-    assert reclaim_dead_leases(runtime.store, namespace) == 3
-    assert gql.data("status", namespace=namespace)["status"]["leased"] == 2
+
+def test_a_heartbeat_keeps_a_lease_past_its_period(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
+    capture_turns(gql, namespace, moves(2), session="s1")
+    holder, other = worker_name(), worker_name()
+    period = 3.0
+    with heartbeat(runtime.store, holder, period, runtime.clock):
+        held, _ = lease(runtime.store, namespace, 2, holder, runtime.clock(), period)
+        assert len(held) == 2
+        time.sleep(2 * period)  # two periods: without the heartbeat, the lease would have run out
+        assert lease(runtime.store, namespace, 2, other, runtime.clock(), 60) == ([], False)
+    time.sleep(period + 0.5)
+    taken, _ = lease(runtime.store, namespace, 2, other, runtime.clock(), 60)
+    assert {row["id"] for row in taken} == {row["id"] for row in held}
     report = consolidate(runtime, namespace=namespace)
-    assert (report.processed, report.remaining) == (3, 2)  # the live and the unknown owner keep theirs
+    assert (report.processed, report.remaining) == (0, 2)  # the other worker holds them now
 
 
 def test_a_killed_worker_process_fails_no_episode(
@@ -106,7 +144,7 @@ def test_a_killed_worker_process_fails_no_episode(
     # batch it was given is in flight, whatever ran before this test.
     pool = DerivePool(1, 8, 1)
     killing = dataclasses.replace(runtime, derive_pool=pool)
-    reports: list[worker.ConsolidationReport] = []
+    reports: list[ConsolidationReport] = []
     drain = threading.Thread(target=lambda: reports.append(consolidate(killing, namespace=namespace)))
     try:
         drain.start()

@@ -1,6 +1,7 @@
 """Kill a consolidation process mid-pass, run it again, and find every episode consolidated exactly
-once and the same graph derived as by a run that was never interrupted: the rerun takes back the
-dead process's leases at once, and what is derived does not depend on the order episodes came in.
+once and the same graph derived as by a run that was never interrupted: the dead process's leases
+run out, since nothing renews them, the rerun takes them over, and what is derived does not depend
+on the order episodes came in.
 
 The interrupted store is a data directory of its own, opened by processes that are killed and
 started again, as a user's would be. The reference, a run never interrupted, is the same captures in
@@ -33,6 +34,7 @@ EPISODES = 100
 # resolution anyway (and the reference, derived by the suite's pool, checks that both derive alike).
 ONE_DERIVE_PROCESS = {"HIPPOGRAPH_CONSOLIDATION_PROCESSES": "1"}
 NO_DERIVE_PROCESS = {"HIPPOGRAPH_CONSOLIDATION_PROCESSES": "0"}
+LEASE_S = 5
 
 pytestmark = pytest.mark.slow
 
@@ -89,8 +91,8 @@ def test_a_killed_consolidation_resumes_to_the_same_graph(
         gql.data("captureBatch", inputs=reference[start : start + 32])
     assert consolidate(runtime, namespace=reference_namespace).processed == EPISODES
 
-    # The default lease (minutes): the rerun must take back the dead process's leases, not wait.
-    # Smaller batches than the reference's, so that the kill finds several leased ahead.
+    # A short lease, which the killed process's heartbeat keeps while it runs. Smaller batches than
+    # the reference's, so that the kill finds several leased ahead.
     kill_log = tmp_path / "killed.log"
     process = hippograph_process(
         "consolidate",
@@ -98,7 +100,11 @@ def test_a_killed_consolidation_resumes_to_the_same_graph(
         namespace,
         data_dir=interrupted,
         log=kill_log,
-        env={"HIPPOGRAPH_CONSOLIDATION_BATCH": "16", **ONE_DERIVE_PROCESS},
+        env={
+            "HIPPOGRAPH_CONSOLIDATION_BATCH": "16",
+            "HIPPOGRAPH_CONSOLIDATION_LEASE_S": str(LEASE_S),
+            **ONE_DERIVE_PROCESS,
+        },
     )
     deadline = time.monotonic() + 300
     while not re.search(r"\b([1-9]\d*)/\d+", kill_log.read_text(errors="replace")):
@@ -110,6 +116,7 @@ def test_a_killed_consolidation_resumes_to_the_same_graph(
 
     partial = census(interrupted, namespace, log)
     assert 0 < partial["consolidated"] < EPISODES and partial["leased"] > 0
+    time.sleep(LEASE_S)  # no heartbeat now: the dead process's leases run out
 
     run("consolidate", "--namespace", namespace, data_dir=interrupted, log=log, env=NO_DERIVE_PROCESS)
     assert census(interrupted, namespace, log) == {"raw": 0, "leased": 0, "consolidated": EPISODES, "failed": 0}

@@ -1,12 +1,17 @@
-"""The memoryEvents subscription over graphql-transport-ws, with a real websocket client."""
+"""The memoryEvents subscription over graphql-transport-ws, with a real websocket client: events
+come from the store's change record, so a write made through another connection to the store (as
+another server's would be) arrives too, and a subscriber resumes from its last cursor.
+
+Each test's namespace is new, so subscribing ``after: "0"`` hears every event of the test, however
+soon after the subscription its first write comes."""
 
 from __future__ import annotations
 
 import json
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -17,28 +22,26 @@ from support.statements import run_test_statement
 from websockets.sync.client import ClientConnection, connect
 
 from hippograph.access import KeyRole, create_key, revoke_key
+from hippograph.capture.service import capture
+from hippograph.kernel.model import CaptureInput
 from hippograph.kernel.resources import read_text
 from hippograph.runtime import Runtime
+from hippograph.store import open_store
 
 PROTOCOL = "graphql-transport-ws"
 
 
 @contextmanager
 def subscription(
-    base_url: str, runtime: Runtime, namespace: str, secret: str, kinds: list[str] | None = None
+    base_url: str, namespace: str, secret: str, kinds: list[str] | None = None, after: str | None = "0"
 ) -> Iterator[ClientConnection]:
-    """A websocket subscribed to memoryEvents of a namespace, returned once the server listens."""
-    listening = runtime.events.listening(namespace)
+    """A websocket subscribed to memoryEvents of a namespace, after ``after``."""
     with connect(base_url.replace("http", "ws", 1) + "/graphql", subprotocols=[PROTOCOL]) as socket:
         socket.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {secret}"}}))
         assert json.loads(socket.recv(timeout=30))["type"] == "connection_ack"
         query = read_text("graphql/operations/memoryEvents.graphql")
-        variables = {"namespace": namespace, "kinds": kinds}
+        variables = {"namespace": namespace, "kinds": kinds, "after": after}
         socket.send(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": query, "variables": variables}}))
-        deadline = time.monotonic() + 30
-        while runtime.events.listening(namespace) == listening:
-            assert time.monotonic() < deadline, "the subscription never started"
-            time.sleep(0.01)
         yield socket
         socket.send(json.dumps({"id": "1", "type": "complete"}))
 
@@ -55,8 +58,8 @@ def test_events_arrive_in_order_for_their_namespace_only(
 ) -> None:
     other = namespace + "-other"
     with (
-        subscription(base_url, runtime, namespace, admin_secret) as socket,
-        subscription(base_url, runtime, other, admin_secret) as elsewhere,
+        subscription(base_url, namespace, admin_secret) as socket,
+        subscription(base_url, other, admin_secret) as elsewhere,
     ):
         first = remember(gql, namespace, "Dana's editor is Vim.", key="dana.editor")["fact"]
         second = remember(gql, namespace, "Dana's editor is Helix.", key="dana.editor")["fact"]
@@ -82,7 +85,7 @@ def test_events_arrive_in_order_for_their_namespace_only(
 def test_a_subscription_can_choose_kinds(
     gql: GraphQLClient, base_url: str, runtime: Runtime, namespace: str, admin_secret: str, admin_name: str
 ) -> None:
-    with subscription(base_url, runtime, namespace, admin_secret, kinds=["ERASED"]) as socket:
+    with subscription(base_url, namespace, admin_secret, kinds=["ERASED"]) as socket:
         kept = remember(gql, namespace, "Dana's PIN hint is her cat.", key="pin")["fact"]
         gql.data("erase", namespace=namespace, id=kept["id"], reason="secret")
         event = next_event(socket)
@@ -97,7 +100,7 @@ def test_capture_and_consolidation_report_what_they_create_and_revise(
         ("Omar", "Omar: I don't live in Lisbon.", "2023-05-01T10:00:00Z"),
     ]
     inputs = [{"namespace": namespace, "content": text, "agent": agent, "occurredAt": at} for agent, text, at in turns]
-    with subscription(base_url, runtime, namespace, admin_secret) as socket:
+    with subscription(base_url, namespace, admin_secret) as socket:
         episodes = [r["id"] for r in gql.data("captureBatch", inputs=inputs)["captureBatch"]]
         assert [(e["kind"], e["id"]) for e in (next_event(socket), next_event(socket))] == [
             ("CREATED", episodes[0]),
@@ -115,17 +118,51 @@ def test_capture_and_consolidation_report_what_they_create_and_revise(
         assert {e["actor"] for e in disputed} == {"consolidation"}
 
 
-def test_a_bad_subscription_is_refused_with_a_code(base_url: str, admin_secret: str) -> None:
+def test_a_write_through_another_connection_arrives_and_a_subscriber_resumes_from_its_cursor(
+    gql: GraphQLClient, base_url: str, runtime: Runtime, namespace: str, admin_secret: str
+) -> None:
+    other = open_store(runtime.settings)  # what another server sharing the store holds
+    elsewhere = replace(runtime, store=other)
+    try:
+        with subscription(base_url, namespace, admin_secret) as socket:
+            [here] = capture(runtime, [CaptureInput("Dana: the boiler is fixed.", namespace=namespace)])
+            [there] = capture(elsewhere, [CaptureInput("Omar: the roof leaks.", namespace=namespace)])
+            first, second = next_event(socket), next_event(socket)
+        assert [first["id"], second["id"]] == [here.id, there.id]
+        assert int(second["cursor"]) == int(first["cursor"]) + 1
+
+        # Gone for a while; what was written meanwhile arrives on resuming, once each, in order.
+        missed = [
+            capture(elsewhere, [CaptureInput(f"Note {i}: the gate sticks.", namespace=namespace)])[0].id
+            for i in range(3)
+        ]
+        with subscription(base_url, namespace, admin_secret, after=first["cursor"]) as socket:
+            resumed = [next_event(socket)["id"] for _ in range(4)]
+            assert resumed == [there.id, *missed]
+            later = remember(gql, namespace, "Dana's boiler is new.", key="boiler")["fact"]
+            assert next_event(socket)["id"] == later["id"]
+    finally:
+        other.close()
+
+
+def test_a_bad_subscription_is_refused_with_a_code(base_url: str, admin_secret: str, namespace: str) -> None:
+    assert subscription_error(base_url, admin_secret, {"namespace": "not a namespace!"}) == "BAD_INPUT"
+    assert subscription_error(base_url, admin_secret, {"namespace": namespace, "after": "-1"}) == "BAD_INPUT"
+    assert subscription_error(base_url, admin_secret, {"namespace": namespace, "after": "²"}) == "BAD_INPUT"
+    assert subscription_error(base_url, admin_secret, {"namespace": namespace, "after": "7"}) == "BAD_INPUT"  # ahead
+
+
+def subscription_error(base_url: str, secret: str, variables: dict[str, Any]) -> str:
     with connect(base_url.replace("http", "ws", 1) + "/graphql", subprotocols=[PROTOCOL]) as socket:
-        socket.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {admin_secret}"}}))
+        socket.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {secret}"}}))
         assert json.loads(socket.recv(timeout=30))["type"] == "connection_ack"
         query = read_text("graphql/operations/memoryEvents.graphql")
-        payload = {"query": query, "variables": {"namespace": "not a namespace!"}}
-        socket.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
+        socket.send(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": query, "variables": variables}}))
         message = json.loads(socket.recv(timeout=30))
         assert message["type"] == "next", message
-        assert message["payload"]["errors"][0]["extensions"]["code"] == "BAD_INPUT", message
         assert json.loads(socket.recv(timeout=30)) == {"id": "1", "type": "complete"}
+        code: str = message["payload"]["errors"][0]["extensions"]["code"]
+        return code
 
 
 def _key_in_force(base_url: str, secret: str) -> bool:
@@ -150,14 +187,13 @@ def test_a_revoked_key_loses_its_open_subscription(
     name = f"watcher-{uuid.uuid4().hex[:8]}"
     secret = create_key(runtime.store, name, KeyRole.READER, all_namespaces=True).secret
     eventually(lambda: _key_in_force(base_url, secret))
-    with subscription(base_url, runtime, namespace, secret) as socket:
+    with subscription(base_url, namespace, secret) as socket:
         remember(gql, namespace, "Dana's editor is Vim.", key="dana.editor")
         assert next_event(socket)["kind"] == "CREATED"
         revoke_key(runtime.store, name)
         eventually(lambda: not _key_in_force(base_url, secret))
         remember(gql, namespace, "Dana's editor is Helix.", key="dana.editor")
         _ends_with(socket, "UNAUTHENTICATED")
-    assert eventually(lambda: runtime.events.listening(namespace) == 0) >= 0
 
 
 def test_a_key_that_loses_the_namespace_loses_its_subscription(
@@ -166,7 +202,7 @@ def test_a_key_that_loses_the_namespace_loses_its_subscription(
     name = f"narrowed-{uuid.uuid4().hex[:8]}"
     secret = create_key(runtime.store, name, KeyRole.READER, [namespace, f"{namespace}-b"]).secret
     eventually(lambda: _key_in_force(base_url, secret))
-    with subscription(base_url, runtime, namespace, secret) as socket:
+    with subscription(base_url, namespace, secret) as socket:
         run_test_statement(runtime.settings, "narrow_api_key", key_name=name, namespaces=[f"{namespace}-b"])
         # The server reads the keys every KEY_REFRESH_S; the subscription ends by itself, no event needed.
         _ends_with(socket, "FORBIDDEN")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -19,7 +20,10 @@ from support.operations import (
     remember,
 )
 
+from hippograph.lifecycle.forget import ForgetMode, ForgetRequest
+from hippograph.lifecycle.forget import forget as forget_now
 from hippograph.runtime import Runtime
+from hippograph.store import open_store
 
 
 def forget_error(gql: GraphQLClient, namespace: str, **fields: Any) -> str:
@@ -78,6 +82,27 @@ def test_above_the_threshold_only_the_previews_token_confirms(
     done = forget(gql, namespace, token=fresh["token"], **execute)
     assert sorted(done["forgotten"]) == sorted(ids + new)
     assert listed(gql, namespace) == set()
+
+
+def test_a_token_previewed_here_executes_through_another_connection_to_the_store(
+    gql: GraphQLClient, namespace: str, runtime: Runtime
+) -> None:
+    """The key is made once in the store, not per process or data directory: a server that shares
+    the store, holding nothing of this one's, verifies the token."""
+    ids = capture_many(gql, namespace, runtime.settings.lifecycle.forget_confirm_threshold + 1)
+    preview = forget(gql, namespace, ids=ids)
+    assert preview["confirmationRequired"] is True
+    other = open_store(runtime.settings)
+    try:
+        assert other is not runtime.store
+        request = ForgetRequest(
+            namespace, ids=tuple(ids), mode=ForgetMode.EXECUTE, reason="cleanup", token=preview["token"]
+        )
+        done = forget_now(replace(runtime, store=other), request)
+    finally:
+        other.close()
+    assert sorted(done.forgotten) == sorted(ids)
+    assert not (runtime.settings.store.data_dir / "confirm-token-key").exists()
 
 
 def test_forget_by_query_and_kind(gql: GraphQLClient, namespace: str) -> None:

@@ -7,18 +7,16 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from support.client import GraphQLClient
 from support.own_store import store_of_its_own
-from support.processes import REPO, eventually, free_port, hippograph_process
+from support.processes import REPO, eventually, free_port, serve_process
 
 from hippograph.capture.reembed import reembed_pending
 from hippograph.capture.service import capture
@@ -83,24 +81,6 @@ def test_a_failing_channel_degrades_instead_of_failing(runtime: Runtime, gql: Gr
     assert "degraded: vector" in result.context
 
 
-def _serve(data_dir: Path, log: Path, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], str]:
-    """A real `hippograph serve` process on its own data directory, once it reports ready."""
-    port = free_port()
-    process = hippograph_process("serve", "--port", str(port), data_dir=data_dir, log=log, env=env)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        assert process.poll() is None, "hippograph serve exited during start-up"
-        try:
-            if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
-                return process, url
-        except httpx.TransportError:
-            pass
-        time.sleep(0.1)
-    process.kill()
-    raise AssertionError("hippograph serve did not become ready")
-
-
 # A browser frontend the keyless server's operator lists (HIPPOGRAPH_CORS_ORIGINS).
 APP = "http://app.example"
 
@@ -138,7 +118,7 @@ def restarted(tmp_path_factory: pytest.TempPathFactory, admin_secret: str) -> It
     directory = tmp_path_factory.mktemp("restarted")
     data_dir, log, namespace = directory / "data", directory / "serve.log", f"t-{uuid.uuid4().hex[:16]}"
     with store_of_its_own(directory) as own:
-        process, url = _serve(data_dir, log, env=own)
+        process, url = serve_process(data_dir, log, env=own)
         try:
             client = GraphQLClient(url, admin_secret)
             created = client.data("capture", input={"namespace": namespace, "content": "Our SLA is 99.95% uptime."})
@@ -153,7 +133,7 @@ def restarted(tmp_path_factory: pytest.TempPathFactory, admin_secret: str) -> It
             "HIPPOGRAPH_METRICS_PUBLIC": "false",
             "HIPPOGRAPH_KEY_REFRESH_S": "0.5",
         }
-        process, url = _serve(data_dir, log, env=env)
+        process, url = serve_process(data_dir, log, env=env)
         served = Restarted(url, log, data_dir, namespace, created["capture"], process, own)
         try:
             yield served

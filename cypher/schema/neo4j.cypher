@@ -11,6 +11,11 @@ CREATE CONSTRAINT migration_id IF NOT EXISTS FOR (n:Migration) REQUIRE n.id IS U
 CREATE CONSTRAINT namespace_name IF NOT EXISTS FOR (n:Namespace) REQUIRE n.name IS UNIQUE;
 CREATE CONSTRAINT api_key_id IF NOT EXISTS FOR (n:ApiKey) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT api_key_name IF NOT EXISTS FOR (n:ApiKey) REQUIRE n.name IS UNIQUE;
+CREATE CONSTRAINT secret_id IF NOT EXISTS FOR (n:Secret) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT change_stream_name IF NOT EXISTS FOR (n:ChangeStream) REQUIRE n.name IS UNIQUE;
+CREATE CONSTRAINT rate_budget_key IF NOT EXISTS FOR (n:RateBudget) REQUIRE n.key IS UNIQUE;
+CREATE CONSTRAINT auth_failures_subject IF NOT EXISTS FOR (n:AuthFailures) REQUIRE n.subject IS UNIQUE;
+CREATE CONSTRAINT change_stream_seq IF NOT EXISTS FOR (n:Change) REQUIRE (n.stream, n.seq) IS UNIQUE;
 CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (n:Entity) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT entity_key IF NOT EXISTS FOR (n:Entity) REQUIRE (n.namespace, n.type, n.canonical) IS UNIQUE;
 CREATE CONSTRAINT concept_id IF NOT EXISTS FOR (n:Concept) REQUIRE n.id IS UNIQUE;
@@ -32,6 +37,7 @@ CREATE INDEX entity_namespace IF NOT EXISTS FOR (n:Entity) ON (n.namespace);
 CREATE INDEX entity_canonical IF NOT EXISTS FOR (n:Entity) ON (n.namespace, n.canonical);
 CREATE INDEX session_namespace IF NOT EXISTS FOR (n:Session) ON (n.namespace);
 CREATE INDEX history_target IF NOT EXISTS FOR (n:History) ON (n.target);
+CREATE INDEX change_at IF NOT EXISTS FOR (n:Change) ON (n.at);
 
 // The text indexes cover each memory's namespace token too, so that a search stays inside its
 // namespace (store/search.py); stores from before that have the text-only indexes, dropped here.

@@ -15,7 +15,6 @@ from hippograph.embedding import Embedder, MiniLMEmbedder, onnx_cache
 from hippograph.extraction.derive import DerivePool
 from hippograph.extraction.lazy import LazyExtractor, TextExtractor
 from hippograph.kernel.config import Settings
-from hippograph.kernel.events import EventBus
 from hippograph.kernel.priority import PriorityGate, RequestGauge
 from hippograph.store import Store, open_store
 from hippograph.store.access import AccessLog
@@ -50,7 +49,6 @@ class Runtime:
     # Recalls' access counts, written after each recall has answered.
     access: AccessLog
     clock: Callable[[], datetime] = field(default=utc_now)
-    events: EventBus = field(default_factory=EventBus)
     # Client requests in flight: serve's background consolidation pauses while there are any.
     requests: RequestGauge = field(default_factory=RequestGauge)
     # Processes that extract and embed for consolidation; None: it all runs in this one.

@@ -10,6 +10,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import httpx
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -39,3 +41,23 @@ def eventually(check: Callable[[], bool], within_s: float = 5.0) -> float:
         assert time.monotonic() - start < within_s, f"not within {within_s} s"
         time.sleep(0.1)
     return time.monotonic() - start
+
+
+def serve_process(
+    data_dir: Path, log: Path, env: dict[str, str] | None = None, *flags: str
+) -> tuple[subprocess.Popen[bytes], str]:
+    """A real `hippograph serve` process (with ``flags``), once it reports ready, and its URL."""
+    port = free_port()
+    process = hippograph_process("serve", "--port", str(port), *flags, data_dir=data_dir, log=log, env=env)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "hippograph serve exited during start-up"
+        try:
+            if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
+                return process, url
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    process.kill()
+    raise AssertionError("hippograph serve did not become ready")

@@ -53,6 +53,7 @@ from hippograph.api.pages import SecurityHeaders, explore, page, static_files
 from hippograph.api.refusals import refusal
 from hippograph.api.schema import schema
 from hippograph.api.scrape import metrics_route
+from hippograph.api.shared_throttle import SharedFailedAuthThrottle, SharedRateLimiter
 from hippograph.api.threads import call
 from hippograph.api.websocket import TransportWSHandler, Unauthenticated
 from hippograph.capture.reembed import reembed_pending
@@ -244,7 +245,7 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
     access = settings.access
     loopback = is_loopback(settings.server.host)
     ring = KeyRing(runtime.store, access.key_refresh_s, runtime.clock)
-    gate = Gate(ring, access, keyless_allowed=loopback)
+    gate = Gate(ring, access, keyless_allowed=loopback, **_shared_limits(runtime))
     graphql_app = HippographGraphQL(runtime, gate)
     allowed_hosts = access.allowed_hosts or ((*LOOPBACK_NAMES, settings.server.host) if loopback else ("*",))
 
@@ -323,6 +324,20 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
         ],
         lifespan=lifespan,
     )
+
+
+def _shared_limits(runtime: Runtime) -> dict[str, Any]:
+    """On Neo4j, which several servers may share, rates and backoff count in the store; the
+    embedded store has one server, which counts in memory."""
+    if runtime.settings.store.embedded:
+        return {}
+    access = runtime.settings.access
+    backoff = (access.auth_free_failures, access.auth_backoff_base_s, access.auth_backoff_max_s)
+    return {
+        "rates": SharedRateLimiter(runtime.store),
+        "guesses": SharedFailedAuthThrottle(runtime.store, *backoff),
+        "repeats": SharedFailedAuthThrottle(runtime.store, *backoff),
+    }
 
 
 async def _settled(result: Any) -> ExecutionResult:

@@ -43,14 +43,25 @@ class Gate:
     that failed: guessing keys makes the whole address wait, good key or not, as the refusals
     would otherwise tell good keys from bad at full speed."""
 
-    def __init__(self, ring: KeyRing, access: Access, *, keyless_allowed: bool) -> None:
+    def __init__(
+        self,
+        ring: KeyRing,
+        access: Access,
+        *,
+        keyless_allowed: bool,
+        rates: RateLimiter | None = None,
+        guesses: FailedAuthThrottle | None = None,
+        repeats: FailedAuthThrottle | None = None,
+    ) -> None:
+        """``rates``, ``guesses`` and ``repeats`` keep their counts in this process unless given
+        others (api/shared_throttle.py, for servers sharing a store)."""
         self.ring = ring
         self.access = access
         self.keyless_allowed = keyless_allowed
-        self.rates = RateLimiter()
+        self.rates = rates or RateLimiter()
         backoff = (access.auth_free_failures, access.auth_backoff_base_s, access.auth_backoff_max_s)
-        self.guesses = FailedAuthThrottle(*backoff)
-        self.repeats = FailedAuthThrottle(*backoff)
+        self.guesses = guesses or FailedAuthThrottle(*backoff)
+        self.repeats = repeats or FailedAuthThrottle(*backoff)
 
     def admit(self, authorization: str | None, address: str) -> Principal:
         if self.ring.loaded_at is None:

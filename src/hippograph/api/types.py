@@ -336,6 +336,13 @@ class MemoryEvent(graphene.ObjectType):
         graphene.NonNull(graphene.ID), required=True, description="E.g. the fact that superseded or contradicts it."
     )
     reason = graphene.String()
+    cursor = graphene.String(
+        required=True, description="Its place in the namespace's events: pass it as memoryEvents(after:) to resume."
+    )
+
+    @staticmethod
+    def resolve_cursor(event: Any, info: graphene.ResolveInfo) -> str:
+        return str(event.seq)
 
 
 class Count(graphene.ObjectType):

@@ -34,8 +34,19 @@ FORMAT = "hippograph-export"
 VERSION = 1
 
 # Labels of the store as a whole, which belong to no namespace and are not exported: API keys
-# (their secrets' hashes stay with the store that issued them) and the record of data migrations.
-STORE_LABELS: tuple[str, ...] = ("ApiKey", "Migration")
+# (their secrets' hashes stay with the store that issued them), the record of data migrations and
+# the store's own secrets (the confirm-token key), the change record memoryEvents reads (each
+# namespace's stream, its counter; kept for a while, then swept), and the request budgets and
+# failed-authentication counts every server shares.
+STORE_LABELS: tuple[str, ...] = (
+    "ApiKey",
+    "Migration",
+    "Secret",
+    "ChangeStream",
+    "Change",
+    "RateBudget",
+    "AuthFailures",
+)
 # Relationship types beside the closed vocabulary of typed entity edges (extract/relation_types.toml).
 STRUCTURAL_TYPES: tuple[str, ...] = (
     "IN_SESSION",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import pairwise
@@ -33,6 +33,7 @@ from hippograph.kernel.text.stems import stems
 from hippograph.kernel.validation import validate_capture
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction, UniquenessConflict
+from hippograph.store.changes import with_changes
 from hippograph.store.history import history_event
 from hippograph.store.search import NAMESPACE_FIELD, STEMS_FIELD, namespace_token
 
@@ -106,13 +107,13 @@ def _store(runtime: Runtime, prepared: list[_Prepared], now: datetime, actor: st
     def write(tx: Transaction) -> list[CaptureOutcome]:
         return _write(tx, prepared, vectors, now, actor)
 
-    outcomes = _write_deduplicating(runtime, write)
+    def created(outcomes: list[CaptureOutcome]) -> Iterator[MemoryEvent]:
+        for p, outcome in zip(prepared, outcomes, strict=True):
+            if outcome.status is CaptureStatus.CREATED and outcome.id is not None:
+                yield MemoryEvent(EventKind.CREATED, p.item.namespace, outcome.id, now, actor or p.agent)
+
+    outcomes = _write_deduplicating(runtime, with_changes(write, created))
     metrics.captured(outcomes)
-    runtime.events.publish(
-        MemoryEvent(EventKind.CREATED, p.item.namespace, outcome.id, now, actor or p.agent)
-        for p, outcome in zip(prepared, outcomes)
-        if outcome.status is CaptureStatus.CREATED and outcome.id is not None
-    )
     return outcomes
 
 

@@ -1,4 +1,4 @@
-"""The ``hippograph`` command: serve, mcp, init, consolidate, status, dump, sweep, export, import,
+"""The ``hippograph`` command: serve, worker, mcp, init, consolidate, status, dump, sweep, export, import,
 keys, schema; each group of commands in a module of its own."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from hippograph import __version__
-from hippograph.cli import backup, keys, schema, serve, store
+from hippograph.cli import backup, keys, schema, serve, store, worker
 from hippograph.kernel.config import Settings, SettingsError
 from hippograph.kernel.errors import HippographError
 
@@ -23,7 +23,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--log-level", help="DEBUG, INFO, WARNING... (default: INFO for serve and mcp, WARNING for the others)"
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    for group in (serve, store, backup, keys, schema):
+    for group in (serve, worker, store, backup, keys, schema):
         group.add_commands(commands)
 
     args = parser.parse_args(argv)

@@ -15,6 +15,11 @@ def add_commands(commands: Any) -> None:
     store_flags(serve)
     serve.add_argument("--host", help="bind address (HIPPOGRAPH_HOST, default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (HIPPOGRAPH_PORT, default 8420)")
+    serve.add_argument(
+        "--no-consolidation",
+        action="store_true",
+        help="serve the API only: consolidation and the sweeps are left to `hippograph worker` processes",
+    )
     serve.set_defaults(run=_serve)
 
     mcp = commands.add_parser(
@@ -46,6 +51,8 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     from hippograph.runtime import open_runtime, warm_up_in_background
 
     share_the_interpreter(settings)
+    if args.no_consolidation:
+        settings = settings.with_overrides(consolidation_interval_s=0, sweep_interval_s=0)
     runtime = open_runtime(settings)  # the store only: the models load once it serves
     if not is_loopback(settings.server.host) and not list_keys(runtime.store):
         runtime.close()
@@ -58,8 +65,10 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     app = create_app(runtime, close_runtime_on_shutdown=True)
     # /readyz answers as soon as the store does, before the models have loaded.
     warm_up_in_background(runtime)
+    role = ", API only" if args.no_consolidation else ""
     print(
-        f"starting Hippograph on http://{settings.server.host}:{settings.server.port}/graphql ({runtime.store.dialect.name})",
+        f"starting Hippograph on http://{settings.server.host}:{settings.server.port}/graphql "
+        f"({runtime.store.dialect.name}{role})",
         flush=True,
     )
     uvicorn.Server(server_config(app, settings, settings.server.host, settings.server.port)).run()

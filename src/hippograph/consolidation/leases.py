@@ -1,83 +1,83 @@
-"""Who holds a lease, and taking back the leases of a worker that died.
+"""Who holds a lease, and keeping it while working.
 
-A lease owner's name says where it runs: ``host:pid:start:nonce``, where ``start`` is when that
-process started (so that a new process that happens to get a dead one's pid is not mistaken for
-it) and ``nonce`` tells apart the drains of one process. A process on the same host can therefore
-tell whether an owner is still alive; when it is not, its episodes go back to raw at once instead
-of staying stuck until the lease runs out, which would let later episodes be consolidated first.
-Owners on other hosts (workers sharing a Neo4j) cannot be checked from here: their leases are left
-to expire.
+An owner's name is random: a process draws an id once (again in a forked child), and each drain
+adds one of its own, since a drain and a concurrent consolidate in one process must not share
+leases. Nothing is guessed from host names or pids, which containers repeat (two of them, both pid
+1 on a host named alike). A drain renews its leases with a heartbeat every third of the lease
+period; a worker that dies stops renewing, and its episodes are leased again once the lease has run
+out (``lease_episodes``), by any worker. Taking a lease is one write that checks each episode's
+state again after locking it, so two workers never lease one episode.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
-import socket
-from dataclasses import dataclass
-from pathlib import Path
+import secrets
+import threading
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
 
 from ulid import ULID
 
 from hippograph.kernel.priority import Priority
-from hippograph.store import Store
+from hippograph.store import Row, Store
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class Owner:
-    host: str
-    pid: int
-    start: str  # the process's start time in clock ticks since boot; "" when unknown
+def _draw() -> str:
+    return secrets.token_hex(8)
+
+
+_process = _draw()
+os.register_at_fork(after_in_child=lambda: globals().update(_process=_draw()))
 
 
 def worker_name() -> str:
-    """A lease owner's name, unique per call: a drain and a concurrent consolidate in one process
-    must not share leases. (An object's id would not do: the object dies at once and its address
-    is reused.)"""
-    return f"{socket.gethostname()}:{os.getpid()}:{_start_time(os.getpid())}:{ULID()}"
+    """A lease owner's name, unique per call: ``<this process's random id>:<ULID>``."""
+    return f"{_process}:{ULID()}"
 
 
-def parse_owner(name: str) -> Owner | None:
-    """The owner a lease names, or None for a name this version did not write."""
-    parts = name.split(":")
-    if len(parts) not in (3, 4) or not parts[1].isdigit():
-        return None
-    return Owner(parts[0], int(parts[1]), parts[2] if len(parts) == 4 else "")
+def lease(
+    store: Store, namespace: str | None, count: int, worker: str, now: datetime, lease_s: float
+) -> tuple[list[Row], bool]:
+    """Lease up to ``count`` episodes in capture order; (the episodes taken, whether there were
+    candidates at all). Candidates another worker took first come back untaken: the caller asks
+    again rather than taking an empty batch for the end of the work."""
+    expires = now + timedelta(seconds=lease_s)
+    rows = store.write(
+        lambda tx: tx.run("lease_episodes", namespace=namespace, now=now, expires=expires, worker=worker, limit=count),
+        priority=Priority.BACKGROUND,
+    )
+    return [row for row in rows if row.pop("taken")], bool(rows)
 
 
-def is_dead(owner: Owner) -> bool:
-    """Certainly dead: on this host, and no process with its pid (and start time) runs."""
-    if owner.host != socket.gethostname():
-        return False
-    if owner.pid == os.getpid():
-        return owner.start != _start_time(owner.pid)
+def renew(store: Store, worker: str, now: datetime, lease_s: float) -> int:
+    """Extend every lease ``worker`` holds to a full period from ``now``; how many."""
+    expires = now + timedelta(seconds=lease_s)
+    rows = store.write(lambda tx: tx.run("renew_leases", worker=worker, expires=expires), priority=Priority.BACKGROUND)
+    return int(rows[0]["renewed"]) if rows else 0
+
+
+@contextlib.contextmanager
+def heartbeat(store: Store, worker: str, lease_s: float, clock: Callable[[], datetime]) -> Iterator[None]:
+    """Renew ``worker``'s leases every third of ``lease_s`` while the block runs: a long batch
+    keeps its episodes, and a dead worker's expire within ``lease_s``."""
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(lease_s / 3):
+            try:
+                renew(store, worker, clock(), lease_s)
+            except Exception:  # the next beat tries again; the lease outlasts two misses
+                log.warning("renewing the leases of %s failed", worker, exc_info=True)
+
+    thread = threading.Thread(target=beat, name="lease-heartbeat", daemon=True)
+    thread.start()
     try:
-        os.kill(owner.pid, 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        pass  # alive, under another user
-    return bool(owner.start) and owner.start != _start_time(owner.pid)
-
-
-def reclaim_dead_leases(store: Store, namespace: str | None) -> int:
-    """Send the episodes leased by dead workers of this host back to raw; how many."""
-    owners = [row["owner"] for row in store.read("lease_owners", namespace=namespace)]
-    dead = [name for name in owners if (owner := parse_owner(name)) is not None and is_dead(owner)]
-    if not dead:
-        return 0
-    rows = store.write(lambda tx: tx.run("reclaim_leases", owners=dead), priority=Priority.BACKGROUND)
-    reclaimed = int(rows[0]["reclaimed"]) if rows else 0
-    log.warning("took back %d episodes leased by %d dead worker(s): %s", reclaimed, len(dead), ", ".join(dead))
-    return reclaimed
-
-
-def _start_time(pid: int) -> str:
-    """Field 22 of /proc/PID/stat; "" where there is no /proc (then only the pid is checked)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return ""
-    return stat[stat.rindex(")") + 2 :].split()[19]
+        yield
+    finally:
+        stop.set()
+        thread.join()

@@ -1,9 +1,10 @@
-"""The consolidation worker (docs/architecture.md, Consolidation): lease raw episodes in capture order, derive, commit a
-batch in one transaction in which each episode is all or nothing (a failing group is retried one
-episode at a time). A failure sends the episode back to raw with a backoff; after the last attempt
-it goes to the dead letter (state failed). A crash leaves the lease behind: the next drain on the
-same host takes it back at once (leases.py), one elsewhere when it expires. A worker process that
-dies is not its episodes' fault: they are derived again, one by one, before any is failed."""
+"""The consolidation worker (docs/architecture.md, Consolidation): lease raw episodes in capture
+order, derive, commit a batch in one transaction in which each episode is all or nothing (a
+failing group is retried one episode at a time). A failure sends the episode back to raw with a
+backoff; after the last attempt it goes to the dead letter (state failed). A drain renews its
+leases while it works; a crash leaves them to expire, and any worker then takes the episodes over
+(leases.py). A worker process that dies is not its episodes' fault: they are derived again, one by
+one, before any is failed."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from tqdm import tqdm
 
 from hippograph.consolidation.aliases import namespace_aliases, with_alias_mentions
 from hippograph.consolidation.commit import EpisodeWork, commit_episodes
-from hippograph.consolidation.leases import reclaim_dead_leases, worker_name
+from hippograph.consolidation.leases import heartbeat, lease, worker_name
 from hippograph.extraction.derive import Derived, derive_now
 from hippograph.extraction.model import EntityType, Turn
 from hippograph.kernel import metrics
@@ -30,6 +31,7 @@ from hippograph.kernel.priority import Priority
 from hippograph.resolution.resolve import name_ref, resolve_names
 from hippograph.runtime import Runtime
 from hippograph.store import Row, Transaction
+from hippograph.store.changes import record_changes
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +83,18 @@ def drain(
     lease first waits until no request is in flight, for ``yield_s`` at most: requests go first,
     and a load that never stops still leaves consolidation a batch that often."""
     worker = worker or worker_name()
-    reclaim_dead_leases(runtime.store, namespace)
+    with heartbeat(runtime.store, worker, runtime.settings.consolidation.lease_s, runtime.clock):
+        return _drain(runtime, namespace, limit, worker, on_batch, yield_s)
+
+
+def _drain(
+    runtime: Runtime,
+    namespace: str | None,
+    limit: int,
+    worker: str,
+    on_batch: Callable[[int], object] | None,
+    yield_s: float,
+) -> tuple[int, int]:
     pool = runtime.derive_pool
     ahead = 1 + (pool.processes if pool is not None else 0)
     pending: deque[tuple[list[Row], Future[list[Derived]]]] = deque()
@@ -91,8 +104,9 @@ def drain(
         while not exhausted and len(pending) < ahead and leased < limit:
             if yield_s > 0:
                 runtime.requests.wait_idle(yield_s)
-            batch = _lease(runtime, namespace, min(runtime.settings.consolidation.batch, limit - leased), worker)
-            exhausted = not batch
+            batch, exhausted = _lease(
+                runtime, namespace, min(runtime.settings.consolidation.batch, limit - leased), worker
+            )
             if batch:
                 leased += len(batch)
                 pending.append((batch, _submit(runtime, [_turn(episode) for episode in batch])))
@@ -119,13 +133,15 @@ def remaining(runtime: Runtime, namespace: str | None) -> int:
     return sum(row["count"] for row in rows if row["state"] in ("raw", "leased"))
 
 
-def _lease(runtime: Runtime, namespace: str | None, count: int, worker: str) -> list[Row]:
-    now = runtime.clock()
-    expires = now + timedelta(seconds=runtime.settings.consolidation.lease_s)
-    return runtime.store.write(
-        lambda tx: tx.run("lease_episodes", namespace=namespace, now=now, expires=expires, worker=worker, limit=count),
-        priority=Priority.BACKGROUND,
-    )
+def _lease(runtime: Runtime, namespace: str | None, count: int, worker: str) -> tuple[list[Row], bool]:
+    """A batch, and whether no episode is left to lease. When other workers took every candidate
+    first, asks again: theirs are now leased, so the next candidates are further on."""
+    while True:
+        batch, candidates = lease(
+            runtime.store, namespace, count, worker, runtime.clock(), runtime.settings.consolidation.lease_s
+        )
+        if batch or not candidates:
+            return batch, not candidates
 
 
 def _submit(runtime: Runtime, turns: list[Turn]) -> Future[list[Derived]]:
@@ -159,7 +175,6 @@ def _process(runtime: Runtime, batch: list[Row], derived: Future[list[Derived]],
         log.warning("group commit of %d episodes failed; committing them one by one", len(works), exc_info=True)
         done, failed = _commit_one_by_one(runtime, batch, works, worker)
         return done, failed + crashed
-    runtime.events.publish(events)
     _warn_lost(batch, committed)
     return sum(committed), crashed
 
@@ -202,7 +217,9 @@ def _commit_group(
     tx: Transaction, *, works: list[EpisodeWork], worker: str, now: datetime, events: list[MemoryEvent], turns: int
 ) -> list[bool]:
     events.clear()  # the driver may retry the transaction: only the attempt that commits counts
-    return commit_episodes(tx, works, worker, now, events, context_turns=turns)
+    committed = commit_episodes(tx, works, worker, now, events, context_turns=turns)
+    record_changes(tx, events)
+    return committed
 
 
 def _context_turns(runtime: Runtime) -> int:
@@ -232,7 +249,6 @@ def _commit_one_by_one(runtime: Runtime, batch: list[Row], works: list[EpisodeWo
             _release(runtime, episode, worker, error)
             failed += 1
             continue
-        runtime.events.publish(events)
         _warn_lost([episode], [committed])
         done += committed
     return done, failed

@@ -55,6 +55,9 @@ class ServerSettings:
     # (Python's own default is 5 ms). A recall makes ~20 store round trips and needs the lock
     # back after each; while captures run Python, each of those would wait up to this long.
     gil_switch_interval_ms: Annotated[float, Field(gt=0, le=100)] = 1.0
+    # How often a memoryEvents subscription reads its namespace's change record for new events:
+    # an event reaches a subscriber on any server within about this long after its write commits.
+    events_poll_s: Annotated[float, Field(gt=0, le=2)] = 0.5
 
 
 @dataclass(frozen=True, config=_STRICT)
@@ -101,8 +104,9 @@ class ConsolidationSettings:
     # per kind, and the entity vector index, which ArcadeDB rebuilds on the first search after a
     # write), and a worker process's spaCy and MiniLM passes are cheaper per text in larger batches.
     batch: Positive = 64
-    # How long a lease lasts before another worker may take the episode over.
-    lease_s: Annotated[float, Field(gt=0)] = 300.0
+    # How long a lease lasts unless renewed: a worker renews its leases every third of it, and
+    # another worker takes a dead one's episodes over once it has run out.
+    lease_s: Annotated[float, Field(gt=0)] = 30.0
     # Attempts before the dead letter, and the backoff after a failure (doubling).
     max_attempts: Positive = 5
     backoff_s: Seconds = 10.0
@@ -192,6 +196,8 @@ class LifecycleSettings:
     recover_window_days: Seconds = 30.0
     event_ttl_days: Seconds = 30.0
     history_retention_days: Seconds = 180.0
+    # How long the change record keeps events for memoryEvents subscribers resuming from a cursor.
+    change_retention_days: Seconds = 7.0
     # How often serve sweeps (event TTL, purge of forgotten memories, old History); 0 turns it off.
     sweep_interval_s: Seconds = 3600.0
 

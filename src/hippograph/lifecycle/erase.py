@@ -15,6 +15,7 @@ from hippograph.kernel.model import Episode
 from hippograph.kernel.validation import require_reason, validate_namespace
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
+from hippograph.store.changes import with_changes
 from hippograph.store.history import history_event
 from hippograph.store.memories import hydrate_in
 
@@ -30,9 +31,12 @@ def erase(runtime: Runtime, namespace: str, memory_id: str, reason: str, actor: 
     validate_namespace(namespace)
     why = require_reason(reason)
     now = runtime.clock()
-    outcome = runtime.store.write(lambda tx: erase_in(tx, namespace, memory_id, why, actor, now))
-    runtime.events.publish(erased_events(namespace, outcome, now, actor, why))
-    return outcome
+    return runtime.store.write(
+        with_changes(
+            lambda tx: erase_in(tx, namespace, memory_id, why, actor, now),
+            lambda outcome: erased_events(namespace, outcome, now, actor, why),
+        )
+    )
 
 
 def erased_events(namespace: str, outcome: EraseOutcome, now: datetime, actor: str, reason: str) -> list[MemoryEvent]:

@@ -21,6 +21,7 @@ from hippograph.kernel.validation import optional_reason, require_reason, valida
 from hippograph.lifecycle import token
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
+from hippograph.store.changes import with_changes
 from hippograph.store.history import history_event
 from hippograph.store.memories import get_memory, hydrate_in
 from hippograph.store.search import scoped_query
@@ -58,7 +59,7 @@ def forget(runtime: Runtime, request: ForgetRequest) -> ForgetOutcome:
     _validate(runtime, request)
     reason = require_reason(request.reason) if request.mode is ForgetMode.EXECUTE else None
     now = runtime.clock()
-    key = token.signing_key(runtime.settings)
+    key = token.signing_key(runtime.settings, runtime.store)
     threshold = runtime.settings.lifecycle.forget_confirm_threshold
 
     if request.mode is ForgetMode.PREVIEW:
@@ -88,11 +89,13 @@ def forget(runtime: Runtime, request: ForgetRequest) -> ForgetOutcome:
                 )
         return candidates, forget_in(tx, request.namespace, candidates, now, request.actor, reason or "")
 
-    candidates, forgotten = runtime.store.write(execute)
-    runtime.events.publish(
-        MemoryEvent(EventKind.FORGOTTEN, request.namespace, memory_id, now, request.actor, reason=reason)
-        for memory_id in forgotten
-    )
+    def events(done: tuple[tuple[str, ...], tuple[str, ...]]) -> list[MemoryEvent]:
+        return [
+            MemoryEvent(EventKind.FORGOTTEN, request.namespace, memory_id, now, request.actor, reason=reason)
+            for memory_id in done[1]
+        ]
+
+    candidates, forgotten = runtime.store.write(with_changes(execute, events))
     return ForgetOutcome(ForgetMode.EXECUTE, candidates, None, None, len(candidates) > threshold, forgotten)
 
 
@@ -148,9 +151,13 @@ def recover(runtime: Runtime, namespace: str, memory_id: str, reason: str | None
         tx.run("record_history", rows=events)
         return (memory_id, *along)
 
-    recovered = runtime.store.write(write)
-    runtime.events.publish(
-        MemoryEvent(EventKind.RECOVERED, namespace, target, now, actor, reason=why) for target in recovered
+    runtime.store.write(
+        with_changes(
+            write,
+            lambda recovered: [
+                MemoryEvent(EventKind.RECOVERED, namespace, target, now, actor, reason=why) for target in recovered
+            ],
+        )
     )
     return get_memory(runtime.store, namespace, memory_id)
 

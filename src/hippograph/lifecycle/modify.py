@@ -21,6 +21,7 @@ from hippograph.kernel.text.normalize import hash_basis
 from hippograph.kernel.validation import require_reason, validate_namespace, validate_share, validate_tags
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
+from hippograph.store.changes import with_changes
 from hippograph.store.facts import next_version
 from hippograph.store.history import history_event
 from hippograph.store.memories import get_fact, hydrate
@@ -89,13 +90,11 @@ def modify(runtime: Runtime, change: ModifyInput) -> Fact:
             ],
         )
 
-    runtime.store.write(write)
-    runtime.events.publish(
-        [
-            MemoryEvent(EventKind.SUPERSEDED, change.namespace, old.id, now, change.actor, (new_id,), reason),
-            MemoryEvent(EventKind.CREATED, change.namespace, new_id, now, change.actor, (old.id,), reason),
-        ]
-    )
+    events = [
+        MemoryEvent(EventKind.SUPERSEDED, change.namespace, old.id, now, change.actor, (new_id,), reason),
+        MemoryEvent(EventKind.CREATED, change.namespace, new_id, now, change.actor, (old.id,), reason),
+    ]
+    runtime.store.write(with_changes(write, lambda _: events))
     fact = hydrate(runtime.store, change.namespace, [new_id])[new_id]
     assert isinstance(fact, Fact)
     return fact

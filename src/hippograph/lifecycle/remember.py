@@ -25,6 +25,7 @@ from hippograph.kernel.text.normalize import hash_basis
 from hippograph.kernel.validation import validate_capture, validate_name, validate_past, validate_share
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
+from hippograph.store.changes import with_changes
 from hippograph.store.facts import FactRecord, fact_properties
 from hippograph.store.history import history_event
 from hippograph.store.memories import hydrate
@@ -140,16 +141,16 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
         tx.run("record_history", rows=events)
         return _Stored(props["id"], RememberStatus.CREATED, tuple(current))
 
-    stored = runtime.store.write(write)
-    if stored.status is RememberStatus.CREATED:
-        runtime.events.publish(
-            [MemoryEvent(EventKind.CREATED, item.namespace, stored.id, now, item.actor)]
-            + [
-                MemoryEvent(EventKind.SUPERSEDED, item.namespace, older, now, item.actor, related=(stored.id,))
-                for older in stored.superseded
-            ]
-        )
-    else:
+    def events(stored: _Stored) -> list[MemoryEvent]:
+        if stored.status is not RememberStatus.CREATED:
+            return []
+        return [MemoryEvent(EventKind.CREATED, item.namespace, stored.id, now, item.actor)] + [
+            MemoryEvent(EventKind.SUPERSEDED, item.namespace, older, now, item.actor, related=(stored.id,))
+            for older in stored.superseded
+        ]
+
+    stored = runtime.store.write(with_changes(write, events))
+    if stored.status is not RememberStatus.CREATED:
         warnings.append("an identical current fact exists; nothing new was stored")
     fact = hydrate(runtime.store, item.namespace, [stored.id])[stored.id]
     assert isinstance(fact, Fact)

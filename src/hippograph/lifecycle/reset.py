@@ -41,7 +41,7 @@ def reset_namespace(
     confirm: str | None = None,
 ) -> ResetOutcome:
     validate_namespace(namespace)
-    key = token.signing_key(runtime.settings)
+    key = token.signing_key(runtime.settings, runtime.store)
     now = runtime.clock()
     held = census(runtime.store, namespace)
     if mode is ForgetMode.PREVIEW:

@@ -1,5 +1,6 @@
-"""Sweeps (docs/architecture.md, The graph; docs/memory-management.md): event TTL, erasure of memories forgotten past the recovery window, and
-History retention. `serve` runs them every ``sweep_interval_s``; `hippograph sweep` runs them once.
+"""Sweeps (docs/memory-management.md): event TTL, erasure of memories forgotten past the recovery
+window, History retention and the change record's. `serve` runs them every ``sweep_interval_s``;
+`hippograph sweep` runs them once.
 Each step works in batches, each batch its own transaction, so a sweep never holds the store long.
 """
 
@@ -15,10 +16,12 @@ from functools import partial
 from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.kernel.events import EventKind, MemoryEvent
 from hippograph.kernel.model import DEFAULT_IMPORTANCE
-from hippograph.lifecycle.erase import erase_in, erased_events
+from hippograph.lifecycle.erase import EraseOutcome, erase_in, erased_events
 from hippograph.lifecycle.forget import forget_in
 from hippograph.runtime import Runtime
 from hippograph.store import Row
+from hippograph.store.changes import expire_changes, with_changes
+from hippograph.store.limits import expire_limits
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +67,17 @@ def sweep(runtime: Runtime, namespace: str | None = None) -> SweepReport:
         lambda rows: rows[0]["deleted"],
         size=lambda rows: rows[0]["deleted"],
     )
+    changes_cutoff = now - timedelta(days=settings.lifecycle.change_retention_days)
+    changes = 0
+    while (deleted := expire_changes(runtime.store, changes_cutoff, BATCH)) > 0:
+        changes += deleted
+    # Past the longest backoff and an hour, a budget would be full again and a count start over.
+    limits_cutoff = now.timestamp() - max(settings.access.auth_backoff_max_s, 3600.0)
+    while (deleted := expire_limits(runtime.store, limits_cutoff, BATCH)) > 0:
+        changes += deleted
     report = SweepReport(expired, erased, purged)
-    if expired or erased or purged:
-        log.info("sweep: %s", report)
+    if expired or erased or purged or changes:
+        log.info("sweep: %s, %d changes, budgets and failure counts past retention", report, changes)
     return report
 
 
@@ -88,13 +99,23 @@ def _expire_events(runtime: Runtime, rows: list[Row], now: datetime) -> int:
     for row in rows:
         by_namespace[row["namespace"]].append(row["id"])
     for space, ids in by_namespace.items():
-        forgotten = runtime.store.write(
-            partial(forget_in, namespace=space, ids=ids, now=now, actor=ACTOR, reason=reason)
-        )
-        runtime.events.publish(
-            MemoryEvent(EventKind.FORGOTTEN, space, memory_id, now, ACTOR, reason=reason) for memory_id in forgotten
+        runtime.store.write(
+            with_changes(
+                partial(forget_in, namespace=space, ids=ids, now=now, actor=ACTOR, reason=reason),
+                partial(_forgotten_events, space, now, reason),
+            )
         )
     return len(rows)
+
+
+def _forgotten_events(namespace: str, now: datetime, reason: str, forgotten: tuple[str, ...]) -> list[MemoryEvent]:
+    return [
+        MemoryEvent(EventKind.FORGOTTEN, namespace, memory_id, now, ACTOR, reason=reason) for memory_id in forgotten
+    ]
+
+
+def _erased_events(namespace: str, now: datetime, reason: str, outcome: EraseOutcome) -> list[MemoryEvent]:
+    return erased_events(namespace, outcome, now, ACTOR, reason)
 
 
 def _erase_forgotten(runtime: Runtime, rows: list[Row], now: datetime) -> int:
@@ -103,13 +124,15 @@ def _erase_forgotten(runtime: Runtime, rows: list[Row], now: datetime) -> int:
     for row in rows:
         space, memory_id = row["namespace"], row["id"]
         try:
-            outcome = runtime.store.write(
-                partial(erase_in, namespace=space, memory_id=memory_id, reason=reason, actor=ACTOR, now=now)
+            runtime.store.write(
+                with_changes(
+                    partial(erase_in, namespace=space, memory_id=memory_id, reason=reason, actor=ACTOR, now=now),
+                    partial(_erased_events, space, now, reason),
+                )
             )
         except HippographError as error:
             if error.code is not ErrorCode.NOT_FOUND:
                 raise
             continue  # erased along with an episode earlier in this batch
         erased += 1
-        runtime.events.publish(erased_events(space, outcome, now, ACTOR, reason))
     return erased

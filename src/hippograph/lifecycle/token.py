@@ -2,8 +2,9 @@
 
 A token names the candidate ids, the namespace and an expiry, so it confirms that set and no
 other: if the candidates change between preview and execute, the token no longer matches.
-The key comes from settings, or is generated once and kept in the data directory (like the
-embedded engine's root password) so that tokens survive a restart.
+The key comes from settings, or is made once in the store (store/secrets.py), so that a token a
+preview gave on one server executes on any other sharing the store, and after a restart. No
+request can read it.
 """
 
 from __future__ import annotations
@@ -12,26 +13,22 @@ import hashlib
 import hmac
 import json
 import re
-import secrets
 from collections.abc import Iterable
 from datetime import datetime
 
 from hippograph.kernel.config import Settings
+from hippograph.store import Store
+from hippograph.store.secrets import store_secret
 
-KEY_FILE = "confirm-token-key"
+SECRET = "confirm-token-key"
 # "<expiry in Unix seconds>.<HMAC-SHA256 in hex>"; ASCII digits only, where str.isdigit takes "²".
 _SHAPE = re.compile(r"[0-9]{1,12}\.[0-9a-f]{64}")
 
 
-def signing_key(settings: Settings) -> bytes:
+def signing_key(settings: Settings, store: Store) -> bytes:
     if settings.lifecycle.forget_token_key:
         return settings.lifecycle.forget_token_key.encode("utf-8")
-    path = settings.store.data_dir / KEY_FILE
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_urlsafe(32), encoding="utf-8")
-        path.chmod(0o600)
-    return path.read_text(encoding="utf-8").strip().encode("utf-8")
+    return store_secret(store, SECRET)
 
 
 def sign(key: bytes, namespace: str, ids: Iterable[str], expires_at: datetime) -> str:

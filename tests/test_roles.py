@@ -1,0 +1,50 @@
+"""Roles as commands: `serve --no-consolidation` serves the API and leaves the episodes raw;
+`hippograph worker` consolidates them without HTTP, beside it, and stops cleanly on SIGTERM. On
+the embedded store the worker attaches to the server's engine, as every other command does."""
+
+from __future__ import annotations
+
+import signal
+import time
+from pathlib import Path
+
+import pytest
+from support.client import GraphQLClient
+from support.operations import capture_turns
+from support.processes import eventually, hippograph_process, serve_process
+
+pytestmark = pytest.mark.slow
+
+# Both look for work this often: a server that consolidated would do so within a few of these.
+FAST = {"HIPPOGRAPH_CONSOLIDATION_INTERVAL_S": "0.5", "HIPPOGRAPH_CONSOLIDATION_PROCESSES": "0"}
+
+
+def test_an_api_only_server_leaves_consolidation_to_a_worker(tmp_path: Path) -> None:
+    log = tmp_path / "hippograph.log"
+    server, url = serve_process(tmp_path / "data", log, FAST, "--no-consolidation")
+    worker = None
+    try:
+        gql = GraphQLClient(url)
+        turns = [
+            ("Dana", f"Dana: I moved to Lisbon in spring, round {i}.", f"2023-01-0{1 + i}T10:00:00Z") for i in range(3)
+        ]
+        capture_turns(gql, "roles", turns, session="s1")
+        time.sleep(5)  # ten of its intervals: a server that consolidated would have begun
+        assert gql.data("status", namespace="roles")["status"]["raw"] == 3
+
+        worker = hippograph_process("worker", data_dir=tmp_path / "data", log=log, env=FAST)
+        eventually(lambda: gql.data("status", namespace="roles")["status"]["consolidated"] == 3, within_s=180)
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(timeout=60) == 0
+        assert b"hippograph worker consolidating (arcadedb)" in (worker.stdout.read() if worker.stdout else b"")
+    finally:
+        for process in (worker, server):
+            if process is not None and process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+                process.wait(timeout=60)
+
+
+def test_a_worker_with_nothing_to_wait_for_says_so(tmp_path: Path) -> None:
+    process = hippograph_process("worker", data_dir=tmp_path / "data", log=tmp_path / "log")
+    assert process.wait(timeout=60) == 2
+    assert b"HIPPOGRAPH_CONSOLIDATION_INTERVAL_S is 0" in (tmp_path / "log").read_bytes()
