@@ -26,6 +26,7 @@ from playwright.sync_api import expect, sync_playwright
 from support.client import GraphQLClient
 from support.neo4j_browser import connect, loopback_only, run_slide
 from support.operations import capture_turns
+from support.own_store import store_of_its_own
 from support.processes import eventually, free_port, hippograph_process
 
 from hippograph.access import KeyRole, create_key
@@ -113,32 +114,32 @@ def watched(browser: Any, base_url: str) -> Iterator[Watched]:
 
 @pytest.fixture(scope="module")
 def keyless_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``hippograph serve`` on a store of its own that has no key: it serves its loopback user."""
-    if os.environ.get("NEO4J_URI"):
-        pytest.skip("the suite's Neo4j holds its keys, so a server on it is never keyless")
+    """``hippograph serve`` on a store of its own that has no key (under Neo4j a second Neo4j,
+    support/own_store.py): it serves its loopback user."""
     directory = tmp_path_factory.mktemp("keyless")
     port = free_port()
-    # It consolidates in its own process, whose models serve loads anyway: derive processes would
-    # each load them again (the suite's own server derives in a pool of them).
-    process = hippograph_process(
-        "serve",
-        "--port",
-        str(port),
-        data_dir=directory / "data",
-        log=directory / "serve.log",
-        env={"HIPPOGRAPH_CONSOLIDATION_PROCESSES": "0"},
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 180
-        while not ready(url):
-            assert process.poll() is None, (directory / "serve.log").read_text()[-3000:]
-            assert time.monotonic() < deadline, "the keyless server did not become ready"
-            time.sleep(0.1)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=60)
+    with store_of_its_own(directory) as own:
+        # It consolidates in its own process, whose models serve loads anyway: derive processes
+        # would each load them again (the suite's own server derives in a pool of them).
+        process = hippograph_process(
+            "serve",
+            "--port",
+            str(port),
+            data_dir=directory / "data",
+            log=directory / "serve.log",
+            env={**own, "HIPPOGRAPH_CONSOLIDATION_PROCESSES": "0"},
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 180
+            while not ready(url):
+                assert process.poll() is None, (directory / "serve.log").read_text()[-3000:]
+                assert time.monotonic() < deadline, "the keyless server did not become ready"
+                time.sleep(0.1)
+            yield url
+        finally:
+            process.terminate()
+            process.wait(timeout=60)
 
 
 def ready(url: str) -> bool:

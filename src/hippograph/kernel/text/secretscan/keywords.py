@@ -59,7 +59,10 @@ class Lexicon:
         lowered = text.lower()
         if len(lowered) != len(text):  # a few letters lower-case to two ("İ"): offsets would shift
             lowered = "".join(char if len(char.lower()) != 1 else char.lower() for char in text)
-        for first, phrases in self._by_first.items():
+        # The first words present at all, found in one C-level pass; only they are searched for.
+        present = self._by_first.keys() & set(_LETTERS.findall(lowered))
+        for first in present:
+            phrases = self._by_first[first]
             start = lowered.find(first)
             while start >= 0:
                 if not (start and _JOINER.match(text, start - 1)):

@@ -23,7 +23,8 @@ _IDENTIFIER_REFERENCE = re.compile(
 )
 # Runs of one masking character, possibly around a few visible characters: ********, ••••, xxxx1234.
 _MASK_CHARS = frozenset("*•●·xX#?_.-…")
-_MASKERS = frozenset("*•●·xX#")
+# Three of one masking character in a row: "***", "xxx", "•••"; "." "-" "_" only in their company.
+_MASK_RUN = re.compile(r"([*•●·xX#])\1\1")
 _LITERALS = frozenset({"true", "false", "yes", "no", "on", "off", "none", "null", "nil", "undefined", "required"})
 _DATE_TIME_NUMBER = re.compile(r"[\d.,:/+\-]+[a-zA-Z]{0,3}|v?\d+(?:\.\d+)+(?:[-+][\w.]+)?")
 _LETTER = re.compile(r"[^\W\d_]")
@@ -46,24 +47,11 @@ def is_placeholder(value: str) -> bool:
     stripped = value.strip("\"'` ")
     if not stripped or "..." in stripped or "…" in stripped:
         return True
-    visible = sum(char not in _MASK_CHARS for char in stripped)
-    if _longest_mask_run(stripped) >= 3 and visible <= 8:
+    if _MASK_RUN.search(stripped) and len(stripped) - sum(map(stripped.count, _MASK_CHARS)) <= 8:
         return True
     # Whole words between separators only, so a random token that happens to hold "here" stays secret.
     words = {word.lower() for word in _WORD_SEPARATORS.split(stripped) if word}
     return bool(words & _placeholder_words()) and not looks_random(stripped)
-
-
-def _longest_mask_run(value: str) -> int:
-    """The longest run of one masking character; "." "-" "_" count only in the mask symbols' company."""
-    best = run = 0
-    previous = ""
-    for char in value:
-        run = run + 1 if char == previous else 1
-        previous = char
-        if char in _MASKERS:
-            best = max(best, run)
-    return best
 
 
 def is_reference(value: str) -> bool:
