@@ -39,6 +39,7 @@ from harness import (
     REPO,
     GraphQLClient,
     Turn,
+    add_store_option,
     free_port,
     git_revision,
     load_average,
@@ -48,6 +49,7 @@ from harness import (
     running_server,
     store_directory,
     summary,
+    use_store,
 )
 from tqdm import tqdm
 
@@ -314,6 +316,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--warmup", type=int, default=WARMUP_RECALLS, help=f"recalls before measuring (default {WARMUP_RECALLS})"
     )
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "locomo_recall.json")
+    add_store_option(parser)
     args = parser.parse_args(argv)
     unknown = set(args.ablations) - set(ABLATIONS)
     if unknown:
@@ -323,6 +326,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    use_store(args.store)
     with store_directory(args.data_dir, prefix="hippograph-locomo-") as data_dir:
         results = run(args, data_dir)
     args.out.parent.mkdir(parents=True, exist_ok=True)
