@@ -228,7 +228,7 @@ def count_by_category(queries: Sequence[Query]) -> dict[str, int]:
 
 
 def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
-    samples = json.loads(args.locomo.read_text())
+    samples = json.loads(args.locomo.read_text())[: args.conversations]
     turns = load_turns(samples)
     queries, skipped = load_queries(samples, turns)
     record_path = data_dir / INGEST_RECORD
@@ -306,6 +306,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--locomo", type=Path, default=LOCOMO)
     parser.add_argument("--data-dir", default="tmp", help="the store: new, a previous run's, or tmp (default)")
+    parser.add_argument("--conversations", type=int, help="only the first N LoCoMo conversations (default: all)")
     parser.add_argument(
         "--ablations",
         type=lambda value: value.split(","),
