@@ -136,7 +136,7 @@ def measure(base_url: str, pid: int, operation: str, args: argparse.Namespace, c
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("store", type=Path, help="a data directory bench/load.py --data-dir left")
+    parser.add_argument("grown", metavar="DIR", type=Path, help="a data directory bench/load.py --data-dir left")
     parser.add_argument("--requests", type=int, default=200, help="of each operation, per round")
     parser.add_argument("--clients", type=int, default=2)
     parser.add_argument("--namespaces", type=int, default=5, help="as the load had")
@@ -151,7 +151,7 @@ def main() -> None:
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="hippograph-cpu-") as tmp:
         data_dir = Path(tmp) / "store"
-        shutil.copytree(args.store, data_dir)
+        shutil.copytree(args.grown, data_dir)
         with running_server(data_dir, port) as server:
             base_url = f"http://127.0.0.1:{port}"
             rounds = [measure(base_url, server.pid, operation, args, corpus) for operation in ROUNDS]
