@@ -38,6 +38,7 @@ from harness import (
     REPO,
     GraphQLClient,
     Turn,
+    add_store_option,
     free_port,
     git_revision,
     load_average,
@@ -48,6 +49,7 @@ from harness import (
     running_server,
     store_directory,
     summary,
+    use_store,
 )
 from tqdm import tqdm
 
@@ -358,6 +360,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="an empty or new directory for the store, or tmp",
     )
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "capture_recall.json")
+    add_store_option(parser)
     args = parser.parse_args(argv)
     # Percentiles need at least two requests of each kind.
     if min(args.singles, args.queries) < 2 or args.episodes - args.singles <= BATCH_SIZE:
@@ -373,6 +376,7 @@ def port_arg(value: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    use_store(args.store)
     with store_directory(args.data_dir, prefix="hippograph-bench-") as data_dir:
         if args.data_dir != "tmp" and any(data_dir.iterdir()):
             sys.exit(f"{data_dir} is not empty; the benchmark needs a fresh store")

@@ -1,4 +1,5 @@
-"""What the benchmarks share: the LoCoMo corpus, a ``hippograph serve`` subprocess, the machine.
+"""What the benchmarks share: the LoCoMo corpus, the store (``--store``), a ``hippograph serve``
+subprocess, the machine.
 
 Benchmarks run from a checkout as ``python bench/<name>.py``, so this module is importable as a
 sibling; it needs no installed service.
@@ -6,6 +7,7 @@ sibling; it needs no installed service.
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import re
@@ -24,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import neo4j
 import psutil
 
 REPO = Path(__file__).resolve().parents[1]
@@ -32,6 +35,9 @@ BENCH_DATA_VARIABLE = "HIPPOGRAPH_BENCH_DATA"
 LOCOMO_DATE = "%I:%M %p on %d %B, %Y"  # e.g. "1:56 pm on 8 May, 2023"
 READY_TIMEOUT_S = 180
 STOP_TIMEOUT_S = 60
+STORES = ("embedded", "neo4j")
+# A store directory used with Neo4j holds this file: the Neo4j's content is that directory's store.
+NEO4J_MARK = "neo4j-store"
 
 
 def bench_data() -> Path:
@@ -95,10 +101,104 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+# --- the store: embedded ArcadeDB in the data directory, or the Neo4j NEO4J_URI names ----------
+
+
+def add_store_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--store",
+        choices=STORES,
+        default="embedded",
+        help=(
+            "embedded (default): ArcadeDB in the data directory; neo4j: the Neo4j of NEO4J_URI, NEO4J_USER, "
+            "NEO4J_PASSWORD, NEO4J_DATABASE (`make neo4j-up && . .neo4j/env`), EMPTIED when a run starts a new store"
+        ),
+    )
+
+
+def use_store(choice: str) -> None:
+    """Point this process, and every server and process it starts, at the store chosen: Hippograph
+    uses Neo4j exactly when NEO4J_URI is set."""
+    if choice == "embedded":
+        os.environ.pop("NEO4J_URI", None)
+    elif not os.environ.get("NEO4J_URI"):
+        sys.exit("--store neo4j needs NEO4J_URI and its credentials: make neo4j-up && . .neo4j/env")
+
+
+def on_neo4j() -> bool:
+    return bool(os.environ.get("NEO4J_URI"))
+
+
+def neo4j_driver() -> neo4j.Driver:
+    return neo4j.GraphDatabase.driver(
+        os.environ["NEO4J_URI"],
+        auth=(os.environ.get("NEO4J_USER", "neo4j"), os.environ.get("NEO4J_PASSWORD", "")),
+        notifications_min_severity="OFF",
+    )
+
+
+def claim_neo4j(data_dir: Path) -> None:
+    """On Neo4j, a store directory without the mark is a new store: the database is emptied, data
+    and schema, as a fresh embedded store would be (the server sets its schema up again). With the
+    mark, the directory's earlier run left the database as it is, and it is reused like an embedded
+    store."""
+    mark = data_dir / NEO4J_MARK
+    if mark.exists():
+        return
+    empty_neo4j()
+    mark.write_text(os.environ["NEO4J_URI"] + "\n")
+
+
+def empty_neo4j() -> None:
+    """Every node, relationship, constraint and index of the database, gone (token look-up indexes
+    stay: Neo4j keeps them)."""
+    with neo4j_driver() as driver, driver.session(database=os.environ.get("NEO4J_DATABASE", "neo4j")) as session:
+        session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS").consume()
+        for (name,) in session.run("SHOW CONSTRAINTS YIELD name").values():
+            session.run(f"DROP CONSTRAINT `{name}`").consume()
+        for (name,) in session.run("SHOW INDEXES YIELD name, type WHERE type <> 'LOOKUP' RETURN name").values():
+            session.run(f"DROP INDEX `{name}`").consume()
+
+
+def neo4j_home() -> Path:
+    """The local Neo4j's directory (`make neo4j-up`: NEO4J_HOME_DIR, default .neo4j in the checkout)."""
+    return Path(os.environ.get("NEO4J_HOME_DIR", REPO / ".neo4j")).resolve()
+
+
+def store_bytes(data_dir: Path) -> int:
+    """Bytes the store holds on disk: the data directory; on Neo4j, its database's store files and
+    transaction logs under the local Neo4j's home as well."""
+    paths = [data_dir]
+    if on_neo4j():
+        database = os.environ.get("NEO4J_DATABASE", "neo4j")
+        paths += [neo4j_home() / "data" / "databases" / database, neo4j_home() / "data" / "transactions" / database]
+    return sum(f.stat().st_size for path in paths for f in path.rglob("*") if f.is_file())
+
+
+def store_rss_mib() -> float:
+    """The resident memory of the store's own process: 0 for the embedded store (it lives in the
+    server's), the local Neo4j's JVM otherwise."""
+    if not on_neo4j():
+        return 0.0
+    pid = int((neo4j_home() / "neo4j.pid").read_text())
+    return round(int(proc_field("VmRSS", Path(f"/proc/{pid}/status")).removesuffix(" kB")) / 1024, 1)
+
+
+def store_description() -> dict[str, Any]:
+    if not on_neo4j():
+        return {"store": "embedded"}
+    with neo4j_driver() as driver:
+        info = driver.execute_query("CALL dbms.components() YIELD versions, edition RETURN versions[0], edition")
+    version, edition = info.records[0]
+    return {"store": "neo4j", "neo4j_version": version, "neo4j_edition": edition}
+
+
 @contextmanager
 def running_server(data_dir: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """``hippograph serve`` until the block ends, however it ends; its output is shown only if the
-    block fails."""
+    """``hippograph serve`` on the store chosen (``use_store``) until the block ends, however it
+    ends; its output is shown only if the block fails."""
+    if on_neo4j():
+        claim_neo4j(data_dir)
     # Serve the checkout this script belongs to, installed or not.
     python_path = os.pathsep.join(filter(None, [str(REPO / "src"), os.environ.get("PYTHONPATH")]))
     env = {**os.environ, "PYTHONPATH": python_path}
@@ -223,6 +323,7 @@ def machine() -> dict[str, Any]:
         ),
         "python": platform.python_version(),
         "os": platform.platform(),
+        **store_description(),
     }
 
 

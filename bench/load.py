@@ -50,6 +50,7 @@ from harness import (
     OPERATIONS,
     REPO,
     CpuMeter,
+    add_store_option,
     free_port,
     git_revision,
     load_average,
@@ -59,6 +60,7 @@ from harness import (
     running_server,
     store_directory,
     summary,
+    use_store,
 )
 from tqdm import tqdm
 
@@ -295,7 +297,9 @@ def main() -> None:
     parser.add_argument("--port", default="auto")
     parser.add_argument("--data-dir", default="tmp", help="'tmp' for a fresh temporary directory")
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "load.json")
+    add_store_option(parser)
     args = parser.parse_args()
+    use_store(args.store)
 
     os.environ.setdefault("HIPPOGRAPH_RATE_PER_S", "100000")
     corpus = load_corpus()

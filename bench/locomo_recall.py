@@ -38,6 +38,7 @@ from harness import (
     REPO,
     GraphQLClient,
     Turn,
+    add_store_option,
     free_port,
     git_revision,
     load_average,
@@ -48,6 +49,7 @@ from harness import (
     running_server,
     store_directory,
     summary,
+    use_store,
 )
 from tqdm import tqdm
 
@@ -226,7 +228,7 @@ def count_by_category(queries: Sequence[Query]) -> dict[str, int]:
 
 
 def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
-    samples = json.loads(args.locomo.read_text())
+    samples = json.loads(args.locomo.read_text())[: args.conversations]
     turns = load_turns(samples)
     queries, skipped = load_queries(samples, turns)
     record_path = data_dir / INGEST_RECORD
@@ -306,6 +308,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--locomo", type=Path, help="the LoCoMo dev set (default: locomo-dev.json in the evaluation data folder)"
     )
     parser.add_argument("--data-dir", default="tmp", help="the store: new, a previous run's, or tmp (default)")
+    parser.add_argument("--conversations", type=int, help="only the first N LoCoMo conversations (default: all)")
     parser.add_argument(
         "--ablations",
         type=lambda value: value.split(","),
@@ -316,6 +319,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--warmup", type=int, default=WARMUP_RECALLS, help=f"recalls before measuring (default {WARMUP_RECALLS})"
     )
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "locomo_recall.json")
+    add_store_option(parser)
     args = parser.parse_args(argv)
     args.locomo = args.locomo or locomo_dev()
     unknown = set(args.ablations) - set(ABLATIONS)
@@ -326,6 +330,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    use_store(args.store)
     with store_directory(args.data_dir, prefix="hippograph-locomo-") as data_dir:
         results = run(args, data_dir)
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -8,7 +8,9 @@ captureBatch, remember, recall. For each: the CPU seconds the server's process u
 (its Python threads, the embedded engine's and the JVM's together), the cores that kept busy, and
 the latency. Recall is also split by the server's threads (the engine's Bolt threads, the
 interpreter's, the JVM's compiler and collector) and by named statement (``/metrics``). The first
-recall round includes the JVM compiling recall's paths; the second is the figure to use.
+recall round includes the JVM compiling recall's paths; the second is the figure to use. On Neo4j
+(``--store neo4j``, the store load.py grew there) the copy is of the directory only: the requests
+change the database itself, and the CPU figures are the server's without Neo4j's.
 
     python bench/load.py --duration 600 --data-dir DIR      # once, to grow a store
     python bench/request_cpu.py DIR [--requests 200] [--clients 2]
@@ -31,7 +33,7 @@ from typing import Any
 
 import httpx
 import psutil
-from harness import REPO, free_port, git_revision, machine, running_server, summary
+from harness import REPO, add_store_option, free_port, git_revision, machine, running_server, summary, use_store
 from load import Client, Corpus, Tally, load_corpus, recall
 
 ROUNDS = ("recall", "capture", "captureBatch", "remember", "recall")
@@ -134,12 +136,14 @@ def measure(base_url: str, pid: int, operation: str, args: argparse.Namespace, c
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("store", type=Path, help="a data directory bench/load.py --data-dir left")
+    parser.add_argument("grown", metavar="DIR", type=Path, help="a data directory bench/load.py --data-dir left")
     parser.add_argument("--requests", type=int, default=200, help="of each operation, per round")
     parser.add_argument("--clients", type=int, default=2)
     parser.add_argument("--namespaces", type=int, default=5, help="as the load had")
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "request_cpu.json")
+    add_store_option(parser)
     args = parser.parse_args()
+    use_store(args.store)
 
     os.environ["HIPPOGRAPH_CONSOLIDATION_INTERVAL_S"] = "0"  # only the requests' own work
     os.environ.setdefault("HIPPOGRAPH_RATE_PER_S", "100000")
@@ -147,7 +151,7 @@ def main() -> None:
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="hippograph-cpu-") as tmp:
         data_dir = Path(tmp) / "store"
-        shutil.copytree(args.store, data_dir)
+        shutil.copytree(args.grown, data_dir)
         with running_server(data_dir, port) as server:
             base_url = f"http://127.0.0.1:{port}"
             rounds = [measure(base_url, server.pid, operation, args, corpus) for operation in ROUNDS]

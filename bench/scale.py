@@ -47,6 +47,7 @@ from harness import (
     REPO,
     GraphQLClient,
     Turn,
+    add_store_option,
     free_port,
     git_revision,
     load_average,
@@ -56,8 +57,11 @@ from harness import (
     peak_rss_mib,
     proc_field,
     running_server,
+    store_bytes,
     store_directory,
+    store_rss_mib,
     summary,
+    use_store,
 )
 from tqdm import tqdm
 
@@ -236,10 +240,6 @@ def probe_questions(samples: list[dict[str, Any]], probe: str) -> list[str]:
 # --- the store ----------------------------------------------------------------------------
 
 
-def bytes_on_disk(path: Path) -> int:
-    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
-
-
 def rss_mib(pid: int) -> float:
     return round(int(proc_field("VmRSS", Path(f"/proc/{pid}/status")).removesuffix(" kB")) / 1024, 1)
 
@@ -306,7 +306,8 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
                 "vector_overlap_with_alone": overlap(here, progress["alone"]),
                 "server_rss_mib": rss_mib(server.pid),
                 "server_peak_rss_mib": peak_rss_mib(server.pid),
-                "bytes_on_disk_per_episode": round(bytes_on_disk(data_dir) / sum(want)),
+                "bytes_on_disk_per_episode": round(store_bytes(data_dir) / sum(want)),
+                "store_rss_mib": store_rss_mib(),
                 "load_average": load_average(),
             }
             args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -318,7 +319,7 @@ def markdown(results: dict[str, Any]) -> str:
     lines = [
         (
             "| episodes | capture ep/s | consolidation ep/s | recall median ms | p95 ms | vector stage p95 ms "
-            "| vector overlap with alone | RSS MiB | bytes on disk / episode |"
+            "| vector overlap with alone | RSS MiB (server + Neo4j) | bytes on disk / episode |"
         ),
         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
@@ -327,7 +328,7 @@ def markdown(results: dict[str, Any]) -> str:
         lines.append(
             f"| {step['episodes']:,} | {step['capture']['episodes_per_s']} | {step['consolidation']['episodes_per_s']} "
             f"| {latency['median']} | {latency['p95']} | {vector.get('p95', '')} "
-            f"| {step['vector_overlap_with_alone']['mean']} | {step['server_rss_mib']} "
+            f"| {step['vector_overlap_with_alone']['mean']} | {step['server_rss_mib']} + {step['store_rss_mib']} "
             f"| {step['bytes_on_disk_per_episode']:,} |"
         )
     return "\n".join(lines)
@@ -346,6 +347,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=int, default=100, help="recalls before measuring, per step (default 100)")
     parser.add_argument("--data-dir", default="tmp", help="the store: new, a previous run's, or tmp (default)")
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "scale.json")
+    add_store_option(parser)
     args = parser.parse_args(argv)
     if args.queries < 2:
         parser.error("need --queries >= 2")
@@ -354,6 +356,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    use_store(args.store)
     with store_directory(args.data_dir, prefix="hippograph-scale-") as data_dir:
         results = run(args, data_dir)
     print(markdown(results))

@@ -30,8 +30,8 @@ class Workload:
     warmup_batch: list[Turn]  # captured before measuring, in a namespace of its own
 
     @classmethod
-    def load(cls, locomo: Path, batch_size: int, warmup: int) -> Workload:
-        samples = json.loads(locomo.read_text())
+    def load(cls, locomo: Path, batch_size: int, warmup: int, conversations: int | None = None) -> Workload:
+        samples = json.loads(locomo.read_text())[:conversations]
         turns = load_turns(samples)
         queries, skipped = load_queries(samples, turns)
         batches = [
