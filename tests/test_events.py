@@ -18,7 +18,7 @@ import httpx
 from support.client import GraphQLClient
 from support.operations import consolidate_over_api, remember
 from support.processes import eventually
-from support.statements import run_test_statement
+from support.statements import bolt_driver, run_test_statement
 from websockets.sync.client import ClientConnection, connect
 
 from hippograph.access import KeyRole, create_key, revoke_key
@@ -26,7 +26,7 @@ from hippograph.capture.service import capture
 from hippograph.kernel.model import CaptureInput
 from hippograph.kernel.resources import read_text
 from hippograph.runtime import Runtime
-from hippograph.store import open_store
+from hippograph.store import Store
 
 PROTOCOL = "graphql-transport-ws"
 
@@ -121,7 +121,9 @@ def test_capture_and_consolidation_report_what_they_create_and_revise(
 def test_a_write_through_another_connection_arrives_and_a_subscriber_resumes_from_its_cursor(
     gql: GraphQLClient, base_url: str, runtime: Runtime, namespace: str, admin_secret: str
 ) -> None:
-    other = open_store(runtime.settings)  # what another server sharing the store holds
+    # What another server sharing the store holds: a driver and a Store of its own, over Bolt.
+    driver, database = bolt_driver(runtime.settings)
+    other = Store(driver, database, runtime.store.dialect, attached=True)
     elsewhere = replace(runtime, store=other)
     try:
         with subscription(base_url, namespace, admin_secret) as socket:
