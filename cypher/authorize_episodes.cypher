@@ -3,6 +3,8 @@
 // may not see, and the hits need no second lookup. Ids are looked up one by one through the id
 // index: a namespace filter next to `id IN $ids` leads ArcadeDB to scan the whole namespace.
 // An episode exists in valid time from when it happened, in transaction time from its capture.
+// With each, for currentness in scoring: the facts it supports that still hold, and what replaced
+// those it supports that do not (the newer facts, and the episodes that state them).
 // The maps come back as one list in one record (Transaction.run_listed).
 UNWIND $ids AS id
 MATCH (m:Episode {id: id})
@@ -20,5 +22,9 @@ WHERE m.namespace = $namespace AND m.forgotten_at IS NULL
 RETURN collect(m {
   .id, .namespace, .content, .role, .agent, .session, .occurred_at, .captured_at, .content_hash,
   .importance, .pinned, .tags, .observed_by, .access_count, .last_accessed_at, .forgotten_at, .state, .metadata,
-  embedded: NOT m.embedding_pending
+  embedded: NOT m.embedding_pending,
+  holds: [(m)<-[:SUPPORTED_BY]-(f:Fact) WHERE f.status = 'active' | f.id],
+  replaced_by: [(m)<-[:SUPPORTED_BY]-(old:Fact)<-[:SUPERSEDES]-(new:Fact) WHERE old.status = 'superseded' | new.id]
+    + [(m)<-[:SUPPORTED_BY]-(old:Fact)<-[:SUPERSEDES]-(:Fact)-[:SUPPORTED_BY]->(x:Episode)
+       WHERE old.status = 'superseded' AND x.id <> m.id | x.id]
 }) AS rows

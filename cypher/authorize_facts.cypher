@@ -1,5 +1,6 @@
 // Which candidate ids are facts this caller may see under these filters (docs/architecture.md, Recall), as
-// facts_by_id reads them, with the facts each replaced (for scoring); the filter comes first, so
+// facts_by_id reads them, with the facts each replaced and what replaced it, the newer facts and
+// the episodes that state them (for scoring); the filter comes first, so
 // nothing is read of a fact the caller may not see. Ids go through the id index one by one (see
 // authorize_episodes.cypher). Facts have no agent or session of their own, so a filter on either
 // excludes them.
@@ -28,8 +29,10 @@ WHERE m.namespace = $namespace AND m.forgotten_at IS NULL
                              AND (m.expired_at IS NULL OR m.expired_at > $known_at)))
 RETURN collect(m {
   .id, .namespace, .statement, .kind, .key, .subject, .predicate, .object, .confidence,
-  .importance, .version, .status, .origin, .valid_from, .valid_to, .recorded_at, .expired_at,
+  .importance, .version, .status, .origin, .valid_from, .valid_to, .valid_precision, .recorded_at, .expired_at,
   .pinned, .tags, .access_count, .last_accessed_at, .forgotten_at,
   supported_by: [(m)-[:SUPPORTED_BY]->(e:Episode) | e.id],
-  replaces: [(m)-[:SUPERSEDES]->(old:Fact) | old.id]
+  replaces: [(m)-[:SUPERSEDES]->(old:Fact) | old.id],
+  replaced_by: [(m)<-[:SUPERSEDES]-(new:Fact) | new.id]
+    + [(m)<-[:SUPERSEDES]-(:Fact)-[:SUPPORTED_BY]->(x:Episode) | x.id]
 }) AS rows

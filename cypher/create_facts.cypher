@@ -6,7 +6,8 @@ CREATE (f:Fact)
 SET f = x.props
 CREATE (f)-[s:SUPPORTED_BY]->(e)
 SET s.position = x.said.position, s.statement = x.said.statement, s.confidence = x.said.confidence,
-    s.kind = x.said.kind, s.concepts = x.said.concepts
+    s.kind = x.said.kind, s.concepts = x.said.concepts, s.at = x.said.at, s.until = x.said.until,
+    s.precision = x.said.precision
 WITH f, x
 UNWIND x.about AS a
 MATCH (en:Entity {id: a.entity})

@@ -6,4 +6,4 @@ WITH m, e
 MATCH (f:Fact {id: m.target})
 MERGE (f)-[r:SUPPORTED_BY]->(e)
 SET r.position = m.position, r.statement = m.statement, r.confidence = m.confidence, r.kind = m.kind,
-    r.concepts = m.concepts
+    r.concepts = m.concepts, r.at = m.at, r.until = m.until, r.precision = m.precision

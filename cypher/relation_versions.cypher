@@ -5,8 +5,9 @@ MATCH (s:Entity {id: $subject})<-[:ABOUT {role: 'subject'}]-(f:Fact)-[:ABOUT {ro
 WHERE f.namespace = $namespace AND f.predicate = $predicate AND f.origin = 'extracted'
   AND f.forgotten_at IS NULL AND f.expired_at IS NULL
 RETURN f.id AS id, o.id AS object, f.negated AS negated, f.status AS status, f.valid_from AS valid_from,
-       f.valid_to AS valid_to, f.confidence AS confidence, f.statement AS statement, f.kind AS kind,
-       [(f)-[r:SUPPORTED_BY]->(e:Episode) | {episode: e.id, at: e.occurred_at, position: r.position,
+       f.valid_to AS valid_to, f.valid_precision AS valid_precision, f.confidence AS confidence, f.statement AS statement, f.kind AS kind,
+       [(f)-[r:SUPPORTED_BY]->(e:Episode) | {episode: e.id, at: coalesce(r.at, e.occurred_at),
+                                              until: r.until, precision: r.precision, position: r.position,
                                               confidence: r.confidence, statement: r.statement, kind: r.kind,
                                               concepts: r.concepts}] AS said,
        [(f)-[:SUPERSEDES]->(g:Fact) | g.id] AS supersedes,

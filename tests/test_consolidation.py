@@ -70,7 +70,8 @@ def test_a_move_closes_the_old_home_in_valid_time(gql: GraphQLClient, namespace:
     assert [edge["place"] for edge in homes()] == ["Boston"]
     back_then = homes(as_of="2022-12-31T00:00:00Z")
     assert [edge["place"] for edge in back_then] == ["Denver"]
-    assert back_then[0]["validTo"] == "2023-06-01T09:00:00Z"
+    # "I moved to Boston last week", said on Thursday 1 June 2023: the week that began on 22 May.
+    assert back_then[0]["validTo"] == "2023-05-22T00:00:00Z"
     # Before anything was consolidated, Hippograph knew of no home at all.
     assert homes(as_of="2022-12-31T00:00:00Z", known_at="2020-01-01T00:00:00Z") == []
 
@@ -78,7 +79,7 @@ def test_a_move_closes_the_old_home_in_valid_time(gql: GraphQLClient, namespace:
     by_status = {entry["fact"]["status"]: entry for entry in entries if entry["fact"]["predicate"] == "LIVES_IN"}
     assert by_status["superseded"]["supersededBy"] == [by_status["active"]["fact"]["id"]]
     assert by_status["active"]["supersedes"] == [by_status["superseded"]["fact"]["id"]]
-    assert by_status["superseded"]["fact"]["validTo"] == "2023-06-01T09:00:00Z"
+    assert by_status["superseded"]["fact"]["validTo"] == "2023-05-22T00:00:00Z"
 
 
 def test_consolidating_again_changes_no_count(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
@@ -168,7 +169,8 @@ def test_a_later_negation_ends_the_relation_and_a_same_time_one_contradicts(gql:
         ]["edges"]
         if e["type"] == "WORKS_AT"
     ]
-    assert len(jobs) == 1 and jobs[0]["validTo"] == "2023-05-01T10:00:00Z"
+    # "I left Google in the spring", said on 1 May 2023: this spring, from 1 March.
+    assert len(jobs) == 1 and jobs[0]["validTo"] == "2023-03-01T00:00:00Z"
     now = gql.data("neighborhood", namespace=namespace, entityId=melanie, depth=1)["neighborhood"]["edges"]
     assert not [e for e in now if e["type"] == "WORKS_AT"]
 

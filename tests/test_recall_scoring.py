@@ -205,3 +205,20 @@ def test_a_folded_hit_names_each_channel_once_with_its_best_rank() -> None:
     candidates = {"episode": candidate("episode"), "fact": candidate("fact", kind="fact", supported_by=("episode",))}
     [hit] = score(reciprocal_rank_fusion(rankings, k=60), candidates, PRESETS[Mode.BALANCED], now=NOW, limit=10)
     assert [(c.channel, c.rank) for c in hit.channels] == [(Channel.KEYWORD, 1), (Channel.VECTOR, 1)]
+
+
+def test_a_superseded_memory_ranks_below_its_replacement_whatever_its_access() -> None:
+    fused = reciprocal_rank_fusion({Channel.KEYWORD: ranked(("boston", 1.0), ("other", 0.9), ("denver", 0.8))}, k=60)
+    candidates = {
+        "boston": candidate("boston", access_count=50, replaced_by=("denver",)),
+        "other": candidate("other"),
+        "denver": candidate("denver"),
+    }
+    scored = score(fused, candidates, PRESETS[Mode.BALANCED], now=NOW, limit=10)
+    by_id = {s.id: s for s in scored}
+    assert [s.id for s in scored] == ["other", "denver", "boston"]
+    assert by_id["boston"].score == pytest.approx(0.5 * by_id["denver"].score)
+    assert by_id["boston"].explanation.access_boost > 2 and by_id["boston"].explanation.status_factor < 0.5
+    # A question about the past ranks them as their channels and access do.
+    past = score(fused, candidates, PRESETS[Mode.BALANCED], now=NOW, limit=10, current_first=False)
+    assert past[0].id == "boston" and past[0].explanation.status_factor == 1

@@ -117,6 +117,10 @@ class Fact(graphene.ObjectType):
     origin = graphene.String(required=True)
     valid_from = DateTime()
     valid_to = DateTime()
+    valid_precision = graphene.String(
+        description='How precisely validFrom is known when the statement dated itself ("last spring"): '
+        "day, week, month, season or year; null when validFrom is the time it was said."
+    )
     recorded_at = DateTime(required=True)
     expired_at = DateTime()
     supported_by = graphene.List(graphene.NonNull(Episode), required=True)
@@ -406,3 +410,8 @@ class ConsolidationResult(graphene.ObjectType):
     processed = graphene.Int(required=True)
     failed = graphene.Int(required=True)
     remaining = graphene.Int(required=True)
+    workers = graphene.String(
+        description="starting: the consolidation worker processes are still loading their models (the server "
+        "derives in its own process meanwhile; episodes the background consolidator leased are on their way, "
+        "ask again in a few seconds); ready: they are loaded; null: the server has none."
+    )

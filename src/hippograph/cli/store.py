@@ -72,7 +72,8 @@ def _consolidate(settings: Settings, args: argparse.Namespace) -> int:
         report = consolidate(runtime, namespace=namespace, limit=limit, progress=True)
     finally:
         runtime.close()
-    print(f"consolidated {report.processed}, failed {report.failed}, remaining {report.remaining}")
+    workers = f", workers {report.workers}" if report.workers == "starting" else ""
+    print(f"consolidated {report.processed}, failed {report.failed}, remaining {report.remaining}{workers}")
     return 0 if report.failed == 0 else 1
 
 

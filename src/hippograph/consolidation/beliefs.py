@@ -10,7 +10,7 @@ publishes once it has committed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ulid import ULID
@@ -115,8 +115,9 @@ def commit_fact(
     if any(version["supported"] for version in versions):
         return  # this episode was committed before, whatever became of the fact since
     ctx.versions.wrote(namespace, digest)
+    at, until = stated_time(ctx.work.occurred_at, candidate)
     said = Said(
-        ctx.work.occurred_at,
+        at,
         ctx.work.id,
         position,
         obj or "",
@@ -125,12 +126,15 @@ def commit_fact(
         candidate.statement,
         candidate.kind,
         fact_concepts(ctx.work, candidate),
+        until,
+        None if candidate.when is None else str(candidate.when.precision),
     )
     about = [{"entity": entity, "role": role} for entity, role in ((subject, "subject"), (obj, "object")) if entity]
     fact_id = str(ULID())
     functional = edge is not None and relation_types()[candidate.predicate or ""].functional
     props = _fact_properties(
         ctx,
+        said,
         candidate,
         fact_id,
         digest,
@@ -157,8 +161,26 @@ def _name(mentions: tuple[Mention, ...], index: int | None) -> str | None:
     return None if index is None else mentions[index].name
 
 
+def stated_time(occurred_at: datetime, candidate: FactCandidate) -> tuple[datetime, datetime | None]:
+    """When the candidate's statement held by its own words: from the start it gives, else from
+    when it was said; to the end it gives ("until", "for three months"), or for an event to the end
+    of the period it names ("camping last week" ended with that week). A relation dated by a
+    period ("moved to Boston last spring") starts there and holds on."""
+    when = candidate.when
+    if when is None:
+        return occurred_at, None
+    happening = candidate.kind == "event" and candidate.predicate not in relation_types()
+    end = when.end if when.bounded or happening else None
+    if when.start is not None:
+        return when.start, end
+    if end is not None and end <= occurred_at:  # "until last Friday": it held at least that day
+        return end - timedelta(days=1), end
+    return occurred_at, end
+
+
 def _fact_properties(
     ctx: Context,
+    said: Said,
     candidate: FactCandidate,
     fact_id: str,
     digest: str,
@@ -180,7 +202,9 @@ def _fact_properties(
             confidence=candidate.confidence,
             content_hash=digest,
             origin="extracted",
-            valid_from=ctx.work.occurred_at,
+            valid_from=said.at,
+            valid_to=said.until,
+            valid_precision=said.precision,
             recorded_at=ctx.now,
             negated=candidate.negated,
             key=key,

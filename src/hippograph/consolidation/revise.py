@@ -59,6 +59,9 @@ def support_props(said: Said) -> dict[str, Any]:
         "confidence": said.confidence,
         "kind": said.kind,
         "concepts": list(said.concepts),
+        "at": None if said.precision is None else said.at,  # None: the episode's own time
+        "until": said.until,
+        "precision": said.precision,
     }
 
 
@@ -82,6 +85,8 @@ def revise_relation(ctx: Context, said: Said, subject: str, predicate: str, new:
                 s["statement"] or row["statement"],
                 s["kind"] or row["kind"],
                 tuple(s["concepts"] or ()),
+                s["until"],
+                s["precision"],
             )
             owner[statement] = row["id"]
     result = timeline([*owner, said], relation_types()[predicate].functional)
@@ -128,6 +133,8 @@ def _assign(
 def _new_props(new: NewFact, version: Version) -> dict[str, Any]:
     props = dict(new.props)
     props.update(status=version.status)
+    if version.first.precision is not None:
+        props["valid_precision"] = version.first.precision
     if version.valid_to is not None:
         props["valid_to"] = version.valid_to
     return props
@@ -163,6 +170,7 @@ def _write_versions(
             target = {
                 "valid_from": version.first.at,
                 "valid_to": version.valid_to,
+                "valid_precision": version.first.precision,
                 "status": version.status,
                 "statement": version.first.statement,
                 "confidence": version.first.confidence,

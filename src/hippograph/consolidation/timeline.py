@@ -4,6 +4,9 @@ same statements give the same versions whatever order their episodes were consol
 Statements are taken in the order of their episodes' own time, then episode id (ids ascend in
 capture order), then their place in the episode. In that order:
 
+Each statement is placed at the time it says ("I moved to Boston last spring": spring of the year
+before, when said in May), else at its episode's; an end it gives ("until 2020") ends its version.
+
 * a statement of the object the relation currently has supports that version;
 * a statement of another object starts a new version and, for a functional relation (one object at
   a time: LIVES_IN, WORKS_AT), closes the current one at its time and supersedes it;
@@ -36,6 +39,10 @@ class Said:
     statement: str = field(compare=False)
     kind: str = field(compare=False)
     concepts: tuple[str, ...] = field(default=(), compare=False)  # the concept keys the statement mentions
+    # The end the statement gives its valid time ("until 2020", an event's own period), and how
+    # precisely it placed ``at`` ("day", "season", ...; None: at is when it was said).
+    until: datetime | None = field(default=None, compare=False)
+    precision: str | None = field(default=None, compare=False)
 
 
 @dataclass(eq=False)
@@ -81,7 +88,7 @@ def timeline(statements: Iterable[Said], functional: bool) -> Timeline:
             if held is None:
                 continue
             if held.first.at < said.at:
-                held.valid_to, held.superseded_by = said.at, denial
+                held.valid_to, held.superseded_by = _earlier(held.valid_to, said.at), denial
                 del current[said.object]
             elif not any(held is version for _, version in contradictions):
                 contradictions.append((denial, held))
@@ -95,11 +102,16 @@ def timeline(statements: Iterable[Said], functional: bool) -> Timeline:
         if held is not None:
             held.said.append(said)
             continue
-        version = Version(said.object, False, [said])
+        version = Version(said.object, False, [said], valid_to=said.until)
         versions.append(version)
         if functional:
             for older in current.values():
-                older.valid_to, older.superseded_by = said.at, version
+                older.valid_to, older.superseded_by = _earlier(older.valid_to, said.at), version
             current.clear()
         current[said.object] = version
     return Timeline(versions, contradictions)
+
+
+def _earlier(end: datetime | None, at: datetime) -> datetime:
+    """A version's end once something later replaces it: the end its own statement gave, if sooner."""
+    return at if end is None else min(end, at)

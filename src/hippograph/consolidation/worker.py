@@ -49,6 +49,10 @@ class ConsolidationReport:
     processed: int
     failed: int
     remaining: int
+    # "starting" while the worker processes load their models (this process derives meanwhile,
+    # and episodes another drain leased may still be on their way), "ready" once one has; None
+    # without worker processes.
+    workers: str | None = None
 
 
 def consolidate(
@@ -63,7 +67,9 @@ def consolidate(
     total = min(limit, remaining(runtime, namespace)) if progress else None
     with tqdm(total=total, disable=not progress, unit="episode") as bar:
         processed, failed = drain(runtime, namespace=namespace, limit=limit, worker=worker, on_batch=bar.update)
-    return ConsolidationReport(processed, failed, remaining(runtime, namespace))
+    pool = runtime.derive_pool
+    workers = None if pool is None else "ready" if pool.loaded else "starting"
+    return ConsolidationReport(processed, failed, remaining(runtime, namespace), workers)
 
 
 def drain(
@@ -145,9 +151,10 @@ def _lease(runtime: Runtime, namespace: str | None, count: int, worker: str) -> 
 
 
 def _submit(runtime: Runtime, turns: list[Turn]) -> Future[list[Derived]]:
-    if runtime.derive_pool is None:
+    pool = runtime.derive_pool
+    if pool is None or not pool.warm_up():  # while the worker processes load, this one derives
         return derive_now(runtime.extractor, runtime.embedder, turns)
-    return runtime.derive_pool.submit(turns)
+    return pool.submit(turns)
 
 
 def _process(runtime: Runtime, batch: list[Row], derived: Future[list[Derived]], worker: str) -> tuple[int, int]:
@@ -294,8 +301,8 @@ def _derive(runtime: Runtime, batch: list[Row], derived: list[Derived]) -> list[
 def _turn(episode: Row) -> Turn:
     speaker_type = SPEAKER_TYPES.get(episode["role"])
     if speaker_type is None or episode["agent"] in (None, UNKNOWN_AGENT):
-        return Turn(episode["content"])
-    return Turn(episode["content"], speaker=episode["agent"], speaker_type=speaker_type)
+        return Turn(episode["content"], said_at=episode["occurred_at"])
+    return Turn(episode["content"], speaker=episode["agent"], speaker_type=speaker_type, said_at=episode["occurred_at"])
 
 
 def _release(runtime: Runtime, episode: Row, worker: str, error: Exception) -> None:

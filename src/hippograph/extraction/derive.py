@@ -69,6 +69,20 @@ class DerivePool:
         self._initargs = (embedding_batch_size, torch_threads, niceness, model_cache_dir)
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
+        self._ready = threading.Event()
+
+    @property
+    def loaded(self) -> bool:
+        """Whether a worker process has its models loaded."""
+        return self._ready.is_set()
+
+    def warm_up(self) -> bool:
+        """``loaded``; if not, start the workers unless they are on the way. Until they are, a
+        drain derives in its own process: the first consolidation after start-up does not wait
+        the seconds (tens, on a busy machine) that loading spaCy and MiniLM takes."""
+        if not self._ready.is_set():
+            self._pool()
+        return self._ready.is_set()
 
     def submit(self, turns: Sequence[Turn]) -> Future[list[Derived]]:
         executor = self._pool()
@@ -94,13 +108,19 @@ class DerivePool:
                 replacing.shutdown(wait=False, cancel_futures=True)
             if self._executor is None or broken:
                 # Spawned, never forked: this process runs the JVM and torch's threads.
+                self._ready.clear()
                 self._executor = ProcessPoolExecutor(
                     self.processes,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_load_models,
                     initargs=self._initargs,
                 )
+                self._executor.submit(_loaded).add_done_callback(self._warmed)
             return self._executor
+
+    def _warmed(self, future: Future[bool]) -> None:
+        if not future.cancelled() and future.exception() is None:
+            self._ready.set()
 
 
 def _statement_vectors(embedder: Embedder, extractions: list[Extraction]) -> list[tuple[Vector | None, ...]]:
@@ -155,6 +175,11 @@ def _exit_with_parent() -> None:
     if parent is not None:
         wait([parent.sentinel])
         os._exit(1)
+
+
+def _loaded() -> bool:
+    """A first task, answered once a worker's initializer has loaded its models."""
+    return _models is not None
 
 
 def _derive_in_worker(turns: list[Turn]) -> list[Derived]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 
 
@@ -58,6 +59,30 @@ class Relation:
     sentence: int
 
 
+class Precision(StrEnum):
+    """How precisely a text placed something in time."""
+
+    DAY = "day"
+    WEEK = "week"
+    MONTH = "month"
+    SEASON = "season"
+    YEAR = "year"
+
+
+@dataclass(frozen=True)
+class When:
+    """What a sentence says of its statement's valid time (extraction/when.py). ``start`` None: not
+    said (the episode's time stands in); ``end`` the end of the period it names or the end it
+    gives; ``bounded`` whether the text gives that end ("until", "for", "from ... to") rather than
+    only the period an event took place in ("last spring" dates a move, it does not end the home)."""
+
+    start: datetime | None
+    end: datetime | None
+    precision: Precision
+    bounded: bool
+    text: str
+
+
 @dataclass(frozen=True)
 class FactCandidate:
     """A sentence worth keeping as a Fact: it carries a relation, a preference, a decision, a
@@ -76,6 +101,9 @@ class FactCandidate:
     # The keys of the text's concepts its sentence mentions (Extraction.concepts, so the same
     # cap holds): what the fact is about besides its entities.
     concepts: tuple[str, ...] = ()
+    # When its sentence says it held ("last spring", "since March"), resolved against the turn's
+    # time; None where it says nothing of it, or the turn has no time.
+    when: When | None = None
 
 
 @dataclass(frozen=True)
@@ -122,6 +150,8 @@ class Turn:
     text: str
     speaker: str | None = None
     speaker_type: EntityType = EntityType.PERSON
+    # When it was said (the episode's occurredAt): what "yesterday" and "last spring" count from.
+    said_at: datetime | None = None
 
     def body(self) -> tuple[str, int]:
         """The text without a leading "Speaker: " label, and where it starts: the label is

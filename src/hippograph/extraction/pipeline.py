@@ -15,6 +15,7 @@ from hippograph.extraction.model import Extraction, Mention, Sentence, Turn
 from hippograph.extraction.nlp import DICTIONARY, load_pipeline
 from hippograph.extraction.relation_rules import matcher as relation_matcher
 from hippograph.extraction.relations import find_relations
+from hippograph.extraction.when import sentence_time
 
 
 class Extractor:
@@ -54,7 +55,15 @@ class Extractor:
         )
         concepts = find_concepts(doc, offset)
         by_sentence = sentence_concept_keys(doc, {concept.key for concept in concepts})
-        facts = [replace(fact, concepts=by_sentence[fact.sentence]) for fact in facts]
+        spans = list(doc.sents)
+        facts = [
+            replace(
+                fact,
+                concepts=by_sentence[fact.sentence],
+                when=None if turn.said_at is None else sentence_time(spans[fact.sentence], turn.said_at),
+            )
+            for fact in facts
+        ]
         return Extraction(sentences, shifted, tuple(relations), tuple(facts), concepts)
 
 

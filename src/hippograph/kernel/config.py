@@ -180,6 +180,9 @@ class RecallSettings:
     # Whether the keyword channel searches episodes by their words' stems ("researching" meets
     # "research"; capture writes them) rather than by their words as written.
     keyword_stems: bool = True
+    # Whether a superseded memory ranks below the one that replaced it (recall/scoring.py), for a
+    # question that is not about the past.
+    current_first: bool = True
     activation: ActivationParams = ActivationParams()
     graph: GraphSettings = GraphSettings()
 

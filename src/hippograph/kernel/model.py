@@ -116,6 +116,9 @@ class Fact:
     last_accessed_at: datetime | None
     supported_by: list[str] = field(default_factory=list)
     forgotten_at: datetime | None = None
+    # How precisely valid_from is known: "day", "week", "month", "season" or "year" when the
+    # statement placed itself in time ("last spring"); None when it is the time it was said.
+    valid_precision: str | None = None
     # The supporting episodes themselves, when they were read in the fact's own transaction (recall
     # reads them with its hits); None when only their ids were.
     supporting: tuple[Episode, ...] | None = None

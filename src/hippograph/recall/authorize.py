@@ -3,8 +3,9 @@ filters, time travel, status), read in the same lookup with what scoring needs o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from hippograph.kernel.filters import filter_params
 from hippograph.kernel.model import Episode, Fact, Memory
@@ -50,21 +51,25 @@ def authorized(tx: Transaction, request: RecallRequest, fused: Sequence[Fused], 
             for row in tx.run_listed(query, ids=ids, namespace=request.namespace, **params) if ids else []:
                 memory = memory_from_row(memory_type, row)
                 visible.memories[memory.id] = memory
-                visible.candidates[memory.id] = _candidate(memory, row.get("replaces", ()))
+                visible.candidates[memory.id] = _candidate(memory, row)
         if len(visible.candidates) >= wanted:
             break
     return visible
 
 
-def _candidate(memory: Episode | Fact, replaces: Sequence[str] = ()) -> Candidate:
+def _candidate(memory: Episode | Fact, row: Mapping[str, Any]) -> Candidate:
     """What scoring needs of an authorized memory: an episode is always active, lives in a
     session and dates from its capture; a fact has a status and provenance, and dates from when
-    it was recorded."""
+    it was recorded. Either is superseded when what it says no longer holds: a fact by its status,
+    an episode when it states no current fact and some superseded one."""
     supported_by: tuple[str, ...]
     agent: str | None
+    replaced_by: tuple[str, ...] = tuple(dict.fromkeys(row.get("replaced_by") or ()))
     if isinstance(memory, Episode):
         kind, created_at, status, session, supported_by = EPISODE_KIND, memory.captured_at, ACTIVE, memory.session, ()
         agent = memory.agent
+        if row.get("holds"):
+            replaced_by = ()
     else:
         kind, created_at, status, session, agent = memory.kind, memory.recorded_at, memory.status, None, None
         supported_by = tuple(memory.supported_by)
@@ -79,6 +84,7 @@ def _candidate(memory: Episode | Fact, replaces: Sequence[str] = ()) -> Candidat
         status=status,
         session=session,
         supported_by=supported_by,
-        replaces=tuple(replaces),
+        replaces=tuple(row.get("replaces") or ()),
         agent=agent,
+        replaced_by=replaced_by,
     )

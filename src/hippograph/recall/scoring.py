@@ -12,10 +12,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from hippograph.extraction.when import past_words
 from hippograph.kernel.retention import EPISODE_KIND, LifecycleState, lifecycle_state, retention
 from hippograph.recall.fusion import Fused
 from hippograph.recall.modes import ModePreset
-from hippograph.recall.request import Channel, ChannelHit, Explanation
+from hippograph.recall.request import Channel, ChannelHit, Explanation, RecallRequest
 
 STALE_FACTOR = 0.5
 ARCHIVED_FACTOR = 0.25
@@ -41,6 +42,9 @@ class Candidate:
     supported_by: tuple[str, ...] = ()
     replaces: tuple[str, ...] = ()  # the facts this one superseded
     agent: str | None = None  # an episode's speaker
+    # What replaced it, when what it says no longer holds: the newer facts and the episodes that
+    # state them (authorize.py says when an episode counts as superseded).
+    replaced_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,25 @@ def named_speaker(names: Sequence[str], candidates: Mapping[str, Candidate], oth
     return Speaker(named[0], others_factor) if len(named) == 1 else None
 
 
+def asks_about_past(request: RecallRequest, now: datetime) -> bool:
+    """A question about the past: at an ``asOf`` before now, or in so many words ("used to",
+    "before", "previously": extract/time.toml). Then what held earlier is not ranked below what
+    replaced it."""
+    return (request.as_of is not None and request.as_of < now) or past_words(request.query)
+
+
+def replacements(scored: Sequence[Scored], candidates: Mapping[str, Candidate]) -> dict[str, str]:
+    """For each superseded hit, the memory that replaced it: the best-ranked one among the hits,
+    else the first newer fact."""
+    rank = {s.id: index for index, s in enumerate(scored)}
+    out = {}
+    for s in scored:
+        newer = candidates[s.id].replaced_by
+        if newer:
+            out[s.id] = min(newer, key=lambda r: (rank.get(r, len(rank)), newer.index(r)))
+    return out
+
+
 @dataclass(frozen=True)
 class Scored:
     id: str
@@ -92,7 +115,11 @@ def score(
     limit: int,
     include_archived: bool = False,
     speaker: Speaker | None = None,
+    current_first: bool = True,
 ) -> list[Scored]:
+    """The candidates scored, best first, at most ``limit``. With ``current_first`` (a question
+    that is not about the past), a superseded memory ranks below the one that replaced it,
+    whatever their access counts and channel ranks."""
     pool = _fold_provenance(fused, candidates)
     present = set(pool.fused)
     scored = []
@@ -130,8 +157,25 @@ def score(
             * {LifecycleState.STALE: STALE_FACTOR, LifecycleState.ARCHIVED: ARCHIVED_FACTOR}.get(state, 1.0)
         )
         scored.append(Scored(memory_id, final, hit.channels, explanation))
+    if current_first:
+        scored = _below_replacements(scored, candidates)
     scored.sort(key=lambda s: (-s.score, s.id))
     return _cap_sessions(scored, candidates, preset, limit)
+
+
+def _below_replacements(scored: list[Scored], candidates: Mapping[str, Candidate]) -> list[Scored]:
+    """Each superseded memory scored at most SUPERSEDED_FACTOR of the best of its replacements
+    among the hits; its status factor says by how much it was cut."""
+    scores = {s.id: s.score for s in scored}
+    out = []
+    for s in scored:
+        newer = [scores[r] for r in candidates[s.id].replaced_by if r in scores]
+        cap = SUPERSEDED_FACTOR * max(newer, default=math.inf)
+        if s.score > cap:
+            factor = s.explanation.status_factor * cap / s.score
+            s = replace(s, score=cap, explanation=replace(s.explanation, status_factor=factor))
+        out.append(s)
+    return out
 
 
 def _fold_provenance(fused: Sequence[Fused], candidates: Mapping[str, Candidate]) -> _Pool:

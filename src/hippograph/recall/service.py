@@ -20,7 +20,7 @@ from hippograph.recall.fusion import reciprocal_rank_fusion
 from hippograph.recall.hydrate import hydrate_with_core
 from hippograph.recall.modes import PRESETS
 from hippograph.recall.request import RecallHit, RecallRequest, RecallResult
-from hippograph.recall.scoring import Scored, named_speaker, score
+from hippograph.recall.scoring import Scored, asks_about_past, named_speaker, replacements, score
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
 
@@ -43,7 +43,9 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
     with watch.stage("fuse"):
         fused = reciprocal_rank_fusion(rankings, k=runtime.settings.recall.rrf_k, weights=preset.weights)
 
-    def read(tx: Transaction) -> tuple[list[Scored], list[str], dict[str, Memory], list[StageTiming]]:
+    past = asks_about_past(request, now)
+
+    def read(tx: Transaction) -> tuple[list[Scored], list[str], dict[str, Memory], dict[str, str], list[StageTiming]]:
         # Timed on a watch of its own: the driver may run this again on a transient failure.
         inner = Stopwatch()
         with inner.stage("authorize"):
@@ -57,12 +59,13 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
                 limit=request.limit,
                 include_archived=request.include_archived,
                 speaker=named_speaker(names, visible.candidates, runtime.settings.recall.named_speaker_factor),
+                current_first=runtime.settings.recall.current_first and not past,
             )
         with inner.stage("hydrate"):
             core_ids, memories = hydrate_with_core(tx, request.namespace, scored, visible)
-        return scored, core_ids, memories, inner.timings
+        return scored, core_ids, memories, replacements(scored, visible.candidates), inner.timings
 
-    scored, core_ids, memories, read_timings = runtime.store.read_in(read)
+    scored, core_ids, memories, replaced, read_timings = runtime.store.read_in(read)
     watch.timings += read_timings
     hits = [
         RecallHit(memories[s.id], s.score, s.channels, s.explanation if request.explain else None)
@@ -73,7 +76,7 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
     if request.count_access:
         runtime.access.record(request.namespace, [hit.memory.id for hit in hits], runtime.clock())
     with watch.stage("render"):
-        context = render_bundle(hits, core, [c.value for c in rankings], degraded)
+        context = render_bundle(hits, core, [c.value for c in rankings], degraded, replaced)
     metrics.recall_stages(watch.timings)
     return RecallResult(hits, context, watch.timings, degraded)
 

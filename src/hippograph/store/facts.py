@@ -36,9 +36,24 @@ class FactRecord:
     object: str | None = None
     polarity: str | None = None
     embedding: Sequence[float] | None = None
+    valid_to: datetime | None = None
+    # How precisely valid_from is known ("day", "week", "month", "season", "year"); None: exactly,
+    # the time it was said.
+    valid_precision: str | None = None
 
 
-_OPTIONAL = ("redactions", "negated", "key", "subject", "predicate", "object", "polarity", "embedding")
+_OPTIONAL = (
+    "redactions",
+    "negated",
+    "key",
+    "subject",
+    "predicate",
+    "object",
+    "polarity",
+    "embedding",
+    "valid_to",
+    "valid_precision",
+)
 
 
 def fact_properties(fact: FactRecord) -> dict[str, Any]:
