@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import re
 import subprocess
 import time
@@ -22,6 +21,7 @@ from typing import Any
 import httpx
 import pytest
 from support.client import GraphQLClient
+from support.own_store import store_of_its_own
 from support.processes import REPO, free_port, hippograph_process
 
 from hippograph.backup.format import STORE_LABELS, STRUCTURAL_TYPES
@@ -40,10 +40,6 @@ REVISIONS = [
 QUESTIONS = 40
 SECRET = "sk-proj-Zq7vR2mK9pL4xN8bT3wY6cF1hJ5dG0aE"
 
-# Each store of this module is a data directory of the embedded engine; one Neo4j database would
-# make the copy the original.
-pytestmark = pytest.mark.skipif(bool(os.environ.get("NEO4J_URI")), reason="needs fresh stores (embedded engine)")
-
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -51,9 +47,15 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 class Server:
-    def __init__(self, data_dir: Path, log: Path, env: dict[str, str] | None = None) -> None:
+    """``hippograph serve`` on a store of its own: ``store`` points a process at it (under Neo4j a
+    second Neo4j, support/own_store.py; the data directory on the embedded engine)."""
+
+    def __init__(self, data_dir: Path, log: Path, store: dict[str, str], env: dict[str, str] | None = None) -> None:
         port = free_port()
-        self.process = hippograph_process("serve", "--port", str(port), data_dir=data_dir, log=log, env=env)
+        self.store = store
+        self.process = hippograph_process(
+            "serve", "--port", str(port), data_dir=data_dir, log=log, env={**store, **(env or {})}
+        )
         self.url = f"http://127.0.0.1:{port}"
         self.log = log
         deadline = time.monotonic() + 180
@@ -78,8 +80,8 @@ class Server:
             self.process.wait()
 
 
-def cli(*args: str, data_dir: Path, log: Path) -> tuple[int, str, str]:
-    process = hippograph_process(*args, data_dir=data_dir, log=log)
+def cli(*args: str, data_dir: Path, log: Path, store: dict[str, str] | None = None) -> tuple[int, str, str]:
+    process = hippograph_process(*args, data_dir=data_dir, log=log, env=store)
     out, _ = process.communicate(timeout=600)
     return process.returncode, out.decode(), log.read_text(errors="replace")
 
@@ -202,11 +204,28 @@ def fill(gql: GraphQLClient) -> None:
 
 
 @pytest.fixture(scope="module")
-def exported(workdir: Path) -> Iterator[tuple[Server, Path]]:
+def original_store(workdir: Path) -> Iterator[dict[str, str]]:
+    with store_of_its_own(workdir / "original-store") as store:
+        yield store
+
+
+@pytest.fixture(scope="module")
+def copy_store(workdir: Path) -> Iterator[dict[str, str]]:
+    with store_of_its_own(workdir / "copy-store") as store:
+        yield store
+
+
+@pytest.fixture(scope="module")
+def exported(workdir: Path, original_store: dict[str, str]) -> Iterator[tuple[Server, Path]]:
     """The original, filled and serving, and its export (taken beside the running server)."""
     # It consolidates in its own process, which loads the models anyway: derive processes would
     # each load them again (the suite's own server and test_browser's keyless one use them).
-    server = Server(workdir / "original", workdir / "original.log", env={"HIPPOGRAPH_CONSOLIDATION_PROCESSES": "0"})
+    server = Server(
+        workdir / "original",
+        workdir / "original.log",
+        original_store,
+        env={"HIPPOGRAPH_CONSOLIDATION_PROCESSES": "0"},
+    )
     try:
         fill(server.gql)
         target = workdir / "conv-26.jsonl"
@@ -218,6 +237,7 @@ def exported(workdir: Path) -> Iterator[tuple[Server, Path]]:
             str(target),
             data_dir=workdir / "original",
             log=workdir / "export.log",
+            store=original_store,
         )
         assert code == 0, log
         yield server, target
@@ -226,21 +246,23 @@ def exported(workdir: Path) -> Iterator[tuple[Server, Path]]:
 
 
 @pytest.fixture(scope="module")
-def restored(workdir: Path, exported: tuple[Server, Path]) -> Iterator[Server]:
+def restored(workdir: Path, exported: tuple[Server, Path], copy_store: dict[str, str]) -> Iterator[Server]:
     """The export imported into a fresh store, serving."""
-    code, out, log = cli("import", str(exported[1]), data_dir=workdir / "copy", log=workdir / "import.log")
+    code, out, log = cli(
+        "import", str(exported[1]), data_dir=workdir / "copy", log=workdir / "import.log", store=copy_store
+    )
     assert code == 0, log
     assert out.startswith("imported "), out
-    server = Server(workdir / "copy", workdir / "copy.log")
+    server = Server(workdir / "copy", workdir / "copy.log", copy_store)
     yield server
     server.stop()
 
 
-def census(gql: GraphQLClient, data_dir: Path, log: Path) -> dict[str, Any]:
-    code, out, text = cli("status", "--namespace", NAMESPACE, data_dir=data_dir, log=log)
+def census(server: Server, data_dir: Path, log: Path) -> dict[str, Any]:
+    code, out, text = cli("status", "--namespace", NAMESPACE, data_dir=data_dir, log=log, store=server.store)
     assert code == 0, text
     status = json.loads(out)
-    stats = gql.data("stats", namespace=NAMESPACE)["stats"]
+    stats = server.gql.data("stats", namespace=NAMESPACE)["stats"]
     return {"nodes": status["nodes"], "relationships": status["relationships"], "stats": stats}
 
 
@@ -266,14 +288,16 @@ def test_every_kind_of_thing_is_in_the_file(exported: tuple[Server, Path]) -> No
 @pytest.mark.slow
 def test_the_copy_is_the_original(workdir: Path, exported: tuple[Server, Path], restored: Server) -> None:
     original, export_file = exported
-    before = census(original.gql, workdir / "original", workdir / "census-a.log")
-    after = census(restored.gql, workdir / "copy", workdir / "census-b.log")
+    before = census(original, workdir / "original", workdir / "census-a.log")
+    after = census(restored, workdir / "copy", workdir / "census-b.log")
     assert before["nodes"]["Episode"] == len(turns()) and before["nodes"]["Fact"] > 5
     assert after == before
     # Every property of every node and relationship: the copy exports to the same records (here
     # every namespace of its store, which holds this one only, gzip-compressed).
     again = workdir / "copy.jsonl.gz"
-    code, _, log = cli("export", "-o", str(again), data_dir=workdir / "copy", log=workdir / "export-b.log")
+    code, _, log = cli(
+        "export", "-o", str(again), data_dir=workdir / "copy", log=workdir / "export-b.log", store=restored.store
+    )
     assert code == 0, log
     with gzip.open(again, "rt", encoding="utf-8") as stream:
         copied = stream.read().splitlines()
@@ -297,7 +321,9 @@ def test_the_copy_recalls_what_the_original_does(exported: tuple[Server, Path], 
 
 @pytest.mark.slow
 def test_a_namespace_the_store_holds_is_refused(workdir: Path, exported: tuple[Server, Path], restored: Server) -> None:
-    code, _, log = cli("import", str(exported[1]), data_dir=workdir / "copy", log=workdir / "twice.log")
+    code, _, log = cli(
+        "import", str(exported[1]), data_dir=workdir / "copy", log=workdir / "twice.log", store=restored.store
+    )
     assert code == 2
     assert f"hippograph import: the store already holds namespace '{NAMESPACE}'; nothing was imported" in log
 
@@ -393,10 +419,19 @@ def test_a_failure_midway_removes_what_was_written(
         lines.append(json.dumps(record))
     source = workdir / "collides.jsonl"
     source.write_text("\n".join(lines) + "\n")
-    code, _, log = cli("import", str(source), data_dir=workdir / "copy", log=workdir / "collides.log")
+    code, _, log = cli(
+        "import", str(source), data_dir=workdir / "copy", log=workdir / "collides.log", store=restored.store
+    )
     assert code == 2, log
     assert "what it had written was removed, and the store is as it was" in log, log
-    status = cli("status", "--namespace", other, data_dir=workdir / "copy", log=workdir / "collides-status.log")
+    status = cli(
+        "status",
+        "--namespace",
+        other,
+        data_dir=workdir / "copy",
+        log=workdir / "collides-status.log",
+        store=restored.store,
+    )
     assert json.loads(status[1])["nodes"] == {} and json.loads(status[1])["relationships"] == {}
 
 

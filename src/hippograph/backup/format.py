@@ -99,7 +99,9 @@ def header(namespaces: Iterable[str], exported_at: datetime, version: str) -> di
 
 
 def encode_properties(properties: dict[str, Any]) -> dict[str, Any]:
-    return {name: _encode(name, value) for name, value in properties.items()}
+    """By name: a server returns a node's properties in the order it stores them, which on Neo4j
+    is the order they were written in, so a store and its copy would export different lines."""
+    return {name: _encode(name, properties[name]) for name in sorted(properties)}
 
 
 def decode_properties(properties: Any) -> dict[str, Any]:
