@@ -23,7 +23,7 @@ import neo4j
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect, sync_playwright
-from support.client import GraphQLClient
+from support.client import GraphQLClient, wait_until_known
 from support.neo4j_browser import connect, loopback_only, run_slide
 from support.operations import capture_turns
 from support.own_store import store_of_its_own
@@ -308,8 +308,7 @@ def test_the_explorer_opens_on_the_keys_namespace_and_says_when_one_holds_nothin
 ) -> None:
     capture_turns(gql, namespace, STORY[:2], session="s1")
     secret = create_key(runtime.store, f"explorer-{uuid.uuid4().hex[:8]}", KeyRole.READER, [namespace]).secret
-    reader = GraphQLClient(base_url, secret)
-    eventually(lambda: reader.http.post("/graphql", json={"query": "{ __typename }"}).status_code == 200)
+    wait_until_known(base_url, secret)
     page = watched.page
     page.goto(f"{base_url}/explore")
     use_key(page, secret)

@@ -9,11 +9,10 @@ from datetime import UTC, datetime
 
 import pytest
 from support.census import census
-from support.client import GraphQLClient
-from support.processes import eventually
+from support.client import GraphQLClient, wait_until_known
 
 from hippograph.access import KeyRole, create_key
-from hippograph.client import AsyncClient, BadInput, Client, Episode, Forbidden, Message, Unauthenticated
+from hippograph.client import AsyncClient, BadInput, Client, Episode, Forbidden, Message
 from hippograph.runtime import Runtime
 
 CONVERSATION = [
@@ -112,15 +111,7 @@ def test_the_python_client_sends_messages_as_dicts_or_messages(
 
 def test_a_reader_may_not_capture_messages(base_url: str, runtime: Runtime, namespace: str) -> None:
     secret = create_key(runtime.store, f"reader-{namespace}", KeyRole.READER, [namespace]).secret
-    with Client(base_url, key=secret) as client:
-
-        def known() -> bool:  # the server reads new keys every KEY_REFRESH_S
-            try:
-                return client.stats().namespace == namespace
-            except Unauthenticated:
-                return False
-
-        eventually(known)
-        with pytest.raises(Forbidden):
-            client.capture_messages([{"role": "user", "content": "hello"}])
+    wait_until_known(base_url, secret)
+    with Client(base_url, key=secret) as client, pytest.raises(Forbidden):
+        client.capture_messages([{"role": "user", "content": "hello"}])
     assert census(runtime, namespace) == {}

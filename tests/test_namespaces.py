@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import uuid
 
-from support.client import GraphQLClient
+from support.client import GraphQLClient, wait_until_known
 from support.operations import TURNS, capture_turns, remember
-from support.processes import eventually
 
 from hippograph.access import KeyRole, create_key
 from hippograph.runtime import Runtime
@@ -35,9 +34,8 @@ def test_a_key_for_some_namespaces_sees_only_its_own(
     capture_turns(gql, other, TURNS[:1], session="s1")
     empty = f"{namespace}-empty"
     secret = create_key(runtime.store, f"reader-{uuid.uuid4().hex[:8]}", KeyRole.READER, [namespace, empty]).secret
-    reader = GraphQLClient(base_url, secret)
-    eventually(lambda: reader.http.post("/graphql", json={"query": "{ __typename }"}).status_code == 200)
-    assert listed(reader) == {namespace: 1, empty: 0}
+    wait_until_known(base_url, secret)
+    assert listed(GraphQLClient(base_url, secret)) == {namespace: 1, empty: 0}
 
 
 def test_a_query_in_a_namespace_that_holds_nothing_says_so(gql: GraphQLClient, namespace: str) -> None:

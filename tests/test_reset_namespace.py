@@ -7,12 +7,11 @@ import uuid
 
 import pytest
 from support.census import census, relationship_census
-from support.client import GraphQLClient
+from support.client import GraphQLClient, wait_until_known
 from support.operations import TURNS, capture_turns, consolidate_over_api, history
-from support.processes import eventually
 
 from hippograph.access import KeyRole, create_key
-from hippograph.client import Client, ConfirmationRequired, Forbidden, Unauthenticated
+from hippograph.client import Client, ConfirmationRequired, Forbidden
 from hippograph.runtime import Runtime
 
 
@@ -72,17 +71,9 @@ def test_execute_needs_the_previews_token_for_this_namespace_as_it_is(
 def test_only_an_admin_may_reset(base_url: str, runtime: Runtime, gql: GraphQLClient, namespace: str) -> None:
     capture_turns(gql, namespace, TURNS[:1], session="s1")
     secret = create_key(runtime.store, f"writer-{uuid.uuid4().hex[:8]}", KeyRole.WRITER, [namespace]).secret
-    with Client(base_url, key=secret) as client:
-
-        def known() -> bool:  # the server reads new keys every KEY_REFRESH_S
-            try:
-                return client.stats().namespace == namespace
-            except Unauthenticated:
-                return False
-
-        eventually(known)
-        with pytest.raises(Forbidden):
-            client.reset_namespace_preview(namespace)
+    wait_until_known(base_url, secret)
+    with Client(base_url, key=secret) as client, pytest.raises(Forbidden):
+        client.reset_namespace_preview(namespace)
     assert census(runtime, namespace)["Episode"] == 1
 
 

@@ -32,3 +32,11 @@ class GraphQLClient:
         body = self.operation(name, **variables)
         assert body.get("errors"), f"expected an error, got {body}"
         return body["errors"][0]["extensions"]["code"]
+
+
+def wait_until_known(base_url: str, secret: str) -> None:
+    """Until the server has read a key just made (it reads them every KEY_REFRESH_S)."""
+    from support.processes import eventually
+
+    probe = GraphQLClient(base_url, secret)
+    eventually(lambda: probe.http.post("/graphql", json={"query": "{ __typename }"}).status_code == 200)

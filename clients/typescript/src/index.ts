@@ -104,26 +104,11 @@ export class Hippograph {
   /** Run a subscription over graphql-ws; iterate it, and `return()` (or break) to end it. */
   subscribe<R>(query: string, variables: Record<string, unknown> = {}): AsyncIterableIterator<R> {
     const events = this.sockets().iterate<R>({ query, variables });
-    return {
-      async next() {
-        try {
-          const result = await events.next();
-          if (result.done) return result;
-          const { data, errors } = result.value as { data?: R; errors?: GraphQLErrorBody[] };
-          if (errors?.length) throw apiError(errors[0]);
-          return { done: false, value: data as R };
-        } catch (error) {
-          throw socketError(error);
-        }
-      },
-      async return() {
-        await events.return?.();
-        return { done: true, value: undefined };
-      },
-      [Symbol.asyncIterator]() {
-        return this;
-      },
-    };
+    return mapped(events, (result) => {
+      const { data, errors } = result as { data?: R; errors?: GraphQLErrorBody[] };
+      if (errors?.length) throw apiError(errors[0]);
+      return data as R;
+    });
   }
 
   // Shorthands for what agents and frontends do most; `api` has every operation.
@@ -157,19 +142,7 @@ export class Hippograph {
   memoryEvents(options: { namespace?: string; kinds?: MemoryEventKind[] } = {}): AsyncIterableIterator<MemoryEvent> {
     const variables = { namespace: options.namespace ?? this.namespace, kinds: options.kinds };
     const events = this.api.MemoryEvents(variables) as AsyncIterableIterator<MemoryEventsSubscription>;
-    return {
-      async next() {
-        const result = await events.next();
-        return result.done ? result : { done: false, value: result.value.memoryEvents };
-      },
-      async return() {
-        await events.return?.();
-        return { done: true, value: undefined };
-      },
-      [Symbol.asyncIterator]() {
-        return this;
-      },
-    };
+    return mapped(events, (result) => result.memoryEvents);
   }
 
   /** What a reset would delete, and the token that confirms it (admin). */
@@ -201,6 +174,27 @@ export class Hippograph {
     });
     return this.socket;
   }
+}
+
+/** Each value of `source` through `map`; its failures (a socket's close events too) as HippographErrors. */
+function mapped<T, U>(source: AsyncIterator<T>, map: (value: T) => U): AsyncIterableIterator<U> {
+  return {
+    async next(): Promise<IteratorResult<U>> {
+      try {
+        const result = await source.next();
+        return result.done ? { done: true, value: undefined } : { done: false, value: map(result.value) };
+      } catch (error) {
+        throw socketError(error);
+      }
+    },
+    async return(): Promise<IteratorResult<U>> {
+      await source.return?.();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
 }
 
 function socketError(error: unknown): HippographError {
