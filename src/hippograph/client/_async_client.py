@@ -223,7 +223,11 @@ class AsyncClient:
         return core.page(Memory, (await self.execute("memories", given))["memories"])
 
     async def session_episodes(
-        self, session: str, *, last: int | None = None, namespace: str | None = None
+        self,
+        session: str,
+        *,
+        last: int | None = None,
+        namespace: str | None = None,
     ) -> list[Episode]:
         """A session's last episodes (not forgotten ones), in the session's order: a conversation."""
         given = graphql_input(session=session, last=last, namespace=self.config.scope(namespace))

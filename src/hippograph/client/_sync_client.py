@@ -222,7 +222,13 @@ class Client:
         given = graphql_input(namespace=self.config.scope(namespace), first=first, after=after)
         return core.page(Memory, (self.execute("memories", given))["memories"])
 
-    def session_episodes(self, session: str, *, last: int | None = None, namespace: str | None = None) -> list[Episode]:
+    def session_episodes(
+        self,
+        session: str,
+        *,
+        last: int | None = None,
+        namespace: str | None = None,
+    ) -> list[Episode]:
         """A session's last episodes (not forgotten ones), in the session's order: a conversation."""
         given = graphql_input(session=session, last=last, namespace=self.config.scope(namespace))
         return decode(list[Episode], (self.execute("sessionEpisodes", given))["sessionEpisodes"])
