@@ -201,6 +201,13 @@ def fill(gql: GraphQLClient) -> None:
             "token": preview["token"],
         },
     )
+    # A session's summary, a skill with a second version and a bad pattern, and work items in a tree.
+    gql.data("sessionSummary", namespace=NAMESPACE, session="session_1")
+    skill = gql.data("saveSkill", namespace=NAMESPACE, skill="deploy", body="Run the tests, then tag.")["saveSkill"]
+    gql.data("saveSkill", namespace=NAMESPACE, skill="deploy", body="Run the tests, wait for CI, then tag.")
+    gql.data("addBadPattern", namespace=NAMESPACE, skillId=skill["id"], description="Tagging before CI is green.")
+    release = gql.data("createWorkItem", namespace=NAMESPACE, title="Release 1.2")["createWorkItem"]
+    gql.data("createWorkItem", namespace=NAMESPACE, title="Release notes", parentId=release["id"])
 
 
 @pytest.fixture(scope="module")

@@ -138,7 +138,7 @@ def test_failures_retry_with_backoff_then_dead_letter(gql: GraphQLClient, namesp
 
 def test_a_lost_lease_commits_nothing(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
     capture_story(gql, namespace)
-    leased = worker._lease(runtime, namespace, 1, "worker-a")
+    leased, _ = worker._lease(runtime, namespace, 1, "worker-a")
     works = worker._derive(runtime, leased, worker._submit(runtime, [worker._turn(e) for e in leased]).result())
     now = runtime.clock()
     assert runtime.store.write(lambda tx: commit_episodes(tx, works[:1], "worker-b", now)) == [False]

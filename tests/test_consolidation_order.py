@@ -40,7 +40,7 @@ Batches = Callable[[list[list[dict]]], list[list[dict]]]
 
 def consolidate_in_batches(runtime: Runtime, namespace: str, size: int, order: Batches) -> None:
     """Lease everything, then derive and commit it in batches of ``size``, in ``order``."""
-    leased = worker._lease(runtime, namespace, 1000, "order-test")
+    leased, _ = worker._lease(runtime, namespace, 1000, "order-test")
     batches = order([leased[start : start + size] for start in range(0, len(leased), size)])
     for batch in batches:
         derived = worker._submit(runtime, [worker._turn(episode) for episode in batch])

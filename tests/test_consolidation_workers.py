@@ -18,6 +18,7 @@ from datetime import timedelta
 import pytest
 from support.client import GraphQLClient
 from support.operations import capture_turns
+from support.processes import eventually
 
 from hippograph.consolidation.leases import heartbeat, lease, worker_name
 from hippograph.consolidation.worker import ConsolidationReport, _derive, consolidate
@@ -140,13 +141,14 @@ def test_a_killed_worker_process_fails_no_episode(
         ("Dana", f"Dana: I moved to Lisbon in spring, round {i}.", f"2023-0{1 + i}-01T10:00:00Z") for i in range(4)
     ]
     capture_turns(gql, namespace, turns, session="s1")
-    # A pool of its own, so its one process is still loading the models when it is killed: the
-    # batch it was given is in flight, whatever ran before this test.
+    # A pool of its own, its one process loaded first: until it is, a drain derives in its own
+    # process (derive.py), and the kill would hit no batch.
     pool = DerivePool(1, 8, 1)
     killing = dataclasses.replace(runtime, derive_pool=pool)
     reports: list[ConsolidationReport] = []
     drain = threading.Thread(target=lambda: reports.append(consolidate(killing, namespace=namespace)))
     try:
+        eventually(pool.warm_up, within_s=600)
         drain.start()
         victims: list[int] = []
         while not victims and drain.is_alive():
@@ -160,6 +162,6 @@ def test_a_killed_worker_process_fails_no_episode(
         pool.close()
         killing.query_threads.shutdown()
     assert (reports[0].processed, reports[0].failed, reports[0].remaining) == (len(turns), 0, 0)
-    assert "worker process died" in caplog.text  # the kill landed on a batch in flight
+    assert "worker process died" in caplog.text  # the kill landed on the batch or just before it
     status = gql.data("status", namespace=namespace)["status"]
     assert (status["consolidated"], status["failed"]) == (len(turns), 0)

@@ -14,8 +14,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-import httpx
-from support.client import GraphQLClient
+from support.client import GraphQLClient, key_in_force
 from support.operations import consolidate_over_api, remember
 from support.processes import eventually
 from support.statements import bolt_driver, run_test_statement
@@ -167,13 +166,6 @@ def subscription_error(base_url: str, secret: str, variables: dict[str, Any]) ->
         return code
 
 
-def _key_in_force(base_url: str, secret: str) -> bool:
-    response = httpx.post(
-        f"{base_url}/graphql", json={"query": "{ __typename }"}, headers={"Authorization": f"Bearer {secret}"}
-    )
-    return response.status_code == 200
-
-
 def _ends_with(socket: ClientConnection, code: str) -> None:
     """The subscription's next message is its end, with ``code``: no event came before it."""
     message = json.loads(socket.recv(timeout=30))
@@ -188,12 +180,12 @@ def test_a_revoked_key_loses_its_open_subscription(
 ) -> None:
     name = f"watcher-{uuid.uuid4().hex[:8]}"
     secret = create_key(runtime.store, name, KeyRole.READER, all_namespaces=True).secret
-    eventually(lambda: _key_in_force(base_url, secret))
+    eventually(lambda: key_in_force(base_url, secret))
     with subscription(base_url, namespace, secret) as socket:
         remember(gql, namespace, "Dana's editor is Vim.", key="dana.editor")
         assert next_event(socket)["kind"] == "CREATED"
         revoke_key(runtime.store, name)
-        eventually(lambda: not _key_in_force(base_url, secret))
+        eventually(lambda: not key_in_force(base_url, secret))
         remember(gql, namespace, "Dana's editor is Helix.", key="dana.editor")
         _ends_with(socket, "UNAUTHENTICATED")
 
@@ -203,7 +195,7 @@ def test_a_key_that_loses_the_namespace_loses_its_subscription(
 ) -> None:
     name = f"narrowed-{uuid.uuid4().hex[:8]}"
     secret = create_key(runtime.store, name, KeyRole.READER, [namespace, f"{namespace}-b"]).secret
-    eventually(lambda: _key_in_force(base_url, secret))
+    eventually(lambda: key_in_force(base_url, secret))
     with subscription(base_url, namespace, secret) as socket:
         run_test_statement(runtime.settings, "narrow_api_key", key_name=name, namespaces=[f"{namespace}-b"])
         # The server reads the keys every KEY_REFRESH_S; the subscription ends by itself, no event needed.

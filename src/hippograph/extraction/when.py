@@ -14,18 +14,19 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dateparser.date import DateDataParser
 from dateutil.relativedelta import relativedelta
-from spacy.matcher import Matcher
-from spacy.tokens import Span
-from spacy.util import filter_spans
-from spacy.vocab import Vocab
 
 from hippograph.extraction.model import Precision, When
 from hippograph.extraction.schema import Schema, validated
 from hippograph.kernel.rules import load_rules
+
+if TYPE_CHECKING:  # spaCy loads with the extractor; recall reads past_words without it
+    from spacy.matcher import Matcher
+    from spacy.tokens import Span
+    from spacy.vocab import Vocab
 
 FILE = "extract/time.toml"
 _DATE_LABELS = ("DATE", "TIME")  # TIME: "last night", "an hour ago"
@@ -71,6 +72,8 @@ def rules() -> TimeRules:
 
 @cache
 def _matcher(vocab: Vocab) -> Matcher:
+    from spacy.matcher import Matcher
+
     matcher = Matcher(vocab)
     matcher.add("TIME", [entry.pattern for entry in rules().patterns])
     return matcher
@@ -79,6 +82,8 @@ def _matcher(vocab: Vocab) -> Matcher:
 def time_spans(sentence: Span) -> list[Span]:
     """The sentence's time expressions, in order: the patterns' matches, and the DATE spans that
     overlap none (NER's spans run over: "the nursery next week")."""
+    from spacy.util import filter_spans
+
     doc = sentence.doc
     matches = filter_spans(
         doc[sentence.start + start : sentence.start + end]

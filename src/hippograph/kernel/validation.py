@@ -11,8 +11,7 @@ from datetime import UTC, datetime, timedelta
 from hippograph.kernel.config import Limits
 from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
 from hippograph.kernel.model import CaptureInput, Role
-from hippograph.kernel.text.fields import scrub_field
-from hippograph.kernel.text.scrub import scrub_credentials
+from hippograph.kernel.text.scrub import IDENTIFIER_LAYERS, scrub_credentials
 
 audit = logging.getLogger("hippograph.audit")
 
@@ -31,7 +30,7 @@ def validate_namespace(namespace: str) -> None:
         )
     # A namespace is on every node and cannot be stored scrubbed ("[" is not allowed in one, and
     # it is the key a client reads back with), so one that holds a credential is refused.
-    if scrub_credentials(namespace).redactions:
+    if scrub_credentials(namespace, IDENTIFIER_LAYERS).redactions:
         raise bad_input("namespace must not contain a credential", field="namespace")
 
 
@@ -43,7 +42,7 @@ def require_reason(reason: str | None) -> str:
         raise bad_input("a reason is required", field="reason")
     if len(text) > MAX_REASON_CHARS:
         raise bad_input(f"the reason is longer than {MAX_REASON_CHARS} characters", field="reason")
-    return scrub_field(text)
+    return scrub_credentials(text).text  # prose: every layer, randomness included
 
 
 def optional_reason(reason: str | None) -> str | None:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from hippograph.kernel.model import Redaction
-from hippograph.kernel.text.scrub import Scrubbed, marker, scrub_credentials
+from hippograph.kernel.text.scrub import IDENTIFIER_LAYERS, Scrubbed, marker, scrub_credentials
 
 # A value every name-based credential rule takes as a secret: machine-made (letters and digits),
 # and 40 characters, the exact length of an AWS secret access key.
@@ -26,7 +26,7 @@ _PROBE = "a1" * 20
 
 def scrub_field(value: str, tally: Counter[str] | None = None) -> str:
     """A client string with its credentials redacted; ``tally`` counts the redactions by kind."""
-    return _counted(scrub_credentials(value), tally)
+    return _counted(scrub_credentials(value, IDENTIFIER_LAYERS), tally)
 
 
 def as_stored(values: Iterable[str] | None) -> list[str] | None:

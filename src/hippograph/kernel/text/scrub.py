@@ -34,6 +34,9 @@ _KIND = re.compile(r"[a-z0-9_]+")
 _MARKER = re.compile(rf"(\[REDACTED:{_KIND.pattern}\])")
 LAYERS = ("blocks", "rules", "decode", "assignment", "keyword", "entropy", "placeholders")
 ALL_LAYERS = frozenset(LAYERS)
+# For names and identifiers (namespaces, sessions, agents, tags, keys): ids are random by design
+# (ULIDs, hex user ids), so randomness alone says nothing there; every other layer still applies.
+IDENTIFIER_LAYERS = ALL_LAYERS - {"entropy"}
 # Wrapped in wrapped (a registry auth inside a base64 .dockerconfigjson) is decoded this deep.
 _DECODE_DEPTH = 2
 
