@@ -23,6 +23,11 @@ from hippograph.embedding import MiniLMEmbedder, onnx_cache
 from hippograph.kernel.priority import Priority, PriorityGate, RequestGauge, lower_thread_priority
 from hippograph.runtime import Runtime
 
+# On Neo4j writers do not take turns: the server locks records (store/dialect.py, single_writer), so
+# there is no writer gate to hold; tests/test_dialect.py shows two writers of one record queue on
+# its lock and a writer of another record commits meanwhile.
+_TURNS = pytest.mark.skipif(bool(os.environ.get("NEO4J_URI")), reason="Neo4j has no writer gate: record locks instead")
+
 POLLS = 10_000
 POLL_S = 0.001
 
@@ -117,6 +122,7 @@ def test_the_request_gauge_is_idle_only_when_no_request_is_in_flight() -> None:
     assert gauge.in_flight == 0
 
 
+@_TURNS
 def test_a_recall_answers_while_a_capture_holds_the_writer_and_counts_its_access_after(
     gql: GraphQLClient, base_url: str, admin_secret: str, runtime: Runtime, namespace: str
 ) -> None:
@@ -142,6 +148,7 @@ def test_a_recall_answers_while_a_capture_holds_the_writer_and_counts_its_access
     assert accesses() == 3
 
 
+@_TURNS
 def test_mutations_beyond_the_write_concurrency_wait_their_turn_outside(
     base_url: str, admin_secret: str, runtime: Runtime, namespace: str
 ) -> None:
