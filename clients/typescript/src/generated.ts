@@ -33,7 +33,8 @@ export type CaptureInput = {
 export type CaptureStatus =
   | 'CORROBORATED'
   | 'CREATED'
-  | 'DUPLICATE';
+  | 'DUPLICATE'
+  | 'REFUSED';
 
 /** A recall channel. */
 export type Channel =
@@ -215,6 +216,14 @@ export type Role =
   | 'TOOL'
   | 'USER';
 
+/** Where a work item stands. */
+export type WorkState =
+  | 'BLOCKED'
+  | 'CANCELLED'
+  | 'DONE'
+  | 'IN_PROGRESS'
+  | 'OPEN';
+
 export type AddAliasMutationVariables = Exact<{
   entityId: string;
   alias: string;
@@ -224,19 +233,29 @@ export type AddAliasMutationVariables = Exact<{
 
 export type AddAliasMutation = { addAlias: { id: string, namespace: string, name: string, canonical: string, type: string, aliases: Array<string>, mentionCount: number, firstSeenAt: string | null, lastSeenAt: string | null, mergedInto: string | null } };
 
+export type AddBadPatternMutationVariables = Exact<{
+  namespace?: string | null | undefined;
+  skillId: string;
+  description: string;
+  example?: string | null | undefined;
+}>;
+
+
+export type AddBadPatternMutation = { addBadPattern: { id: string, skillId: string, description: string, example: string, createdAt: string, actor: string } };
+
 export type CaptureMutationVariables = Exact<{
   input: CaptureInput;
 }>;
 
 
-export type CaptureMutation = { capture: { id: string, status: CaptureStatus, excised: Array<string>, redactions: Array<{ kind: string, count: number }> } };
+export type CaptureMutation = { capture: { id: string | null, status: CaptureStatus, excised: Array<string>, redactions: Array<{ kind: string, count: number }> } };
 
 export type CaptureBatchMutationVariables = Exact<{
   inputs: Array<CaptureInput> | CaptureInput;
 }>;
 
 
-export type CaptureBatchMutation = { captureBatch: Array<{ id: string, status: CaptureStatus, excised: Array<string>, redactions: Array<{ kind: string, count: number }> }> };
+export type CaptureBatchMutation = { captureBatch: Array<{ id: string | null, status: CaptureStatus, excised: Array<string>, redactions: Array<{ kind: string, count: number }>, error: { code: string, message: string } | null }> };
 
 export type CaptureMessagesMutationVariables = Exact<{
   messages: Array<MessageInput> | MessageInput;
@@ -246,7 +265,7 @@ export type CaptureMessagesMutationVariables = Exact<{
 }>;
 
 
-export type CaptureMessagesMutation = { captureMessages: Array<{ id: string, status: CaptureStatus, excised: Array<string>, redactions: Array<{ kind: string, count: number }> }> };
+export type CaptureMessagesMutation = { captureMessages: Array<{ id: string | null, status: CaptureStatus, excised: Array<string>, redactions: Array<{ kind: string, count: number }> }> };
 
 export type ConceptQueryVariables = Exact<{
   id: string;
@@ -288,6 +307,17 @@ export type ConsolidateMutationVariables = Exact<{
 
 
 export type ConsolidateMutation = { consolidate: { processed: number, failed: number, remaining: number } };
+
+export type CreateWorkItemMutationVariables = Exact<{
+  namespace?: string | null | undefined;
+  title: string;
+  body?: string | null | undefined;
+  parentId?: string | null | undefined;
+  state?: WorkState | null | undefined;
+}>;
+
+
+export type CreateWorkItemMutation = { createWorkItem: { id: string, namespace: string, title: string, body: string, state: WorkState, parentId: string | null, createdAt: string, updatedAt: string, actor: string } };
 
 export type EntitiesQueryVariables = Exact<{
   namespace?: string | null | undefined;
@@ -340,6 +370,12 @@ export type MemoryFieldsFragment =
 export type EntityFieldsFragment = { id: string, namespace: string, name: string, canonical: string, type: string, aliases: Array<string>, mentionCount: number, firstSeenAt: string | null, lastSeenAt: string | null, mergedInto: string | null };
 
 export type ConceptFieldsFragment = { id: string, namespace: string, name: string, episodeCount: number, memoryCount: number };
+
+export type SkillFieldsFragment = { id: string, namespace: string, name: string, version: number, description: string, body: string, successes: number, failures: number, createdAt: string, actor: string, lastOutcomeAt: string | null };
+
+export type BadPatternFieldsFragment = { id: string, skillId: string, description: string, example: string, createdAt: string, actor: string };
+
+export type WorkItemFieldsFragment = { id: string, namespace: string, title: string, body: string, state: WorkState, parentId: string | null, createdAt: string, updatedAt: string, actor: string };
 
 export type HistoryQueryVariables = Exact<{
   id: string;
@@ -430,6 +466,16 @@ export type RecallQuery = { recall: { context: string, hits: Array<{ score: numb
         | { __typename: 'Fact', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> }
       , channels: Array<{ channel: Channel, rank: number, score: number }>, explanation: { rrf: number, retention: number, accessBoost: number, importanceWeight: number, state: LifecycleState, statusFactor: number, speakerFactor: number, folded: Array<string> } | null }>, timings: Array<{ stage: string, ms: number }>, degraded: Array<{ channel: Channel, reason: string }> } };
 
+export type RecordSkillOutcomeMutationVariables = Exact<{
+  namespace?: string | null | undefined;
+  id: string;
+  success: boolean;
+  note?: string | null | undefined;
+}>;
+
+
+export type RecordSkillOutcomeMutation = { recordSkillOutcome: { id: string, namespace: string, name: string, version: number, description: string, body: string, successes: number, failures: number, createdAt: string, actor: string, lastOutcomeAt: string | null } };
+
 export type RecoverMutationVariables = Exact<{
   id: string;
   namespace?: string | null | undefined;
@@ -459,6 +505,16 @@ export type ResetNamespaceMutationVariables = Exact<{
 
 export type ResetNamespaceMutation = { resetNamespace: { mode: ForgetMode, namespace: string, token: string | null, expiresAt: string | null, counts: Array<{ label: string, count: number }> } };
 
+export type SaveSkillMutationVariables = Exact<{
+  namespace?: string | null | undefined;
+  name: string;
+  body: string;
+  description?: string | null | undefined;
+}>;
+
+
+export type SaveSkillMutation = { saveSkill: { id: string, namespace: string, name: string, version: number, description: string, body: string, successes: number, failures: number, createdAt: string, actor: string, lastOutcomeAt: string | null } };
+
 export type SessionEpisodesQueryVariables = Exact<{
   session: string;
   last?: number | null | undefined;
@@ -467,6 +523,43 @@ export type SessionEpisodesQueryVariables = Exact<{
 
 
 export type SessionEpisodesQuery = { sessionEpisodes: Array<{ id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }> };
+
+export type SessionSummaryQueryVariables = Exact<{
+  namespace?: string | null | undefined;
+  session: string;
+}>;
+
+
+export type SessionSummaryQuery = { sessionSummary: { namespace: string, session: string, turns: number, updatedAt: string, lines: Array<{ text: string, episodeIds: Array<string> }> } };
+
+export type SetWorkItemStateMutationVariables = Exact<{
+  namespace?: string | null | undefined;
+  id: string;
+  state: WorkState;
+  reason?: string | null | undefined;
+}>;
+
+
+export type SetWorkItemStateMutation = { setWorkItemState: { id: string, namespace: string, title: string, body: string, state: WorkState, parentId: string | null, createdAt: string, updatedAt: string, actor: string } };
+
+export type SkillQueryVariables = Exact<{
+  namespace?: string | null | undefined;
+  name: string;
+  version?: number | null | undefined;
+}>;
+
+
+export type SkillQuery = { skill: { id: string, namespace: string, name: string, version: number, description: string, body: string, successes: number, failures: number, createdAt: string, actor: string, lastOutcomeAt: string | null, badPatterns: Array<{ id: string, skillId: string, description: string, example: string, createdAt: string, actor: string }> } };
+
+export type SkillsQueryVariables = Exact<{
+  namespace?: string | null | undefined;
+  search?: string | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type SkillsQuery = { skills: { edges: Array<{ node: { id: string, namespace: string, name: string, version: number, description: string, body: string, successes: number, failures: number, createdAt: string, actor: string, lastOutcomeAt: string | null } | null } | null>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type StatsQueryVariables = Exact<{
   namespace?: string | null | undefined;
@@ -508,6 +601,18 @@ export type UnpinMutation = { unpin:
     | { __typename: 'Episode', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }
     | { __typename: 'Fact', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> }
    };
+
+export type WorkItemsQueryVariables = Exact<{
+  namespace?: string | null | undefined;
+  parentId?: string | null | undefined;
+  topLevel?: boolean | null | undefined;
+  state?: WorkState | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type WorkItemsQuery = { workItems: { edges: Array<{ node: { id: string, namespace: string, title: string, body: string, state: WorkState, parentId: string | null, createdAt: string, updatedAt: string, actor: string } | null } | null>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export const EpisodeFieldsFragmentDoc = new TypedDocumentString(`
     fragment EpisodeFields on Episode {
@@ -646,6 +751,44 @@ export const ConceptFieldsFragmentDoc = new TypedDocumentString(`
   memoryCount
 }
     `, {"fragmentName":"ConceptFields"});
+export const SkillFieldsFragmentDoc = new TypedDocumentString(`
+    fragment SkillFields on Skill {
+  id
+  namespace
+  name
+  version
+  description
+  body
+  successes
+  failures
+  createdAt
+  actor
+  lastOutcomeAt
+}
+    `, {"fragmentName":"SkillFields"});
+export const BadPatternFieldsFragmentDoc = new TypedDocumentString(`
+    fragment BadPatternFields on BadPattern {
+  id
+  skillId
+  description
+  example
+  createdAt
+  actor
+}
+    `, {"fragmentName":"BadPatternFields"});
+export const WorkItemFieldsFragmentDoc = new TypedDocumentString(`
+    fragment WorkItemFields on WorkItem {
+  id
+  namespace
+  title
+  body
+  state
+  parentId
+  createdAt
+  updatedAt
+  actor
+}
+    `, {"fragmentName":"WorkItemFields"});
 export const AddAliasDocument = new TypedDocumentString(`
     mutation AddAlias($entityId: ID!, $alias: String!, $namespace: String) {
   addAlias(entityId: $entityId, alias: $alias, namespace: $namespace) {
@@ -663,6 +806,25 @@ export const AddAliasDocument = new TypedDocumentString(`
   firstSeenAt
   lastSeenAt
   mergedInto
+}`);
+export const AddBadPatternDocument = new TypedDocumentString(`
+    mutation AddBadPattern($namespace: String, $skillId: ID!, $description: String!, $example: String) {
+  addBadPattern(
+    namespace: $namespace
+    skillId: $skillId
+    description: $description
+    example: $example
+  ) {
+    ...BadPatternFields
+  }
+}
+    fragment BadPatternFields on BadPattern {
+  id
+  skillId
+  description
+  example
+  createdAt
+  actor
 }`);
 export const CaptureDocument = new TypedDocumentString(`
     mutation Capture($input: CaptureInput!) {
@@ -687,6 +849,10 @@ export const CaptureBatchDocument = new TypedDocumentString(`
       count
     }
     excised
+    error {
+      code
+      message
+    }
   }
 }
     `);
@@ -829,6 +995,29 @@ export const ConsolidateDocument = new TypedDocumentString(`
   }
 }
     `);
+export const CreateWorkItemDocument = new TypedDocumentString(`
+    mutation CreateWorkItem($namespace: String, $title: String!, $body: String, $parentId: ID, $state: WorkState) {
+  createWorkItem(
+    namespace: $namespace
+    title: $title
+    body: $body
+    parentId: $parentId
+    state: $state
+  ) {
+    ...WorkItemFields
+  }
+}
+    fragment WorkItemFields on WorkItem {
+  id
+  namespace
+  title
+  body
+  state
+  parentId
+  createdAt
+  updatedAt
+  actor
+}`);
 export const EntitiesDocument = new TypedDocumentString(`
     query Entities($namespace: String, $search: String, $type: String, $first: Int, $after: String) {
   entities(
@@ -1313,6 +1502,30 @@ fragment MemoryFields on Memory {
   ...EpisodeFields
   ...FactFields
 }`);
+export const RecordSkillOutcomeDocument = new TypedDocumentString(`
+    mutation RecordSkillOutcome($namespace: String, $id: ID!, $success: Boolean!, $note: String) {
+  recordSkillOutcome(
+    namespace: $namespace
+    id: $id
+    success: $success
+    note: $note
+  ) {
+    ...SkillFields
+  }
+}
+    fragment SkillFields on Skill {
+  id
+  namespace
+  name
+  version
+  description
+  body
+  successes
+  failures
+  createdAt
+  actor
+  lastOutcomeAt
+}`);
 export const RecoverDocument = new TypedDocumentString(`
     mutation Recover($id: ID!, $namespace: String, $reason: String) {
   recover(id: $id, namespace: $namespace, reason: $reason) {
@@ -1439,6 +1652,30 @@ export const ResetNamespaceDocument = new TypedDocumentString(`
   }
 }
     `);
+export const SaveSkillDocument = new TypedDocumentString(`
+    mutation SaveSkill($namespace: String, $name: String!, $body: String!, $description: String) {
+  saveSkill(
+    namespace: $namespace
+    name: $name
+    body: $body
+    description: $description
+  ) {
+    ...SkillFields
+  }
+}
+    fragment SkillFields on Skill {
+  id
+  namespace
+  name
+  version
+  description
+  body
+  successes
+  failures
+  createdAt
+  actor
+  lastOutcomeAt
+}`);
 export const SessionEpisodesDocument = new TypedDocumentString(`
     query SessionEpisodes($session: String!, $last: Int, $namespace: String) {
   sessionEpisodes(session: $session, last: $last, namespace: $namespace) {
@@ -1467,6 +1704,94 @@ export const SessionEpisodesDocument = new TypedDocumentString(`
   state
   embedded
   metadata
+}`);
+export const SessionSummaryDocument = new TypedDocumentString(`
+    query SessionSummary($namespace: String, $session: String!) {
+  sessionSummary(namespace: $namespace, session: $session) {
+    namespace
+    session
+    turns
+    updatedAt
+    lines {
+      text
+      episodeIds
+    }
+  }
+}
+    `);
+export const SetWorkItemStateDocument = new TypedDocumentString(`
+    mutation SetWorkItemState($namespace: String, $id: ID!, $state: WorkState!, $reason: String) {
+  setWorkItemState(namespace: $namespace, id: $id, state: $state, reason: $reason) {
+    ...WorkItemFields
+  }
+}
+    fragment WorkItemFields on WorkItem {
+  id
+  namespace
+  title
+  body
+  state
+  parentId
+  createdAt
+  updatedAt
+  actor
+}`);
+export const SkillDocument = new TypedDocumentString(`
+    query Skill($namespace: String, $name: String!, $version: Int) {
+  skill(namespace: $namespace, name: $name, version: $version) {
+    ...SkillFields
+    badPatterns {
+      ...BadPatternFields
+    }
+  }
+}
+    fragment SkillFields on Skill {
+  id
+  namespace
+  name
+  version
+  description
+  body
+  successes
+  failures
+  createdAt
+  actor
+  lastOutcomeAt
+}
+fragment BadPatternFields on BadPattern {
+  id
+  skillId
+  description
+  example
+  createdAt
+  actor
+}`);
+export const SkillsDocument = new TypedDocumentString(`
+    query Skills($namespace: String, $search: String, $first: Int, $after: String) {
+  skills(namespace: $namespace, search: $search, first: $first, after: $after) {
+    edges {
+      node {
+        ...SkillFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment SkillFields on Skill {
+  id
+  namespace
+  name
+  version
+  description
+  body
+  successes
+  failures
+  createdAt
+  actor
+  lastOutcomeAt
 }`);
 export const StatsDocument = new TypedDocumentString(`
     query Stats($namespace: String) {
@@ -1624,11 +1949,46 @@ fragment MemoryFields on Memory {
   ...EpisodeFields
   ...FactFields
 }`);
+export const WorkItemsDocument = new TypedDocumentString(`
+    query WorkItems($namespace: String, $parentId: ID, $topLevel: Boolean, $state: WorkState, $first: Int, $after: String) {
+  workItems(
+    namespace: $namespace
+    parentId: $parentId
+    topLevel: $topLevel
+    state: $state
+    first: $first
+    after: $after
+  ) {
+    edges {
+      node {
+        ...WorkItemFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment WorkItemFields on WorkItem {
+  id
+  namespace
+  title
+  body
+  state
+  parentId
+  createdAt
+  updatedAt
+  actor
+}`);
 export type Requester<C = {}> = <R, V>(doc: string, vars?: V, options?: C) => Promise<R> | AsyncIterable<R>
 export function getSdk<C>(requester: Requester<C>) {
   return {
     AddAlias(variables: AddAliasMutationVariables, options?: C): Promise<AddAliasMutation> {
       return requester<AddAliasMutation, AddAliasMutationVariables>(AddAliasDocument, variables, options) as Promise<AddAliasMutation>;
+    },
+    AddBadPattern(variables: AddBadPatternMutationVariables, options?: C): Promise<AddBadPatternMutation> {
+      return requester<AddBadPatternMutation, AddBadPatternMutationVariables>(AddBadPatternDocument, variables, options) as Promise<AddBadPatternMutation>;
     },
     Capture(variables: CaptureMutationVariables, options?: C): Promise<CaptureMutation> {
       return requester<CaptureMutation, CaptureMutationVariables>(CaptureDocument, variables, options) as Promise<CaptureMutation>;
@@ -1650,6 +2010,9 @@ export function getSdk<C>(requester: Requester<C>) {
     },
     Consolidate(variables?: ConsolidateMutationVariables, options?: C): Promise<ConsolidateMutation> {
       return requester<ConsolidateMutation, ConsolidateMutationVariables>(ConsolidateDocument, variables, options) as Promise<ConsolidateMutation>;
+    },
+    CreateWorkItem(variables: CreateWorkItemMutationVariables, options?: C): Promise<CreateWorkItemMutation> {
+      return requester<CreateWorkItemMutation, CreateWorkItemMutationVariables>(CreateWorkItemDocument, variables, options) as Promise<CreateWorkItemMutation>;
     },
     Entities(variables?: EntitiesQueryVariables, options?: C): Promise<EntitiesQuery> {
       return requester<EntitiesQuery, EntitiesQueryVariables>(EntitiesDocument, variables, options) as Promise<EntitiesQuery>;
@@ -1690,6 +2053,9 @@ export function getSdk<C>(requester: Requester<C>) {
     Recall(variables: RecallQueryVariables, options?: C): Promise<RecallQuery> {
       return requester<RecallQuery, RecallQueryVariables>(RecallDocument, variables, options) as Promise<RecallQuery>;
     },
+    RecordSkillOutcome(variables: RecordSkillOutcomeMutationVariables, options?: C): Promise<RecordSkillOutcomeMutation> {
+      return requester<RecordSkillOutcomeMutation, RecordSkillOutcomeMutationVariables>(RecordSkillOutcomeDocument, variables, options) as Promise<RecordSkillOutcomeMutation>;
+    },
     Recover(variables: RecoverMutationVariables, options?: C): Promise<RecoverMutation> {
       return requester<RecoverMutation, RecoverMutationVariables>(RecoverDocument, variables, options) as Promise<RecoverMutation>;
     },
@@ -1699,8 +2065,23 @@ export function getSdk<C>(requester: Requester<C>) {
     ResetNamespace(variables: ResetNamespaceMutationVariables, options?: C): Promise<ResetNamespaceMutation> {
       return requester<ResetNamespaceMutation, ResetNamespaceMutationVariables>(ResetNamespaceDocument, variables, options) as Promise<ResetNamespaceMutation>;
     },
+    SaveSkill(variables: SaveSkillMutationVariables, options?: C): Promise<SaveSkillMutation> {
+      return requester<SaveSkillMutation, SaveSkillMutationVariables>(SaveSkillDocument, variables, options) as Promise<SaveSkillMutation>;
+    },
     SessionEpisodes(variables: SessionEpisodesQueryVariables, options?: C): Promise<SessionEpisodesQuery> {
       return requester<SessionEpisodesQuery, SessionEpisodesQueryVariables>(SessionEpisodesDocument, variables, options) as Promise<SessionEpisodesQuery>;
+    },
+    SessionSummary(variables: SessionSummaryQueryVariables, options?: C): Promise<SessionSummaryQuery> {
+      return requester<SessionSummaryQuery, SessionSummaryQueryVariables>(SessionSummaryDocument, variables, options) as Promise<SessionSummaryQuery>;
+    },
+    SetWorkItemState(variables: SetWorkItemStateMutationVariables, options?: C): Promise<SetWorkItemStateMutation> {
+      return requester<SetWorkItemStateMutation, SetWorkItemStateMutationVariables>(SetWorkItemStateDocument, variables, options) as Promise<SetWorkItemStateMutation>;
+    },
+    Skill(variables: SkillQueryVariables, options?: C): Promise<SkillQuery> {
+      return requester<SkillQuery, SkillQueryVariables>(SkillDocument, variables, options) as Promise<SkillQuery>;
+    },
+    Skills(variables?: SkillsQueryVariables, options?: C): Promise<SkillsQuery> {
+      return requester<SkillsQuery, SkillsQueryVariables>(SkillsDocument, variables, options) as Promise<SkillsQuery>;
     },
     Stats(variables?: StatsQueryVariables, options?: C): Promise<StatsQuery> {
       return requester<StatsQuery, StatsQueryVariables>(StatsDocument, variables, options) as Promise<StatsQuery>;
@@ -1716,6 +2097,9 @@ export function getSdk<C>(requester: Requester<C>) {
     },
     Unpin(variables: UnpinMutationVariables, options?: C): Promise<UnpinMutation> {
       return requester<UnpinMutation, UnpinMutationVariables>(UnpinDocument, variables, options) as Promise<UnpinMutation>;
+    },
+    WorkItems(variables?: WorkItemsQueryVariables, options?: C): Promise<WorkItemsQuery> {
+      return requester<WorkItemsQuery, WorkItemsQueryVariables>(WorkItemsDocument, variables, options) as Promise<WorkItemsQuery>;
     }
   };
 }
