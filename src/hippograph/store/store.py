@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from functools import partial
+from functools import cache, partial
 from typing import Any, TypeVar
 
 import neo4j
@@ -16,7 +16,7 @@ import neo4j.time
 from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.kernel.metrics import STATEMENT_ERRORS, STATEMENT_SECONDS, timed
 from hippograph.kernel.priority import Priority, PriorityGate
-from hippograph.kernel.resources import read_text
+from hippograph.kernel.resources import read_text, resource_root
 from hippograph.kernel.text.stems import stems
 from hippograph.store.dialect import Dialect
 from hippograph.store.retry import NoGate, is_transient, with_retries
@@ -81,11 +81,43 @@ def _error_kind(error: Exception) -> str:
     return "other"
 
 
+# Folders of cypher/ that hold no named query: the schema's DDL, and ready-made queries for people
+# to paste into Neo4j Browser.
+_NOT_NAMED = frozenset({"browser", "schema"})
+
+
+@cache
+def query_files() -> dict[str, str]:
+    """Every named query's file (relative to the resources), by its name: the file's stem,
+    wherever it sits under ``cypher/``, so that the folders group queries by feature and moving a
+    file changes no caller. Two files of one name would make a name ambiguous: refused."""
+    root = resource_root() / "cypher"
+    files: dict[str, str] = {}
+    for path in sorted(root.rglob("*.cypher")):
+        relative = path.relative_to(root.parent)
+        if relative.parts[1] in _NOT_NAMED:
+            continue
+        if path.stem in files:
+            raise ValueError(f"two queries named {path.stem!r}: {files[path.stem]} and {relative.as_posix()}")
+        files[path.stem] = relative.as_posix()
+    return files
+
+
+def query_file(name: str) -> str:
+    """The file of a named query; a name may carry its folder (``"summaries/save_summary"``),
+    which does not take part in finding it."""
+    stem = name.rpartition("/")[2]
+    try:
+        return query_files()[stem]
+    except KeyError:
+        raise FileNotFoundError(f"no query named {name!r} under cypher/") from None
+
+
 def cypher(name: str, relation_type: str | None = None, labels: Mapping[str, str] | None = None) -> str:
-    """The text of ``cypher/<name>.cypher``. Cypher takes no relationship type or label as a
+    """The text of the named query (``query_file``). Cypher takes no relationship type or label as a
     parameter, so a query over one type of the closed vocabulary names it RELATION_TYPE, and one
     over any label names it NODE_LABEL (START_LABEL, END_LABEL), and gets it here."""
-    text = read_text(f"cypher/{name}.cypher")
+    text = read_text(query_file(name))
     if relation_type is not None:
         if not _RELATION_TYPE.fullmatch(relation_type) or "RELATION_TYPE" not in text:
             raise ValueError(f"cannot put relation type {relation_type!r} into query {name!r}")
