@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import cache, partial
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast, overload
 
 import neo4j
 import neo4j.time
@@ -20,11 +20,13 @@ from hippograph.kernel.resources import read_text, resource_root
 from hippograph.kernel.text.stems import stems
 from hippograph.store.dialect import Dialect
 from hippograph.store.retry import NoGate, is_transient, with_retries
+from hippograph.store.rows import Query
 from hippograph.store.search import namespace_token
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+R = TypeVar("R")
 Row = dict[str, Any]
 
 
@@ -135,6 +137,16 @@ class Transaction:
     def __init__(self, tx: neo4j.ManagedTransaction | neo4j.Transaction) -> None:
         self._tx = tx
 
+    @overload
+    def run(
+        self,
+        name: Query[R],
+        *,
+        relation_type: str | None = None,
+        labels: Mapping[str, str] | None = None,
+        **params: Any,
+    ) -> list[R]: ...
+    @overload
     def run(
         self,
         name: str,
@@ -142,20 +154,33 @@ class Transaction:
         relation_type: str | None = None,
         labels: Mapping[str, str] | None = None,
         **params: Any,
-    ) -> list[Row]:
+    ) -> list[Row]: ...
+    def run(
+        self,
+        name: str | Query[Any],
+        *,
+        relation_type: str | None = None,
+        labels: Mapping[str, str] | None = None,
+        **params: Any,
+    ) -> list[Any]:
+        """The rows of a named query; a declared one's (store/rows.py) as its record."""
+        name = name if isinstance(name, str) else name.name
         with _measured(name):
             result = self._tx.run(cypher(name, relation_type, labels), params)
             return [
                 {key: _native(value) for key, value in zip(record.keys(), record, strict=True)} for record in result
             ]
 
-    def run_listed(self, name: str, **params: Any) -> list[Row]:
+    @overload
+    def run_listed(self, name: Query[R], **params: Any) -> list[R]: ...
+    @overload
+    def run_listed(self, name: str, **params: Any) -> list[Row]: ...
+    def run_listed(self, name: str | Query[Any], **params: Any) -> list[Any]:
         """The rows of a statement that returns them all as one list, ``RETURN collect(...) AS
         rows``. The driver reads each record as a Bolt message of its own, with socket reads and
         Python work apiece; a list of maps arrives as one (docs/benchmarks.md)."""
-        [record] = self.run(name, **params)
-        rows: list[Row] = record["rows"]
-        return rows
+        [record] = self.run(name if isinstance(name, str) else name.name, **params)
+        return cast(list[Any], record["rows"])
 
 
 class Store:
@@ -195,10 +220,18 @@ class Store:
         """The server's name for a search index, to pass as a query parameter."""
         return self.dialect.index_name(logical)
 
-    def read(self, name: str, **params: Any) -> list[Row]:
+    @overload
+    def read(self, name: Query[R], **params: Any) -> list[R]: ...
+    @overload
+    def read(self, name: str, **params: Any) -> list[Row]: ...
+    def read(self, name: str | Query[Any], **params: Any) -> list[Any]:
         return self.read_in(lambda tx: tx.run(name, **params))
 
-    def read_listed(self, name: str, **params: Any) -> list[Row]:
+    @overload
+    def read_listed(self, name: Query[R], **params: Any) -> list[R]: ...
+    @overload
+    def read_listed(self, name: str, **params: Any) -> list[Row]: ...
+    def read_listed(self, name: str | Query[Any], **params: Any) -> list[Any]:
         """``Transaction.run_listed`` in a read transaction of its own."""
         return self.read_in(lambda tx: tx.run_listed(name, **params))
 
