@@ -451,7 +451,7 @@ def test_the_export_knows_every_label_and_type_of_the_schema() -> None:
     assert labels == set(NODE_LABELS) | set(STORE_LABELS)
     assert types == set(STRUCTURAL_TYPES)
     created = set()
-    for path in (REPO / "cypher").glob("*.cypher"):
+    for path in (REPO / "cypher").rglob("*.cypher"):
         created |= set(re.findall(r"(?:CREATE|MERGE) \(\w*:(\w+)", path.read_text()))
         created |= set(re.findall(r"(?:CREATE|MERGE) \([^)]*\)-\[\w*:([A-Z_]+)", path.read_text()))
     assert created - {"NODE_LABEL", "RELATION_TYPE"} <= set(NODE_LABELS) | set(STORE_LABELS) | set(STRUCTURAL_TYPES)

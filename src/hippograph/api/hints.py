@@ -10,8 +10,8 @@ from cachetools import TTLCache
 from graphql import ExecutionResult
 from hippograph.api.guard import NAMESPACES_USED
 from hippograph.api.threads import call
+from hippograph.lifecycle.reads import namespace_known
 from hippograph.store import Store
-from hippograph.store.namespaces import namespace_known
 
 # Namespaces known to hold something are remembered this long: most queries cost no read. One
 # reset within it goes unremarked until it passes.

@@ -10,8 +10,8 @@ from aiodataloader import DataLoader
 
 from hippograph.api.threads import call
 from hippograph.kernel.model import Memory
+from hippograph.lifecycle.reads import hydrate
 from hippograph.store import Store
-from hippograph.store.memories import hydrate
 
 MemoryKey = tuple[str, str]  # (namespace, id)
 

@@ -25,11 +25,9 @@ from hippograph.api.threads import call
 from hippograph.consolidation.status import status
 from hippograph.graph.entities import MAX_DEPTH, get_entity, list_entities, neighborhood, timeline
 from hippograph.kernel.errors import bad_input
+from hippograph.lifecycle.reads import get_memory, list_namespaces, page_memories, read_history, session_episodes
 from hippograph.lifecycle.stats import stats
 from hippograph.recall.service import recall
-from hippograph.store.history import read_history
-from hippograph.store.memories import get_memory, page_memories, session_episodes
-from hippograph.store.namespaces import list_namespaces
 
 
 class Query(ConceptQuery, ProcedureQuery, SummaryQuery, graphene.ObjectType):

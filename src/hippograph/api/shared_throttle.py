@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 from cachetools import LRUCache, TTLCache
 
+from hippograph.access.limits import clear_failures, record_failure, take_tokens
 from hippograph.api.throttle import FailedAuthThrottle, RateLimiter
 from hippograph.store import Store
-from hippograph.store.limits import clear_failures, record_failure, take_tokens
 
 _TABLE_SIZE = 10_000
 # How long tokens taken from the shared bucket may wait to be spent on this server.

@@ -20,8 +20,8 @@ from hippograph.api.inputs import NAMESPACE_HELP
 from hippograph.api.threads import call
 from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
 from hippograph.kernel.events import EventKind, MemoryEvent
+from hippograph.lifecycle.reads import change_head, changes_after
 from hippograph.runtime import Runtime
-from hippograph.store.changes import change_head, changes_after
 
 # Changes read at a time: a subscriber resuming far behind catches up a page per read.
 PAGE = 200

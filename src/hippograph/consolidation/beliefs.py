@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ulid import ULID
 
+from hippograph.consolidation.batch import EpisodeWork, Statements
 from hippograph.consolidation.concepts import fact_concepts
 from hippograph.consolidation.revise import NewFact, revise_polarity, revise_relation, support_props
 from hippograph.consolidation.timeline import Said
@@ -25,9 +26,6 @@ from hippograph.kernel.events import EventKind, MemoryEvent
 from hippograph.kernel.keys import relation_fact_hash, statement_fact_hash
 from hippograph.kernel.text.normalize import hash_basis
 from hippograph.store.facts import FactRecord, fact_properties
-
-if TYPE_CHECKING:
-    from hippograph.consolidation.commit import EpisodeWork, Statements
 
 # A statement of a fact that is still believed (quarantined: disputed, not disproved) supports it;
 # one of a superseded fact starts a new version.

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from hippograph.consolidation.concepts import Runs
+from hippograph.consolidation.batch import Runs
 from hippograph.embedding import Vector
 
 

@@ -20,7 +20,8 @@ from functools import partial
 from tqdm import tqdm
 
 from hippograph.consolidation.aliases import namespace_aliases, with_alias_mentions
-from hippograph.consolidation.commit import EpisodeWork, commit_episodes
+from hippograph.consolidation.batch import EpisodeWork
+from hippograph.consolidation.commit import commit_episodes
 from hippograph.consolidation.leases import heartbeat, lease, worker_name
 from hippograph.extraction.derive import Derived, derive_now
 from hippograph.extraction.model import EntityType, Turn

@@ -27,5 +27,5 @@ def resource_path(relative: str) -> Path:
 
 @cache
 def read_text(relative: str) -> str:
-    """The text of a resource such as ``"cypher/capture_episode.cypher"``; cached, they never change."""
+    """The text of a resource such as ``"cypher/schema/neo4j.cypher"``; cached, they never change."""
     return resource_path(relative).read_text(encoding="utf-8")

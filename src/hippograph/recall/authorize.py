@@ -15,11 +15,12 @@ from hippograph.recall.request import RecallRequest
 from hippograph.recall.scoring import ACTIVE, Candidate
 from hippograph.store import Transaction
 from hippograph.store.memories import memory_from_row
+from hippograph.store.rows import AUTHORIZE_EPISODES, AUTHORIZE_FACTS, AuthorizedEpisodeRow, AuthorizedFactRow, Query
 
 # Authorization by label: the statement, and what its maps build.
-_AUTHORIZE: tuple[tuple[str, type[Episode | Fact]], ...] = (
-    ("authorize_episodes", Episode),
-    ("authorize_facts", Fact),
+_AUTHORIZE: tuple[tuple[Query[AuthorizedEpisodeRow] | Query[AuthorizedFactRow], type[Episode | Fact]], ...] = (
+    (AUTHORIZE_EPISODES, Episode),
+    (AUTHORIZE_FACTS, Fact),
 )
 
 

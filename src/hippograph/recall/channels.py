@@ -21,6 +21,7 @@ from hippograph.recall.modes import ModePreset
 from hippograph.recall.request import Channel, Degradation, RecallRequest
 from hippograph.recall.vector import CONTEXTS, VectorQuery, vector_channel
 from hippograph.runtime import Runtime
+from hippograph.store.rows import FULLTEXT_SEARCH
 from hippograph.store.search import scoped_query
 
 log = logging.getLogger(__name__)
@@ -139,7 +140,7 @@ def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> list[Ranke
     searches = [
         {"index": runtime.store.index(index), "query": query} for index, query in (episodes, ("fact_search", plain))
     ]
-    rows = runtime.store.read_listed("fulltext_search", searches=searches, namespace=request.namespace, limit=fetch)
+    rows = runtime.store.read_listed(FULLTEXT_SEARCH, searches=searches, namespace=request.namespace, limit=fetch)
     return [Ranked(row["id"], row["score"], row["label"]) for row in rows]
 
 

@@ -22,6 +22,7 @@ from hippograph.recall.ppr import Subgraph, personalized_pagerank, spreading_act
 from hippograph.resolution.resolve import name_ref, resolve_names
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
+from hippograph.store.rows import GRAPH_NEXT_EPISODES, GRAPH_NODE_MEMORIES, GRAPH_SEED_NODES, NAMESPACE_EPISODE_COUNT
 
 PPR = "ppr"
 SPREADING = "spreading"
@@ -80,7 +81,7 @@ def _rank(tx: Transaction, request: GraphQuery, seeds: QuerySeeds, text_hits: Se
     keys = list(seeds.concept_keys) if options.concepts else []
     if not seeds.entities and not keys and not text_hits:
         return []
-    [count] = tx.run("namespace_episode_count", namespace=request.namespace)
+    [count] = tx.run(NAMESPACE_EPISODE_COUNT, namespace=request.namespace)
     walk = _Walk(tx, request, max(count["episodes"], 1))
     start: dict[str, float] = dict.fromkeys(text_hits, HIT_SEED_WEIGHT)
     walk.expand(list(seeds.entities), keys, list(text_hits), start)
@@ -119,7 +120,7 @@ class _Walk:
         """Link each memory with the turns before and after it in its session."""
         request = self.request
         for row in self.tx.run_listed(
-            "graph_next_episodes",
+            GRAPH_NEXT_EPISODES,
             memories=memories,
             namespace=request.namespace,
             as_of=request.as_of,
@@ -134,7 +135,7 @@ class _Walk:
         request, options = self.request, self.request.options
         self.expanded.update(memories)
         rows = self.tx.run(
-            "graph_seed_nodes",
+            GRAPH_SEED_NODES,
             entities=entities,
             concept_keys=keys,
             hits=memories,
@@ -156,16 +157,16 @@ class _Walk:
                 self.graph.link(row["id"], row["via"])
         if not new:
             return
-        for row in self.tx.run_listed(
-            "graph_node_memories",
+        for link in self.tx.run_listed(
+            GRAPH_NODE_MEMORIES,
             nodes=sorted(new),
             fact_concepts=options.fact_concepts,
             namespace=request.namespace,
             as_of=request.as_of,
             known_at=request.known_at,
         ):
-            self.graph.link(row["node"], row["memory"])
-            self.labels[row["memory"]] = row["label"]
+            self.graph.link(link["node"], link["memory"])
+            self.labels[link["memory"]] = link["label"]
 
 
 def _propagate(graph: Subgraph, start: dict[str, float], request: GraphQuery) -> dict[str, float]:

@@ -11,6 +11,7 @@ from hippograph.recall.authorize import Visible
 from hippograph.recall.scoring import Scored
 from hippograph.store import Transaction
 from hippograph.store.memories import episodes_in, facts_in
+from hippograph.store.rows import CORE_FACTS
 
 MAX_CORE = 10
 
@@ -22,7 +23,7 @@ def hydrate_with_core(
     in the transaction that authorized the hits: a client that shows a fact's provenance needs no
     second request, and sees it as of the same snapshot as the fact. Only the hits' supporters are
     read, not every candidate's: most candidates never reach the limit."""
-    core_ids = [row["id"] for row in tx.run("core_facts", namespace=namespace, limit=MAX_CORE)]
+    core_ids = [row["id"] for row in tx.run(CORE_FACTS, namespace=namespace, limit=MAX_CORE)]
     supporting = dict.fromkeys(episode for s in scored for episode in visible.candidates[s.id].supported_by)
     found: dict[str, Memory] = dict(visible.memories)
     found |= episodes_in(tx, namespace, [i for i in supporting if i not in found])

@@ -29,12 +29,14 @@ namespace's memories of that label exactly reads fewer than that many.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from hippograph.embedding import Vector
 from hippograph.recall.fusion import Ranked
 from hippograph.store import Store, Transaction
+from hippograph.store.rows import VECTOR_EXACT, VECTOR_SCOPE, VECTOR_SEARCH, VectorScope
 
 # The first request to an index asks for this many times the neighbours needed, later ones ×WIDEN.
 OVERSAMPLE = 2
@@ -47,7 +49,7 @@ class Kind:
 
     index: str  # the vector index over them
     exact_flag: str  # the parameter of vector_exact.cypher that scores them
-    stored: str  # the column of vector_scope.cypher that counts them in the store
+    stored: Literal["store_episodes", "store_facts"]  # the column of vector_scope.cypher that counts them
 
 
 EPISODES = Kind("episode_embedding", "episodes", "store_episodes")
@@ -71,7 +73,7 @@ def vector_channel(store: Store, query: VectorQuery) -> list[Ranked]:
     ``min_cosine``, best first, scored as the indexes score."""
 
     def read(tx: Transaction) -> list[Ranked]:
-        [scope] = tx.run("vector_scope", namespace=query.namespace)
+        [scope] = tx.run(VECTOR_SCOPE, namespace=query.namespace)
         exact = exact_kinds(scope, query.limit, store.dialect.vector_rebuilt_below, query.kinds)
         # Widening stops at WIDEN times what a namespace of this share needs when its text is like
         # the others': a namespace with few facts among many like them elsewhere would otherwise
@@ -82,9 +84,7 @@ def vector_channel(store: Store, query: VectorQuery) -> list[Ranked]:
     return store.read_in(read)
 
 
-def exact_kinds(
-    scope: Mapping[str, int], limit: int, rebuilt_below: int, kinds: Sequence[Kind] = KINDS
-) -> frozenset[Kind]:
+def exact_kinds(scope: VectorScope, limit: int, rebuilt_below: int, kinds: Sequence[Kind] = KINDS) -> frozenset[Kind]:
     """The kinds to score exactly, given ``vector_scope``'s counts: all when the namespace is a
     small share of the store, and any whose index the server would rebuild on this search."""
     if scope["episodes"] ** 2 <= limit * scope["store_episodes"]:
@@ -108,7 +108,7 @@ def exact_neighbours(store: Store, tx: Transaction, query: VectorQuery, kinds: I
     cosine = store.dialect.cosine
     wanted = set(kinds)
     rows = tx.run_listed(
-        "vector_exact",
+        VECTOR_EXACT,
         namespace=query.namespace,
         embedding=query.embedding,
         min_similarity=cosine.similarity_of(query.min_cosine),
@@ -140,7 +140,7 @@ def indexed_neighbours(
     searches = [_Search(store.index(kind.index), OVERSAMPLE * query.limit) for kind in kinds]
     while pending := [s for s in searches if not s.done]:
         results = tx.run_listed(
-            "vector_search",
+            VECTOR_SEARCH,
             searches=[{"index": s.index, "k": s.k} for s in pending],
             embedding=query.embedding,
             min_score=min_score,

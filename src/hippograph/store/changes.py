@@ -1,5 +1,5 @@
 """The change record behind ``memoryEvents``: every write that makes memory events records them in
-its own transaction, numbered in a stream per namespace (cypher/record_changes.cypher), and every
+its own transaction, numbered in a stream per namespace (cypher/history/record_changes.cypher), and every
 server reads the streams in order. A subscriber on any server thus sees every server's writes,
 once each and in commit order, and resumes after a reconnect from the last number it saw."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
@@ -11,6 +11,7 @@ from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
 from hippograph.kernel.model import Episode, Fact, Memory
 from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store, Transaction
+from hippograph.store.rows import EPISODES_BY_ID, FACTS_BY_ID, PAGE_EPISODES, PAGE_FACTS, SESSION_CHAIN
 
 M = TypeVar("M", bound=Episode | Fact)
 
@@ -28,13 +29,13 @@ def hydrate_in(tx: Transaction, namespace: str, ids: Sequence[str]) -> dict[str,
 
 def episodes_in(tx: Transaction, namespace: str, ids: Sequence[str]) -> dict[str, Episode]:
     """The episodes with these ids in the namespace (ids of anything else are absent)."""
-    rows = tx.run_listed("episodes_by_id", ids=list(ids), namespace=namespace) if ids else []
+    rows = tx.run_listed(EPISODES_BY_ID, ids=list(ids), namespace=namespace) if ids else []
     return {row["id"]: memory_from_row(Episode, row) for row in rows}
 
 
 def facts_in(tx: Transaction, namespace: str, ids: Sequence[str]) -> dict[str, Fact]:
     """The facts with these ids in the namespace (ids of anything else are absent)."""
-    rows = tx.run_listed("facts_by_id", ids=list(ids), namespace=namespace) if ids else []
+    rows = tx.run_listed(FACTS_BY_ID, ids=list(ids), namespace=namespace) if ids else []
     return {row["id"]: memory_from_row(Fact, row) for row in rows}
 
 
@@ -45,7 +46,7 @@ def session_episodes(store: Store, namespace: str, session: str, last: int, max_
         raise bad_input(f"last must be between 1 and {max_page}", field="last")
 
     def read(tx: Transaction) -> list[Episode]:
-        ids = [row["id"] for row in tx.run("session_chain", namespace=namespace, session=session)]
+        ids = [row["id"] for row in tx.run(SESSION_CHAIN, namespace=namespace, session=session)]
         found = episodes_in(tx, namespace, ids)
         kept = [found[i] for i in ids if i in found and found[i].forgotten_at is None]
         return kept[-last:]
@@ -87,7 +88,7 @@ def page_memories(store: Store, namespace: str, first: int, before: str | None, 
 
     def read(tx: Transaction) -> Page:
         ids: list[str] = []
-        for query in ("page_episodes", "page_facts"):
+        for query in (PAGE_EPISODES, PAGE_FACTS):
             ids += [row["id"] for row in tx.run(query, namespace=namespace, before=before, limit=first + 1)]
         ids = sorted(ids, reverse=True)[: first + 1]
         found = hydrate_in(tx, namespace, ids[:first])
@@ -96,7 +97,7 @@ def page_memories(store: Store, namespace: str, first: int, before: str | None, 
     return store.read_in(read)
 
 
-def memory_from_row(cls: type[M], row: dict[str, Any]) -> M:
+def memory_from_row(cls: type[M], row: Mapping[str, Any]) -> M:
     """An episode or fact from a query's map of its properties (episodes_by_id, facts_by_id);
     keys that are not fields of ``cls`` are left out."""
     values: dict[str, Any] = {f.name: row.get(f.name) for f in fields(cls)}

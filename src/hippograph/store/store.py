@@ -7,8 +7,8 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from functools import partial
-from typing import Any, TypeVar
+from functools import cache, partial
+from typing import Any, TypeVar, cast, overload
 
 import neo4j
 import neo4j.time
@@ -16,15 +16,17 @@ import neo4j.time
 from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.kernel.metrics import STATEMENT_ERRORS, STATEMENT_SECONDS, timed
 from hippograph.kernel.priority import Priority, PriorityGate
-from hippograph.kernel.resources import read_text
+from hippograph.kernel.resources import read_text, resource_root
 from hippograph.kernel.text.stems import stems
 from hippograph.store.dialect import Dialect
 from hippograph.store.retry import NoGate, is_transient, with_retries
+from hippograph.store.rows import Query
 from hippograph.store.search import namespace_token
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+R = TypeVar("R")
 Row = dict[str, Any]
 
 
@@ -81,11 +83,43 @@ def _error_kind(error: Exception) -> str:
     return "other"
 
 
+# Folders of cypher/ that hold no named query: the schema's DDL, and ready-made queries for people
+# to paste into Neo4j Browser.
+_NOT_NAMED = frozenset({"browser", "schema"})
+
+
+@cache
+def query_files() -> dict[str, str]:
+    """Every named query's file (relative to the resources), by its name: the file's stem,
+    wherever it sits under ``cypher/``, so that the folders group queries by feature and moving a
+    file changes no caller. Two files of one name would make a name ambiguous: refused."""
+    root = resource_root() / "cypher"
+    files: dict[str, str] = {}
+    for path in sorted(root.rglob("*.cypher")):
+        relative = path.relative_to(root.parent)
+        if relative.parts[1] in _NOT_NAMED:
+            continue
+        if path.stem in files:
+            raise ValueError(f"two queries named {path.stem!r}: {files[path.stem]} and {relative.as_posix()}")
+        files[path.stem] = relative.as_posix()
+    return files
+
+
+def query_file(name: str) -> str:
+    """The file of a named query; a name may carry its folder (``"summaries/save_summary"``),
+    which does not take part in finding it."""
+    stem = name.rpartition("/")[2]
+    try:
+        return query_files()[stem]
+    except KeyError:
+        raise FileNotFoundError(f"no query named {name!r} under cypher/") from None
+
+
 def cypher(name: str, relation_type: str | None = None, labels: Mapping[str, str] | None = None) -> str:
-    """The text of ``cypher/<name>.cypher``. Cypher takes no relationship type or label as a
+    """The text of the named query (``query_file``). Cypher takes no relationship type or label as a
     parameter, so a query over one type of the closed vocabulary names it RELATION_TYPE, and one
     over any label names it NODE_LABEL (START_LABEL, END_LABEL), and gets it here."""
-    text = read_text(f"cypher/{name}.cypher")
+    text = read_text(query_file(name))
     if relation_type is not None:
         if not _RELATION_TYPE.fullmatch(relation_type) or "RELATION_TYPE" not in text:
             raise ValueError(f"cannot put relation type {relation_type!r} into query {name!r}")
@@ -103,6 +137,16 @@ class Transaction:
     def __init__(self, tx: neo4j.ManagedTransaction | neo4j.Transaction) -> None:
         self._tx = tx
 
+    @overload
+    def run(
+        self,
+        name: Query[R],
+        *,
+        relation_type: str | None = None,
+        labels: Mapping[str, str] | None = None,
+        **params: Any,
+    ) -> list[R]: ...
+    @overload
     def run(
         self,
         name: str,
@@ -110,20 +154,33 @@ class Transaction:
         relation_type: str | None = None,
         labels: Mapping[str, str] | None = None,
         **params: Any,
-    ) -> list[Row]:
+    ) -> list[Row]: ...
+    def run(
+        self,
+        name: str | Query[Any],
+        *,
+        relation_type: str | None = None,
+        labels: Mapping[str, str] | None = None,
+        **params: Any,
+    ) -> list[Any]:
+        """The rows of a named query; a declared one's (store/rows.py) as its record."""
+        name = name if isinstance(name, str) else name.name
         with _measured(name):
             result = self._tx.run(cypher(name, relation_type, labels), params)
             return [
                 {key: _native(value) for key, value in zip(record.keys(), record, strict=True)} for record in result
             ]
 
-    def run_listed(self, name: str, **params: Any) -> list[Row]:
+    @overload
+    def run_listed(self, name: Query[R], **params: Any) -> list[R]: ...
+    @overload
+    def run_listed(self, name: str, **params: Any) -> list[Row]: ...
+    def run_listed(self, name: str | Query[Any], **params: Any) -> list[Any]:
         """The rows of a statement that returns them all as one list, ``RETURN collect(...) AS
         rows``. The driver reads each record as a Bolt message of its own, with socket reads and
         Python work apiece; a list of maps arrives as one (docs/benchmarks.md)."""
-        [record] = self.run(name, **params)
-        rows: list[Row] = record["rows"]
-        return rows
+        [record] = self.run(name if isinstance(name, str) else name.name, **params)
+        return cast(list[Any], record["rows"])
 
 
 class Store:
@@ -163,10 +220,18 @@ class Store:
         """The server's name for a search index, to pass as a query parameter."""
         return self.dialect.index_name(logical)
 
-    def read(self, name: str, **params: Any) -> list[Row]:
+    @overload
+    def read(self, name: Query[R], **params: Any) -> list[R]: ...
+    @overload
+    def read(self, name: str, **params: Any) -> list[Row]: ...
+    def read(self, name: str | Query[Any], **params: Any) -> list[Any]:
         return self.read_in(lambda tx: tx.run(name, **params))
 
-    def read_listed(self, name: str, **params: Any) -> list[Row]:
+    @overload
+    def read_listed(self, name: Query[R], **params: Any) -> list[R]: ...
+    @overload
+    def read_listed(self, name: str, **params: Any) -> list[Row]: ...
+    def read_listed(self, name: str | Query[Any], **params: Any) -> list[Any]:
         """``Transaction.run_listed`` in a read transaction of its own."""
         return self.read_in(lambda tx: tx.run_listed(name, **params))
 

@@ -1,0 +1,73 @@
+"""A batch of consolidation's work: each leased episode with what was derived from it, and the
+transaction its commit runs statements in. Below commit.py and the steps it calls (beliefs.py,
+concepts.py, context.py), which all take these, so none of them imports another in a circle."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from hippograph.embedding import Vector
+from hippograph.extraction.model import Extraction
+from hippograph.resolution.resolve import NameRef, Resolution
+from hippograph.store import Transaction
+
+
+@dataclass(frozen=True)
+class EpisodeWork:
+    """One leased episode with everything derived from it, ready to commit."""
+
+    id: str
+    namespace: str
+    occurred_at: datetime
+    extraction: Extraction
+    refs: tuple[NameRef, ...]  # one per mention
+    resolutions: dict[NameRef, Resolution]
+    statement_vectors: tuple[Vector | None, ...]  # one per fact candidate
+
+
+class Statements:
+    """The transaction, with new facts held back and created by one statement per run of them:
+    most facts need no other statement, and a round trip costs more than creating one. Any other
+    statement sends the held facts first, so that it sees the graph as if each had been created
+    at once (a lookup finds them, a revision can supersede them).
+
+    It also notes every fact whose support it changed (``supported``): their concept links follow
+    their support (consolidation/concepts.py)."""
+
+    def __init__(self, tx: Transaction) -> None:
+        self._tx = tx
+        self._facts: list[dict[str, Any]] = []
+        self.supported: set[str] = set()
+
+    def run(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        self.flush()
+        self.supported.update(_supported(name, params))
+        return self._tx.run(name, **params)
+
+    def create_fact(
+        self, episode_id: str, props: dict[str, Any], about: list[dict[str, str]], said: dict[str, Any]
+    ) -> None:
+        self._facts.append({"episode_id": episode_id, "props": props, "about": about, "said": said})
+        self.supported.add(props["id"])
+
+    def flush(self) -> None:
+        if self._facts:
+            self._tx.run("create_facts", facts=self._facts)
+            self._facts = []
+
+
+class Runs(Protocol):
+    """What consolidation's steps need of a transaction: named statements (Statements)."""
+
+    def run(self, name: str, **params: Any) -> list[dict[str, Any]]: ...
+
+
+def _supported(name: str, params: dict[str, Any]) -> list[str]:
+    """The facts a statement adds or moves SUPPORTED_BY edges of."""
+    if name == "support_fact":
+        return [params["fact_id"]]
+    if name == "move_support":
+        return [fact for move in params["moves"] for fact in (move["source"], move["target"])]
+    return []

@@ -1,0 +1,138 @@
+"""The named queries of cypher/: found by name wherever their feature's folder is, names unique, and
+the declared ones (store/rows.py) returning the columns their records say."""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, cast, get_type_hints
+
+import pytest
+from support.processes import REPO
+
+from hippograph.capture.service import capture
+from hippograph.consolidation.worker import consolidate
+from hippograph.kernel.filters import MemoryFilters, filter_params
+from hippograph.kernel.model import CaptureInput, Role
+from hippograph.lifecycle.remember import RememberInput, remember
+from hippograph.runtime import Runtime
+from hippograph.store.rows import GRAPH_SEED_NODES, PAGE_FACTS, Query, declared
+from hippograph.store.search import scoped_query
+from hippograph.store.store import cypher, query_files
+
+# Folders of cypher/ whose files are not named queries: the schema's DDL and the Browser's queries.
+NOT_NAMED = {"browser", "schema"}
+
+
+def named_files() -> list[str]:
+    root = REPO / "cypher"
+    return [
+        path.relative_to(REPO).as_posix()
+        for path in root.rglob("*.cypher")
+        if path.relative_to(root).parts[0] not in NOT_NAMED
+    ]
+
+
+def test_every_query_name_is_unique_under_cypher() -> None:
+    stems = Counter(path.rpartition("/")[2].removesuffix(".cypher") for path in named_files())
+    assert [stem for stem, count in stems.items() if count > 1] == []
+
+
+def test_the_loader_finds_every_query_by_its_name() -> None:
+    assert sorted(query_files().values()) == sorted(named_files())
+    assert "MATCH" in cypher("episodes_by_id") and cypher("summaries/save_summary") == cypher("save_summary")
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A namespace with a session of consolidated turns and a core fact, and what a query is given."""
+
+    namespace: str
+    session: str
+    episodes: list[str]
+    facts: list[str]
+    nodes: list[str]
+    embedding: list[float]
+
+
+@pytest.fixture(scope="module")
+def stored(runtime: Runtime) -> Stored:
+    namespace, session = f"queries-{uuid.uuid4().hex[:8]}", "s1"
+    turns = [
+        (Role.USER, "Caroline moved to Berlin and works at Google."),
+        (Role.ASSISTANT, "Berlin is a fine city; how is the new job at Google?"),
+        (Role.USER, "Caroline loves pottery class on Sundays."),
+    ]
+    outcomes = capture(
+        runtime, [CaptureInput(text, namespace=namespace, role=role, session=session) for role, text in turns]
+    )
+    episodes = [outcome.id for outcome in outcomes]
+    consolidate(runtime, namespace=namespace)
+    remember(runtime, RememberInput("Never share Caroline's address.", kind="core", namespace=namespace))
+    facts = [row["id"] for row in runtime.store.read(PAGE_FACTS, namespace=namespace, before=None, limit=50)]
+    now = datetime.now(UTC)
+    seeds = runtime.store.read(
+        GRAPH_SEED_NODES, entities=[], concept_keys=[], hits=episodes, namespace=namespace, as_of=now, known_at=now
+    )
+    embedding = runtime.embedder.embed_query("Where does Caroline work?")
+    return Stored(namespace, session, episodes, facts, [row["id"] for row in seeds], list(embedding))
+
+
+def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[str, Any]:
+    """What the service gives each declared query, over the stored namespace."""
+    now = datetime.now(UTC)
+    times = {"as_of": now, "known_at": now}
+    terms = scoped_query(stored.namespace, "Caroline Berlin Google")
+    given: dict[str, dict[str, Any]] = {
+        "episodes_by_id": {"ids": stored.episodes},
+        "facts_by_id": {"ids": stored.facts},
+        "page_episodes": {"before": None, "limit": 10},
+        "page_facts": {"before": None, "limit": 10},
+        "session_chain": {"session": stored.session},
+        "authorize_episodes": {"ids": stored.episodes, **times, **filter_params(MemoryFilters())},
+        "authorize_facts": {
+            "ids": stored.facts,
+            "include_superseded": True,
+            **times,
+            **filter_params(MemoryFilters()),
+        },
+        "core_facts": {"limit": 10},
+        "fulltext_search": {
+            "searches": [
+                {"index": runtime.store.index(index), "query": terms} for index in ("episode_search", "fact_search")
+            ],
+            "limit": 10,
+        },
+        "vector_exact": {
+            "embedding": stored.embedding,
+            "min_similarity": -1.0,
+            "limit": 10,
+            "episodes": True,
+            "facts": True,
+            "contexts": True,
+        },
+        "vector_search": {
+            "searches": [{"index": runtime.store.index("episode_embedding"), "k": 10_000}],
+            "embedding": stored.embedding,
+            "min_score": 0.0,
+        },
+        "vector_scope": {},
+        "namespace_episode_count": {},
+        "graph_seed_nodes": {"entities": [], "concept_keys": [], "hits": stored.episodes, **times},
+        "graph_node_memories": {"nodes": stored.nodes, "fact_concepts": True, **times},
+        "graph_next_episodes": {"memories": stored.episodes, **times},
+    }
+    return {"namespace": stored.namespace, **given[query.name]}
+
+
+@pytest.mark.parametrize("query", declared(), ids=lambda query: query.name)
+def test_a_declared_query_returns_its_record(runtime: Runtime, stored: Stored, query: Query[object]) -> None:
+    """A column renamed in cypher/ or in store/rows.py fails here, not in production."""
+    params = params_of(query, runtime, stored)
+    rows = runtime.store.read_listed(query, **params) if query.listed else runtime.store.read(query, **params)
+    assert rows, f"{query.name} found nothing to check its columns by"
+    declared_columns = set(get_type_hints(query.row))
+    for row in rows:
+        assert set(cast(dict[str, Any], row)) == declared_columns
