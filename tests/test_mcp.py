@@ -148,6 +148,12 @@ def test_remote_it_uses_the_server_with_the_key_from_the_environment(
                 speakers = [direct.memory(r["id"]) for r in said["results"]]
                 assert [(m.agent, m.session) for m in speakers] == [("Dana", "m1"), ("helper", "m1")]
                 direct.consolidate()
+            first = (await call(s, "recall", query="Where does Dana work?"))["hits"][0]
+            assert first["category"] is not None  # consolidated: every memory has one
+            narrowed = await call(s, "recall", query="Where does Dana work?", categories=[first["category"]])
+            assert first["id"] in {hit["id"] for hit in narrowed["hits"]}
+            assert {hit["category"] for hit in narrowed["hits"]} == {first["category"]}
+            assert (await error(s, "recall", query="Where does Dana work?", categories=["gossip"]))[0] == "BAD_INPUT"
             found = await call(s, "find_entities", search="Initech")
             initech = next(e for e in found["entities"] if e["name"] == "Initech")
             around = await call(s, "entity_neighborhood", entity_id=initech["id"])

@@ -21,4 +21,4 @@ SET e.state = CASE WHEN free THEN 'leased' ELSE e.state END,
     e.lease_expires_at = CASE WHEN free THEN $expires ELSE e.lease_expires_at END,
     e.attempts = CASE WHEN free THEN coalesce(e.attempts, 0) + 1 ELSE e.attempts END
 RETURN e.id AS id, free AS taken, e.namespace AS namespace, e.content AS content, e.agent AS agent,
-       e.role AS role, e.occurred_at AS occurred_at, e.attempts AS attempts
+       e.role AS role, e.occurred_at AS occurred_at, e.attempts AS attempts, e.embedding AS embedding

@@ -22,6 +22,7 @@ WHERE m.forgotten_at IS NULL
   AND ($until IS NULL OR at < $until)
   AND ($importance_min IS NULL OR m.importance >= $importance_min)
   AND ($pinned IS NULL OR coalesce(m.pinned, false) = $pinned)
+  AND ($categories IS NULL OR m.category IN $categories)
 RETURN DISTINCT m.id AS id
 ORDER BY id
 LIMIT $limit

@@ -5,6 +5,6 @@ MATCH (m:Episode {id: id})
 WHERE m.namespace = $namespace
 RETURN collect(m {
   .id, .namespace, .content, .role, .agent, .session, .occurred_at, .captured_at, .content_hash,
-  .importance, .pinned, .tags, .observed_by, .access_count, .last_accessed_at, .forgotten_at, .state, .metadata,
+  .importance, .pinned, .tags, .observed_by, .category, .access_count, .last_accessed_at, .forgotten_at, .state, .metadata,
   embedded: NOT m.embedding_pending
 }) AS rows

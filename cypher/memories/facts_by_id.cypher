@@ -5,7 +5,7 @@ MATCH (m:Fact {id: id})
 WHERE m.namespace = $namespace
 RETURN collect(m {
   .id, .namespace, .statement, .kind, .key, .subject, .predicate, .object, .confidence,
-  .importance, .version, .status, .origin, .valid_from, .valid_to, .valid_precision, .recorded_at, .expired_at,
+  .importance, .version, .status, .origin, .category, .valid_from, .valid_to, .valid_precision, .recorded_at, .expired_at,
   .pinned, .tags, .access_count, .last_accessed_at, .forgotten_at,
   supported_by: [(m)-[:SUPPORTED_BY]->(e:Episode) | e.id]
 }) AS rows

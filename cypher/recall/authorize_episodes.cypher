@@ -17,11 +17,12 @@ WHERE m.namespace = $namespace AND m.forgotten_at IS NULL
   AND ($until IS NULL OR m.occurred_at < $until)
   AND ($importance_min IS NULL OR m.importance >= $importance_min)
   AND ($pinned IS NULL OR m.pinned = $pinned)
+  AND ($categories IS NULL OR m.category IN $categories)
   AND ($as_of IS NULL OR m.occurred_at <= $as_of)
   AND ($known_at IS NULL OR m.captured_at <= $known_at)
 RETURN collect(m {
   .id, .namespace, .content, .role, .agent, .session, .occurred_at, .captured_at, .content_hash,
-  .importance, .pinned, .tags, .observed_by, .access_count, .last_accessed_at, .forgotten_at, .state, .metadata,
+  .importance, .pinned, .tags, .observed_by, .category, .access_count, .last_accessed_at, .forgotten_at, .state, .metadata,
   embedded: NOT m.embedding_pending,
   holds: [(m)<-[:SUPPORTED_BY]-(f:Fact) WHERE f.status = 'active' | f.id],
   replaced_by: [(m)<-[:SUPPORTED_BY]-(old:Fact)<-[:SUPERSEDES]-(new:Fact) WHERE old.status = 'superseded' | new.id]

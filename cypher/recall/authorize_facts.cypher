@@ -20,6 +20,7 @@ WHERE m.namespace = $namespace AND m.forgotten_at IS NULL
   AND ($until IS NULL OR m.recorded_at < $until)
   AND ($importance_min IS NULL OR m.importance >= $importance_min)
   AND ($pinned IS NULL OR m.pinned = $pinned)
+  AND ($categories IS NULL OR m.category IN $categories)
   AND (m.status = 'active'
        OR (m.status = 'superseded' AND ($include_superseded OR $as_of IS NOT NULL OR $known_at IS NOT NULL))
        OR (m.status = 'quarantined' AND $include_superseded))
@@ -29,7 +30,7 @@ WHERE m.namespace = $namespace AND m.forgotten_at IS NULL
                              AND (m.expired_at IS NULL OR m.expired_at > $known_at)))
 RETURN collect(m {
   .id, .namespace, .statement, .kind, .key, .subject, .predicate, .object, .confidence,
-  .importance, .version, .status, .origin, .valid_from, .valid_to, .valid_precision, .recorded_at, .expired_at,
+  .importance, .version, .status, .origin, .category, .valid_from, .valid_to, .valid_precision, .recorded_at, .expired_at,
   .pinned, .tags, .access_count, .last_accessed_at, .forgotten_at,
   supported_by: [(m)-[:SUPPORTED_BY]->(e:Episode) | e.id],
   replaces: [(m)-[:SUPERSEDES]->(old:Fact) | old.id],

@@ -72,6 +72,11 @@ class RecallFiltersInput(graphene.InputObjectType):
     until = DateTime(description="Occurred before (episodes); recorded before (facts).")
     importance_min = graphene.Float()
     pinned = graphene.Boolean()
+    categories = graphene.List(
+        graphene.NonNull(graphene.String),
+        description="Knowledge categories (brand, strategy, meeting, content, technical, relationship, general): "
+        "memories of any of these. A memory not yet consolidated has none, and no category filter takes it.",
+    )
 
 
 class RecallInput(graphene.InputObjectType):
@@ -164,6 +169,7 @@ class ForgetFiltersInput(graphene.InputObjectType):
     sessions = graphene.List(graphene.NonNull(graphene.String), description="Episodes only.")
     since = DateTime(description="Occurred (episodes) or recorded (facts) at or after.")
     until = DateTime(description="Occurred (episodes) or recorded (facts) before.")
+    categories = graphene.List(graphene.NonNull(graphene.String), description="Any of these knowledge categories.")
 
 
 class ForgetInput(graphene.InputObjectType):
@@ -188,6 +194,7 @@ def _filters(given: dict[str, Any] | None) -> MemoryFilters:
         until=filters.get("until"),
         importance_min=filters.get("importance_min"),
         pinned=filters.get("pinned"),
+        categories=_tuple(filters.get("categories")),
     )
 
 

@@ -53,6 +53,10 @@ class Memory(graphene.Interface):
     access_count = graphene.Int(required=True)
     last_accessed_at = DateTime()
     forgotten_at = DateTime(description="Set while forgotten: recoverable until the sweeper erases it.")
+    category = graphene.String(
+        description="Knowledge category (brand, strategy, meeting, content, technical, relationship, general), "
+        "set by consolidation and only ever refined from general; null before."
+    )
     retention = graphene.Float(required=True, description="exp(-t/S) now: 1 is fresh, pinned memories stay at 1.")
     lifecycle = graphene.Field(LifecycleState, required=True)
     concepts = graphene.List(

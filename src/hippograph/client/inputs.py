@@ -50,6 +50,7 @@ class RecallFilters:
     until: datetime | None = None
     importance_min: float | None = None
     pinned: bool | None = None
+    categories: list[str] | None = None
 
 
 @dataclass(frozen=True)

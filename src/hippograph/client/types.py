@@ -104,6 +104,7 @@ class Episode:
     access_count: int
     last_accessed_at: datetime | None
     forgotten_at: datetime | None
+    category: str | None
     retention: float
     lifecycle: LifecycleState
     content: str
@@ -129,6 +130,7 @@ class Fact:
     access_count: int
     last_accessed_at: datetime | None
     forgotten_at: datetime | None
+    category: str | None
     retention: float
     lifecycle: LifecycleState
     statement: str

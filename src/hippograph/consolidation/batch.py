@@ -25,6 +25,7 @@ class EpisodeWork:
     refs: tuple[NameRef, ...]  # one per mention
     resolutions: dict[NameRef, Resolution]
     statement_vectors: tuple[Vector | None, ...]  # one per fact candidate
+    category: str  # its knowledge category as the text alone gives it (extraction/categories.py)
 
 
 class Statements:

@@ -20,6 +20,7 @@ from hippograph.consolidation.beliefs import Context, Versions, commit_fact, fac
 from hippograph.consolidation.concepts import merge_concepts, sync_fact_concepts
 from hippograph.consolidation.context import write_context_vectors
 from hippograph.extraction.model import EntityType
+from hippograph.kernel.categories import general_category
 from hippograph.kernel.events import MemoryEvent
 from hippograph.resolution import types
 from hippograph.store import Transaction
@@ -74,7 +75,13 @@ def commit_episodes(
             commit_fact(ctx, position, candidate, identity, vector)
     sync_fact_concepts(tx, tx.supported)
     write_context_vectors(tx, [work.id for work in owned], context_turns)
-    tx.run("finish_episodes", ids=[work.id for work in owned], now=now)
+    tx.run(
+        "finish_episodes",
+        episodes=[{"id": work.id, "category": work.category} for work in owned],
+        now=now,
+        general=general_category(),
+    )
+    tx.run("categorize_facts", ids=[work.id for work in owned], general=general_category())
     return [work.id in claims for work in works]
 
 

@@ -23,6 +23,7 @@ from hippograph.consolidation.aliases import namespace_aliases, with_alias_menti
 from hippograph.consolidation.batch import EpisodeWork
 from hippograph.consolidation.commit import commit_episodes
 from hippograph.consolidation.leases import heartbeat, lease, worker_name
+from hippograph.extraction.categories import categorizer_for
 from hippograph.extraction.derive import Derived, derive_now
 from hippograph.extraction.model import EntityType, Turn
 from hippograph.kernel import metrics
@@ -285,6 +286,7 @@ def _derive(runtime: Runtime, batch: list[Row], derived: list[Derived]) -> list[
             for ref in refs
         ]
         resolutions[namespace] = resolve_names(runtime, namespace, refs)
+    categorizer = categorizer_for(runtime.embedder)
     return [
         EpisodeWork(
             id=episode["id"],
@@ -294,6 +296,8 @@ def _derive(runtime: Runtime, batch: list[Row], derived: list[Derived]) -> list[
             refs=refs,
             resolutions=resolutions[episode["namespace"]],
             statement_vectors=item.statement_vectors,
+            # The embedding capture stored: the text's own, and no model run here.
+            category=categorizer.categorize(episode["content"], episode["embedding"]),
         )
         for episode, extraction, refs, item in zip(batch, extractions, refs_by_episode, derived, strict=True)
     ]

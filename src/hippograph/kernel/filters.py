@@ -7,6 +7,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
 
+from hippograph.kernel.categories import category_names
 from hippograph.kernel.errors import bad_input
 from hippograph.kernel.retention import POLICIES
 from hippograph.kernel.text.fields import as_stored
@@ -26,6 +27,7 @@ class MemoryFilters:
     until: datetime | None = None
     importance_min: float | None = None
     pinned: bool | None = None
+    categories: tuple[str, ...] | None = None
 
     def given(self) -> bool:
         return any(getattr(self, f.name) is not None for f in fields(self))
@@ -35,6 +37,12 @@ def validate_filters(filters: MemoryFilters) -> None:
     unknown = set(filters.kinds or ()) - set(KINDS)
     if unknown:
         raise bad_input(f"unknown kinds {sorted(unknown)}; kinds are {', '.join(KINDS)}", field="filters.kinds")
+    unknown = set(filters.categories or ()) - set(category_names())
+    if unknown:
+        raise bad_input(
+            f"unknown categories {sorted(unknown)}; categories are {', '.join(category_names())}",
+            field="filters.categories",
+        )
     if filters.since is not None and filters.until is not None and filters.since >= filters.until:
         raise bad_input("since must be before until", field="filters.since")
     validate_share(filters.importance_min, "filters.importanceMin")
@@ -45,6 +53,7 @@ def filter_params(filters: MemoryFilters) -> dict[str, Any]:
     that a filter on a name that held a credential still finds what was stored under it."""
     params: dict[str, Any] = {f.name: getattr(filters, f.name) for f in fields(filters)}
     params["kinds"] = list(filters.kinds) if filters.kinds is not None else None
+    params["categories"] = list(filters.categories) if filters.categories is not None else None
     for name in ("tags", "agents", "sessions"):
         params[name] = as_stored(getattr(filters, name))
     return params

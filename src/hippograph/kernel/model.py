@@ -89,6 +89,7 @@ class Episode:
     embedded: bool
     metadata: dict[str, Any] | None
     forgotten_at: datetime | None = None
+    category: str | None = None  # set by consolidation (docs/memory-management.md, Knowledge categories)
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,7 @@ class Fact:
     last_accessed_at: datetime | None
     supported_by: list[str] = field(default_factory=list)
     forgotten_at: datetime | None = None
+    category: str | None = None  # its supporting episodes' (docs/memory-management.md, Knowledge categories)
     # How precisely valid_from is known: "day", "week", "month", "season" or "year" when the
     # statement placed itself in time ("last spring"); None when it is the time it was said.
     valid_precision: str | None = None

@@ -10,7 +10,7 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
 from hippograph import __version__
-from hippograph.client import BadInput, FactKind, Message, Mode, Role
+from hippograph.client import BadInput, FactKind, Message, Mode, RecallFilters, Role
 from hippograph.mcp.backend import Clients
 from hippograph.mcp.procedure_tools import add_procedure_tools
 from hippograph.mcp.results import answer, coded, failure, plain
@@ -115,13 +115,28 @@ def build_server(clients: Clients) -> MCPServer:
         ctx: Context,
         limit: Limit = 10,
         mode: Annotated[Mode, Field(description="BALANCED, RECENT, IMPORTANT, DEEP or BROAD.")] = Mode.BALANCED,
+        categories: Annotated[
+            list[Annotated[str, Field(min_length=1, max_length=50)]] | None,
+            Field(
+                description="Only memories of these knowledge categories: brand, strategy, meeting, content, "
+                "technical, relationship, general.",
+                max_length=20,
+            ),
+        ] = None,
         namespace: Namespace = None,
     ) -> CallToolResult:
         """The memories relevant to a query, as a bounded context bundle to read before answering."""
         client = await clients.for_request(ctx.headers)
-        result = await client.recall(query, limit=limit, mode=mode, namespace=namespace)
+        filters = RecallFilters(categories=categories) if categories else None
+        result = await client.recall(query, limit=limit, mode=mode, filters=filters, namespace=namespace)
         hits = [
-            {"id": hit.memory.id, "score": hit.score, "type": type(hit.memory).__name__.lower()} for hit in result.hits
+            {
+                "id": hit.memory.id,
+                "score": hit.score,
+                "type": type(hit.memory).__name__.lower(),
+                "category": hit.memory.category,
+            }
+            for hit in result.hits
         ]
         return answer({"context": result.context, "hits": hits}, result.context)
 
