@@ -11,21 +11,16 @@ commit changed: the result is the same whatever order episodes are committed in.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from ulid import ULID
 
+from hippograph.embedding.context import Runs
 from hippograph.extraction.model import FactCandidate
 from hippograph.kernel.keys import canonical_key
 
 if TYPE_CHECKING:
     from hippograph.consolidation.commit import EpisodeWork
-
-
-class Runs(Protocol):
-    """What consolidation's steps need of a transaction: named statements (commit.Statements)."""
-
-    def run(self, name: str, **params: Any) -> list[dict[str, Any]]: ...
 
 
 def merge_concepts(tx: Runs, works: Sequence[EpisodeWork]) -> None:
