@@ -3,12 +3,15 @@
 Per conversation, in its own namespace: every turn is captured as one episode whose content is
 "{speaker}: {text}" (agent = speaker, session = session_N, occurred_at = the session's date), the
 namespace is consolidated, and every QA item of category 1–4 whose evidence ids are all real turns
-is asked as ``recall(question, limit 20, countAccess false)``, each query on its own. Each returned
+is asked as ``recall(question, limit 20, countAccess false)``, each query on its own, with
+``referenceTime`` the conversation's last session (when its questions are asked: "in June" is the
+June before it). Each returned
 memory maps to turns: an episode is its turn, a fact counts for the episodes it is SUPPORTED_BY. recall@k = |evidence ∩ turns of the top k
 hits| / |evidence|, averaged over queries, for k = 1, 5, 10, 20, overall and per category.
 
-The same store answers every ablation (channel sets), so the rows of the table differ only in the
-channels asked for. Latency is the client's, over HTTP, for each ablation.
+The same store answers every ablation (channel sets, and what the question's time window does:
+``all+window-off``, ``-boost``, ``-filter``), so the rows of the table differ only in what they ask
+for. Latency is the client's, over HTTP, for each ablation.
 
     python bench/locomo_recall.py [--data-dir DIR] [--ablations all,keyword,...] [--warmup N] [--out FILE]
 
@@ -55,13 +58,19 @@ from tqdm import tqdm
 
 KS = (1, 5, 10, 20)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+ALL_CHANNELS = ("KEYWORD", "VECTOR", "GRAPH", "CONTEXT")
 ABLATIONS: dict[str, tuple[str, ...]] = {
     "keyword": ("KEYWORD",),
     "vector": ("VECTOR",),
     "graph": ("GRAPH",),
     "keyword+vector": ("KEYWORD", "VECTOR"),
-    "all": ("KEYWORD", "VECTOR", "GRAPH", "CONTEXT"),
+    "all": ALL_CHANNELS,
+    "all+window-off": ALL_CHANNELS,
+    "all+window-boost": ALL_CHANNELS,
+    "all+window-filter": ALL_CHANNELS,
 }
+# What the question's time window does, for the ablations that say (the others: the server's default).
+WINDOWS = {"all+window-off": "OFF", "all+window-boost": "BOOST", "all+window-filter": "FILTER"}
 BATCH_SIZE = 64
 # A fresh JVM spends more CPU compiling the store's hot code (HotSpot's C2) than running queries
 # for its first few hundred recalls; after ~1,000 the compiler is nearly idle (docs/benchmarks.md).
@@ -76,6 +85,7 @@ class Query:
     question: str
     category: int
     evidence: frozenset[str]
+    asked_at: str  # the conversation's last session: when its questions are asked
 
 
 def namespace_of(sample_id: str) -> str:
@@ -85,6 +95,7 @@ def namespace_of(sample_id: str) -> str:
 def load_queries(samples: list[dict[str, Any]], turns: Sequence[Turn]) -> tuple[list[Query], int]:
     """The scored queries, and how many were skipped for malformed evidence."""
     real = {(turn.sample_id, turn.dia_id) for turn in turns}
+    last = {turn.sample_id: turn.occurred_at for turn in turns}  # turns come in session order
     queries, skipped = [], 0
     for sample in samples:
         for qa in sample["qa"]:
@@ -94,7 +105,15 @@ def load_queries(samples: list[dict[str, Any]], turns: Sequence[Turn]) -> tuple[
             if not evidence or any((sample["sample_id"], item) not in real for item in evidence):
                 skipped += 1
                 continue
-            queries.append(Query(namespace_of(sample["sample_id"]), qa["question"], qa["category"], evidence))
+            queries.append(
+                Query(
+                    namespace_of(sample["sample_id"]),
+                    qa["question"],
+                    qa["category"],
+                    evidence,
+                    last[sample["sample_id"]],
+                )
+            )
     return queries, skipped
 
 
@@ -162,24 +181,29 @@ def recall_at(evidence: frozenset[str], ranked: Sequence[set[str]], k: int) -> f
 
 
 def run_ablation(
-    gql: GraphQLClient, queries: Sequence[Query], channels: Sequence[str], turns_of: dict[str, list[str]]
+    gql: GraphQLClient,
+    queries: Sequence[Query],
+    channels: Sequence[str],
+    turns_of: dict[str, list[str]],
+    window: str | None = None,
 ) -> dict[str, Any]:
     scores: dict[str, list[float]] = defaultdict(list)  # "overall@k", "category@k"
     latencies: list[float] = []
     stages: dict[str, list[float]] = defaultdict(list)
     degraded: set[str] = set()
-    for query in tqdm(queries, desc="+".join(channels).lower(), unit="q"):
-        elapsed_ms, data = gql.post(
-            "recall",
-            input={
-                "namespace": query.namespace,
-                "query": query.question,
-                "limit": max(KS),
-                "channels": list(channels),
-                # Each query on its own: one question's hits must not get an access boost for the next.
-                "countAccess": False,
-            },
-        )
+    for query in tqdm(queries, desc="+".join(channels).lower() + (f" window {window}" if window else ""), unit="q"):
+        given = {
+            "namespace": query.namespace,
+            "query": query.question,
+            "limit": max(KS),
+            "channels": list(channels),
+            # Each query on its own: one question's hits must not get an access boost for the next.
+            "countAccess": False,
+            "referenceTime": query.asked_at,
+        }
+        if window is not None:
+            given["window"] = window
+        elapsed_ms, data = gql.post("recall", input=given)
         latencies.append(elapsed_ms)
         for timing in data["recall"]["timings"]:
             stages[timing["stage"]].append(timing["ms"])
@@ -191,6 +215,7 @@ def run_ablation(
             scores[f"{CATEGORIES[query.category]}@{k}"].append(value)
     return {
         "channels": list(channels),
+        "window": window,
         "recall": {key: round(statistics.fmean(values), 3) for key, values in scores.items()},
         "latency_ms": summary(latencies, 95),
         # The server's own stages; they nest where the service nests them ("vector" holds "embed_query").
@@ -246,7 +271,10 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
             ingested = ingest(gql, turns)
             record_path.write_text(json.dumps(ingested))
         warm_up(gql, turns, args.warmup)
-        ablations = {name: run_ablation(gql, queries, ABLATIONS[name], ingested["turns_of"]) for name in args.ablations}
+        ablations = {
+            name: run_ablation(gql, queries, ABLATIONS[name], ingested["turns_of"], WINDOWS.get(name))
+            for name in args.ablations
+        }
         rss = peak_rss_mib(server.pid)
     return {
         "machine": machine(),
@@ -313,7 +341,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--ablations",
         type=lambda value: value.split(","),
         default=list(ABLATIONS),
-        help=f"comma-separated, from {', '.join(ABLATIONS)} (default: all five)",
+        help=f"comma-separated, from {', '.join(ABLATIONS)} (default: all)",
     )
     parser.add_argument(
         "--warmup", type=int, default=WARMUP_RECALLS, help=f"recalls before measuring (default {WARMUP_RECALLS})"

@@ -1,4 +1,4 @@
-"""Context vectors (consolidation/context.py) and the context channel that searches them: a turn
+"""Context vectors (embedding/context.py) and the context channel that searches them: a turn
 that means something only with the turn before it is found through that turn's words; erasing
 the turn before takes it out of the context channel; the setting turns the channel off."""
 
@@ -10,7 +10,7 @@ from dataclasses import replace
 from support.client import GraphQLClient
 from support.operations import capture_turns, consolidate_over_api, erase, recall_over_api
 
-from hippograph.consolidation.context import context_vector
+from hippograph.embedding.context import context_vector
 from hippograph.recall.request import Channel, RecallRequest
 from hippograph.recall.service import recall
 from hippograph.runtime import Runtime

@@ -4,7 +4,8 @@
 // index: a namespace filter next to `id IN $ids` leads ArcadeDB to scan the whole namespace.
 // An episode exists in valid time from when it happened, in transaction time from its capture.
 // With each, for currentness in scoring: the facts it supports that still hold, and what replaced
-// those it supports that do not (the newer facts, and the episodes that state them).
+// those it supports that do not (the newer facts, and the episodes that state them); and for a
+// time window (recall/window.py), when the facts it supports began where its own words dated them.
 // The maps come back as one list in one record (Transaction.run_listed).
 UNWIND $ids AS id
 MATCH (m:Episode {id: id})
@@ -25,6 +26,7 @@ RETURN collect(m {
   .importance, .pinned, .tags, .observed_by, .category, .access_count, .last_accessed_at, .forgotten_at, .state, .metadata,
   embedded: NOT m.embedding_pending,
   holds: [(m)<-[:SUPPORTED_BY]-(f:Fact) WHERE f.status = 'active' | f.id],
+  dated: [(m)<-[:SUPPORTED_BY]-(f:Fact) WHERE f.valid_precision IS NOT NULL | f.valid_from],
   replaced_by: [(m)<-[:SUPPORTED_BY]-(old:Fact)<-[:SUPERSEDES]-(new:Fact) WHERE old.status = 'superseded' | new.id]
     + [(m)<-[:SUPPORTED_BY]-(old:Fact)<-[:SUPERSEDES]-(:Fact)-[:SUPPORTED_BY]->(x:Episode)
        WHERE old.status = 'superseded' AND x.id <> m.id | x.id]

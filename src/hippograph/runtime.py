@@ -27,8 +27,9 @@ def utc_now() -> datetime:
 
 
 def _query_threads() -> ThreadPoolExecutor:
-    # Two per recall in flight; more would only queue on two cores.
-    return ThreadPoolExecutor(max_workers=4, thread_name_prefix="recall-query")
+    # Three per recall in flight (the names, the embedding, the time window); more would only
+    # queue on two cores.
+    return ThreadPoolExecutor(max_workers=6, thread_name_prefix="recall-query")
 
 
 @runtime_checkable

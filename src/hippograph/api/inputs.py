@@ -8,7 +8,7 @@ from typing import Any
 import graphene
 
 from hippograph.api.scalars import JSON, DateTime
-from hippograph.api.types import Channel, FactKind, ForgetMode, RecallMode, Role
+from hippograph.api.types import Channel, FactKind, ForgetMode, RecallMode, Role, TimeWindowUse
 from hippograph.capture.messages import ChatMessage
 from hippograph.kernel import model
 from hippograph.kernel.config import Limits
@@ -18,7 +18,7 @@ from hippograph.lifecycle.forget import ForgetMode as ForgetModeValue
 from hippograph.lifecycle.forget import ForgetRequest
 from hippograph.lifecycle.modify import ModifyInput as ModifyRequest
 from hippograph.lifecycle.remember import RememberInput as RememberRequest
-from hippograph.recall.request import DEFAULT_LIMIT, RecallRequest
+from hippograph.recall.request import DEFAULT_LIMIT, RecallRequest, TimeWindow, WindowUse
 from hippograph.recall.request import Channel as ChannelValue
 from hippograph.recall.request import Mode as RecallModeValue
 
@@ -79,6 +79,13 @@ class RecallFiltersInput(graphene.InputObjectType):
     )
 
 
+class TimeWindowInput(graphene.InputObjectType):
+    """A stretch of valid time: from start (inclusive) to end (exclusive); either may be left open."""
+
+    start = DateTime()
+    end = DateTime()
+
+
 class RecallInput(graphene.InputObjectType):
     namespace = graphene.String(description=NAMESPACE_HELP)
     query = graphene.String(required=True)
@@ -88,6 +95,17 @@ class RecallInput(graphene.InputObjectType):
     mode = graphene.Field(RecallMode, default_value=RecallModeValue.BALANCED.value)
     as_of = DateTime(description="Valid time: what held in the world then. Default: now.")
     known_at = DateTime(description="Transaction time: as Hippograph knew it then. Default: now.")
+    during = graphene.Field(
+        TimeWindowInput,
+        description="The valid time the question is about: episodes that occurred in it, facts valid during it. "
+        "Default: the time the question's own words name ('in May 2023', 'last week', 'since March'), if any.",
+    )
+    reference_time = DateTime(
+        description="When the question is asked: its words ('last week', 'in June') are read from then. Default: now."
+    )
+    window = graphene.Field(
+        TimeWindowUse, description="What the time window does to the hits. Default: the server's (FILTER)."
+    )
     include_superseded = graphene.Boolean(
         default_value=False, description="Also superseded and quarantined facts, annotated and ranked lower."
     )
@@ -236,12 +254,19 @@ def to_recall(data: dict[str, Any], namespace: str) -> RecallRequest:
         mode=RecallModeValue(_value(data.get("mode") or RecallModeValue.BALANCED)),
         as_of=data.get("as_of"),
         known_at=data.get("known_at"),
+        during=_window(data.get("during")),
+        reference_time=data.get("reference_time"),
+        window=WindowUse(_value(data["window"])) if data.get("window") is not None else None,
         include_superseded=bool(data.get("include_superseded")),
         include_archived=bool(data.get("include_archived")),
         explain=bool(data.get("explain")),
         count_access=data.get("count_access", True) is not False,
         **chosen,
     )
+
+
+def _window(data: dict[str, Any] | None) -> TimeWindow | None:
+    return None if data is None else TimeWindow(data.get("start"), data.get("end"))
 
 
 def _value(member: Any) -> Any:

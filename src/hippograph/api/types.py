@@ -18,6 +18,7 @@ from hippograph.lifecycle.remember import RememberStatus as RememberStatusValue
 from hippograph.lifecycle.state import memory_retention, memory_state
 from hippograph.recall import request as recall_request
 from hippograph.recall.scoring import ACCESS_BOOST, REPLACEMENT_BOOST, SUPERSEDED_FACTOR
+from hippograph.recall.window import WINDOW_BOOST
 
 Role = graphene.Enum.from_enum(model.Role, description="Who produced the content. SYSTEM is always rejected.")
 CaptureStatus = graphene.Enum.from_enum(model.CaptureStatus, description="What a capture did.")
@@ -33,6 +34,11 @@ RememberStatus = graphene.Enum.from_enum(RememberStatusValue, description="What 
 LifecycleState = graphene.Enum.from_enum(
     LifecycleStateValue,
     description=f"ACTIVE (retention >= {ACTIVE_FROM}), STALE ({STALE_FROM}-{ACTIVE_FROM}) or ARCHIVED (< {STALE_FROM}).",
+)
+TimeWindowUse = graphene.Enum.from_enum(
+    recall_request.WindowUse,
+    description="What a recall's time window does: OFF: nothing; BOOST: the hits inside it score "
+    f"{WINDOW_BOOST} times as much; FILTER: only the hits inside it are kept.",
 )
 RecallMode = graphene.Enum.from_enum(
     recall_request.Mode,
@@ -184,8 +190,8 @@ class ChannelScore(graphene.ObjectType):
 
 
 class ScoreExplanation(graphene.ObjectType):
-    """score = rrf × retention × accessBoost × importanceWeight × statusFactor × speakerFactor × the state's factor
-    (stale 0.5, archived 0.25)."""
+    """score = rrf × retention × accessBoost × importanceWeight × statusFactor × speakerFactor × windowFactor × the
+    state's factor (stale 0.5, archived 0.25)."""
 
     rrf = graphene.Float(required=True, description="Σ over channels of weight / (k + rank).")
     retention = graphene.Float(required=True, description="exp(−days since last use / stability), 0..1.")
@@ -199,6 +205,10 @@ class ScoreExplanation(graphene.ObjectType):
     speaker_factor = graphene.Float(
         required=True,
         description="Below 1 for an episode another speaker spoke when the query names exactly one speaker.",
+    )
+    window_factor = graphene.Float(
+        required=True,
+        description=f"{WINDOW_BOOST} for a hit inside the question's time window when the window boosts; else 1.",
     )
     folded = graphene.List(
         graphene.NonNull(graphene.ID),

@@ -14,6 +14,7 @@ from typing import Any
 from ulid import ULID
 
 from hippograph.embedding import Vector, embed_or_none
+from hippograph.embedding.context import write_context_vectors
 from hippograph.kernel import metrics
 from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
 from hippograph.kernel.events import EventKind, MemoryEvent
@@ -104,8 +105,10 @@ def _store(runtime: Runtime, prepared: list[_Prepared], now: datetime, actor: st
     to_embed = list({p.key: p.content for p in prepared if p.key not in known}.items())
     vectors = dict(zip((key for key, _ in to_embed), embed_or_none(runtime.embedder, [c for _, c in to_embed])))
 
+    turns = runtime.settings.consolidation.context_turns
+
     def write(tx: Transaction) -> list[CaptureOutcome]:
-        return _write(tx, prepared, vectors, now, actor)
+        return _write(tx, prepared, vectors, now, actor, turns)
 
     def created(outcomes: list[CaptureOutcome]) -> Iterator[MemoryEvent]:
         for p, outcome in zip(prepared, outcomes, strict=True):
@@ -215,8 +218,11 @@ def _write(
     vectors: dict[tuple[str, str], Vector | None],
     now: datetime,
     actor: str | None,
+    context_turns: int,
 ) -> list[CaptureOutcome]:
-    """Dedup against the store inside the transaction, then write every kind of change at once."""
+    """Dedup against the store inside the transaction, then write every kind of change at once.
+    New episodes get their context vectors here, after their session links: the context channel
+    finds a fresh turn as it will after consolidation."""
     keys = list(dict.fromkeys(p.key for p in prepared))
     known = {
         (row["namespace"], row["content_hash"]): {"id": row["id"], "observed_by": list(row["observed_by"])}
@@ -233,6 +239,7 @@ def _write(
         tx.run("corroborate_episodes", rows=rows, cap=MAX_OBSERVERS)
     if batch.sessions:
         _link_sessions(tx, batch.sessions, now)
+    write_context_vectors(tx, [episode["id"] for episode in batch.episodes], context_turns)
     if batch.history:
         tx.run("record_history", rows=batch.history)
     return outcomes

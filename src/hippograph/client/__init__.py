@@ -25,7 +25,7 @@ from hippograph.client.errors import (
     Unreachable,
     VersionConflict,
 )
-from hippograph.client.inputs import CaptureInput, ForgetFilters, Message, RecallFilters
+from hippograph.client.inputs import CaptureInput, ForgetFilters, Message, RecallFilters, TimeWindow
 from hippograph.client.types import (
     BadPattern,
     CaptureResult,
@@ -50,6 +50,7 @@ from hippograph.client.types import (
     Role,
     SessionSummary,
     Skill,
+    WindowUse,
     WorkItem,
     WorkState,
 )
@@ -95,9 +96,11 @@ __all__ = [
     "SessionSummary",
     "Skill",
     "StoreUnavailable",
+    "TimeWindow",
     "Unauthenticated",
     "Unreachable",
     "VersionConflict",
+    "WindowUse",
     "WorkItem",
     "WorkState",
 ]

@@ -14,7 +14,7 @@ import httpx
 from hippograph.client import core
 from hippograph.client.decode import decode, decode_memory
 from hippograph.client.errors import Unreachable
-from hippograph.client.inputs import CaptureInput, ForgetFilters, Message, RecallFilters, graphql_input
+from hippograph.client.inputs import CaptureInput, ForgetFilters, Message, RecallFilters, TimeWindow, graphql_input
 from hippograph.client.types import (
     BadPattern,
     CaptureResult,
@@ -43,6 +43,7 @@ from hippograph.client.types import (
     Status,
     SweepReport,
     TimelineEntry,
+    WindowUse,
     WorkItem,
     WorkState,
 )
@@ -188,13 +189,18 @@ class Client:
         filters: RecallFilters | None = None,
         as_of: datetime | None = None,
         known_at: datetime | None = None,
+        during: TimeWindow | None = None,
+        reference_time: datetime | None = None,
+        window: WindowUse | str | None = None,
         include_superseded: bool | None = None,
         include_archived: bool | None = None,
         explain: bool | None = None,
         count_access: bool | None = None,
         namespace: str | None = None,
     ) -> RecallResult:
-        """The memories relevant to ``query``; ``.context`` is them as a bundle to put in a prompt."""
+        """The memories relevant to ``query``; ``.context`` is them as a bundle to put in a prompt.
+        ``during`` is the valid time it is about (default: what its words name, "last week", read
+        from ``reference_time``, default now); ``window`` what that does to the hits."""
         given = graphql_input(
             namespace=self.config.scope(namespace),
             query=query,
@@ -204,6 +210,9 @@ class Client:
             filters=filters,
             as_of=as_of,
             known_at=known_at,
+            during=during,
+            reference_time=reference_time,
+            window=window,
             include_superseded=include_superseded,
             include_archived=include_archived,
             explain=explain,

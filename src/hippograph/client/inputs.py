@@ -54,6 +54,14 @@ class RecallFilters:
 
 
 @dataclass(frozen=True)
+class TimeWindow:
+    """Valid time from ``start`` (inclusive) to ``end`` (exclusive); None: open on that side."""
+
+    start: datetime | None = None
+    end: datetime | None = None
+
+
+@dataclass(frozen=True)
 class ForgetFilters:
     kinds: list[str] | None = None
     tags: list[str] | None = None

@@ -41,6 +41,12 @@ class Mode(StrEnum):
     BROAD = "BROAD"
 
 
+class WindowUse(StrEnum):
+    OFF = "OFF"
+    BOOST = "BOOST"
+    FILTER = "FILTER"
+
+
 class Channel(StrEnum):
     KEYWORD = "KEYWORD"
     VECTOR = "VECTOR"
@@ -170,6 +176,7 @@ class ScoreExplanation:
     state: LifecycleState
     status_factor: float
     speaker_factor: float
+    window_factor: float
     folded: list[str]
 
 

@@ -1,12 +1,12 @@
 """A batch of consolidation's work: each leased episode with what was derived from it, and the
 transaction its commit runs statements in. Below commit.py and the steps it calls (beliefs.py,
-concepts.py, context.py), which all take these, so none of them imports another in a circle."""
+concepts.py), which all take these, so none of them imports another in a circle."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 from hippograph.embedding import Vector
 from hippograph.extraction.model import Extraction
@@ -57,12 +57,6 @@ class Statements:
         if self._facts:
             self._tx.run("create_facts", facts=self._facts)
             self._facts = []
-
-
-class Runs(Protocol):
-    """What consolidation's steps need of a transaction: named statements (Statements)."""
-
-    def run(self, name: str, **params: Any) -> list[dict[str, Any]]: ...
 
 
 def _supported(name: str, params: dict[str, Any]) -> list[str]:

@@ -18,7 +18,7 @@ from ulid import ULID
 from hippograph.consolidation.batch import EpisodeWork, Statements
 from hippograph.consolidation.beliefs import Context, Versions, commit_fact, fact_identity, probe
 from hippograph.consolidation.concepts import merge_concepts, sync_fact_concepts
-from hippograph.consolidation.context import write_context_vectors
+from hippograph.embedding.context import write_context_vectors
 from hippograph.extraction.model import EntityType
 from hippograph.kernel.categories import general_category
 from hippograph.kernel.events import MemoryEvent
@@ -37,7 +37,7 @@ def commit_episodes(
     """Commit each episode's derivation; per episode, False (and nothing written for it) when our
     lease on it was lost. ``events`` receives what was created, superseded or contradicted, for
     after the commit; ``context_turns`` is how many turns before each episode its context vector
-    sums (consolidation/context.py)."""
+    sums (embedding/context.py)."""
     tx = Statements(transaction)
     rows = tx.run("claim_episodes", ids=[work.id for work in works], worker=worker, now=now)
     claims = {row["id"]: row for row in rows if row["owned"]}

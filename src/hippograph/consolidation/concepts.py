@@ -15,7 +15,8 @@ from typing import Any
 
 from ulid import ULID
 
-from hippograph.consolidation.batch import EpisodeWork, Runs
+from hippograph.consolidation.batch import EpisodeWork
+from hippograph.embedding.context import Runs
 from hippograph.extraction.model import FactCandidate
 from hippograph.kernel.keys import canonical_key
 

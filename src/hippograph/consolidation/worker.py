@@ -232,7 +232,7 @@ def _commit_group(
 
 
 def _context_turns(runtime: Runtime) -> int:
-    """How many turns before an episode its context vector sums (consolidation/context.py)."""
+    """How many turns before an episode its context vector sums (embedding/context.py)."""
     return runtime.settings.consolidation.context_turns
 
 

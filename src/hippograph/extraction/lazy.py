@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
-from hippograph.extraction.model import Extraction, Mention, Turn
+from hippograph.extraction.model import Extraction, Mention, Turn, When
 
 if TYPE_CHECKING:
     from hippograph.extraction.pipeline import Extractor
@@ -17,6 +18,8 @@ class TextExtractor(Protocol):
     def names(self, text: str) -> list[Mention]: ...
 
     def concept_keys(self, text: str) -> list[str]: ...
+
+    def time_of(self, text: str, reference: datetime) -> When | None: ...
 
     def extract_many(self, turns: Sequence[Turn], batch_size: int = 64) -> list[Extraction]: ...
 
@@ -45,6 +48,9 @@ class LazyExtractor:
 
     def concept_keys(self, text: str) -> list[str]:
         return self.load().concept_keys(text)
+
+    def time_of(self, text: str, reference: datetime) -> When | None:
+        return self.load().time_of(text, reference)
 
     def extract_many(self, turns: Sequence[Turn], batch_size: int = 64) -> list[Extraction]:
         return self.load().extract_many(turns, batch_size)

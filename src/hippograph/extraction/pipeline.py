@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from spacy.language import Language
@@ -11,7 +12,7 @@ from spacy.language import Language
 from hippograph.extraction.concepts import concept_keys, find_concepts, sentence_concept_keys
 from hippograph.extraction.facts import find_facts
 from hippograph.extraction.mentions import find_mentions, find_names
-from hippograph.extraction.model import Extraction, Mention, Sentence, Turn
+from hippograph.extraction.model import Extraction, Mention, Sentence, Turn, When
 from hippograph.extraction.nlp import DICTIONARY, load_pipeline
 from hippograph.extraction.relation_rules import matcher as relation_matcher
 from hippograph.extraction.relations import find_relations
@@ -39,6 +40,15 @@ class Extractor:
         """The concept keys ``text`` (recall's query) may be about, read as extraction reads them
         but without the parser and the NER, which the tagger and lemmatizer do not need."""
         return concept_keys(self.nlp(text, disable=self._not_for_concepts))
+
+    def time_of(self, text: str, reference: datetime) -> When | None:
+        """The valid time ``text`` (recall's question) names, said at ``reference``: the first
+        sentence's that names one, read as a statement's time is read (extraction/when.py)."""
+        for sentence in self.nlp(text).sents:
+            said = sentence_time(sentence, reference)
+            if said is not None:
+                return said
+        return None
 
     def extract_many(self, turns: Sequence[Turn], batch_size: int = 64) -> list[Extraction]:
         bodies = [turn.body() for turn in turns]

@@ -10,7 +10,7 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
 from hippograph import __version__
-from hippograph.client import BadInput, FactKind, Message, Mode, RecallFilters, Role
+from hippograph.client import BadInput, FactKind, Message, Mode, RecallFilters, Role, TimeWindow, WindowUse
 from hippograph.mcp.backend import Clients
 from hippograph.mcp.procedure_tools import add_procedure_tools
 from hippograph.mcp.results import answer, coded, failure, plain
@@ -123,12 +123,37 @@ def build_server(clients: Clients) -> MCPServer:
                 max_length=20,
             ),
         ] = None,
+        reference_time: Annotated[
+            str | None,
+            Field(
+                description="ISO-8601: when the query is asked; its words ('last week', 'in June') are read from then."
+            ),
+        ] = None,
+        during_start: Annotated[str | None, Field(description="ISO-8601: the valid time asked about starts.")] = None,
+        during_end: Annotated[str | None, Field(description="ISO-8601: ... and ends (exclusive).")] = None,
+        window: Annotated[
+            WindowUse | None,
+            Field(description="What that time window does: BOOST the memories in it, FILTER to them, or OFF."),
+        ] = None,
         namespace: Namespace = None,
     ) -> CallToolResult:
         """The memories relevant to a query, as a bounded context bundle to read before answering."""
         client = await clients.for_request(ctx.headers)
         filters = RecallFilters(categories=categories) if categories else None
-        result = await client.recall(query, limit=limit, mode=mode, filters=filters, namespace=namespace)
+        given = (during_start, during_end)
+        during = (
+            TimeWindow(_when(during_start, "during_start"), _when(during_end, "during_end")) if any(given) else None
+        )
+        result = await client.recall(
+            query,
+            limit=limit,
+            mode=mode,
+            reference_time=_when(reference_time, "reference_time"),
+            during=during,
+            window=window,
+            filters=filters,
+            namespace=namespace,
+        )
         hits = [
             {
                 "id": hit.memory.id,

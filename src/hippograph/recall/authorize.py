@@ -13,6 +13,7 @@ from hippograph.kernel.retention import EPISODE_KIND
 from hippograph.recall.fusion import Fused
 from hippograph.recall.request import RecallRequest
 from hippograph.recall.scoring import ACTIVE, Candidate
+from hippograph.recall.window import Span
 from hippograph.store import Transaction
 from hippograph.store.memories import memory_from_row
 from hippograph.store.rows import AUTHORIZE_EPISODES, AUTHORIZE_FACTS, AuthorizedEpisodeRow, AuthorizedFactRow, Query
@@ -65,15 +66,18 @@ def _candidate(memory: Episode | Fact, row: Mapping[str, Any]) -> Candidate:
     an episode when it states no current fact and some superseded one."""
     supported_by: tuple[str, ...]
     agent: str | None
+    valid: tuple[Span, ...]
     replaced_by: tuple[str, ...] = tuple(dict.fromkeys(row.get("replaced_by") or ()))
     if isinstance(memory, Episode):
         kind, created_at, status, session, supported_by = EPISODE_KIND, memory.captured_at, ACTIVE, memory.session, ()
         agent = memory.agent
         if row.get("holds"):
             replaced_by = ()
+        valid = tuple((at, at) for at in (memory.occurred_at, *(row.get("dated") or ())) if at is not None)
     else:
         kind, created_at, status, session, agent = memory.kind, memory.recorded_at, memory.status, None, None
         supported_by = tuple(memory.supported_by)
+        valid = ((memory.valid_from, memory.valid_to),) if memory.valid_from is not None else ()
     return Candidate(
         id=memory.id,
         kind=kind,
@@ -88,4 +92,5 @@ def _candidate(memory: Episode | Fact, row: Mapping[str, Any]) -> Candidate:
         replaces=tuple(row.get("replaces") or ()),
         agent=agent,
         replaced_by=replaced_by,
+        valid=valid,
     )

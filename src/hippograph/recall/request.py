@@ -17,7 +17,7 @@ class Channel(StrEnum):
     KEYWORD = "keyword"
     VECTOR = "vector"
     GRAPH = "graph"
-    # Episodes by their context vectors: their text with the turns before it (consolidation/context.py).
+    # Episodes by their context vectors: their text with the turns before it (embedding/context.py).
     CONTEXT = "context"
 
 
@@ -29,6 +29,23 @@ class Mode(StrEnum):
     IMPORTANT = "important"
     DEEP = "deep"
     BROAD = "broad"
+
+
+class WindowUse(StrEnum):
+    """What a time window does to the hits (recall/window.py): nothing, raise those inside it, or
+    keep only those."""
+
+    OFF = "off"
+    BOOST = "boost"
+    FILTER = "filter"
+
+
+@dataclass(frozen=True)
+class TimeWindow:
+    """A stretch of valid time, [start, end); None: open on that side."""
+
+    start: datetime | None = None
+    end: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -43,6 +60,12 @@ class RecallRequest:
     # None: now, as currently known.
     as_of: datetime | None = None
     known_at: datetime | None = None
+    # The valid time the question is about: ``during`` when the caller gives it, else what the
+    # question's own words name ("in May 2023", "last week"), said at ``reference_time`` (default:
+    # now). ``window`` says what it does; None: the server's setting.
+    during: TimeWindow | None = None
+    reference_time: datetime | None = None
+    window: WindowUse | None = None
     include_superseded: bool = False
     include_archived: bool = False
     explain: bool = False
@@ -61,7 +84,8 @@ class ChannelHit:
 @dataclass(frozen=True)
 class Explanation:
     """How a hit's score came about (docs/architecture.md, Recall): score = rrf × retention × access_boost ×
-    importance_weight × status_factor × speaker_factor × the lifecycle state's factor."""
+    importance_weight × status_factor × speaker_factor × window_factor × the lifecycle state's
+    factor."""
 
     rrf: float
     retention: float
@@ -70,6 +94,7 @@ class Explanation:
     state: str
     status_factor: float
     speaker_factor: float = 1.0
+    window_factor: float = 1.0  # inside the question's time window, boosted (recall/window.py)
     folded: tuple[str, ...] = ()  # memories merged into this hit: a fact and its only episode
 
 

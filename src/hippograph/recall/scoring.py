@@ -16,7 +16,8 @@ from hippograph.extraction.when import past_words
 from hippograph.kernel.retention import EPISODE_KIND, LifecycleState, lifecycle_state, retention
 from hippograph.recall.fusion import Fused
 from hippograph.recall.modes import ModePreset
-from hippograph.recall.request import Channel, ChannelHit, Explanation, RecallRequest
+from hippograph.recall.request import Channel, ChannelHit, Explanation, RecallRequest, TimeWindow, WindowUse
+from hippograph.recall.window import WINDOW_BOOST, Span, inside
 
 STALE_FACTOR = 0.5
 ARCHIVED_FACTOR = 0.25
@@ -45,6 +46,23 @@ class Candidate:
     # What replaced it, when what it says no longer holds: the newer facts and the episodes that
     # state them (authorize.py says when an episode counts as superseded).
     replaced_by: tuple[str, ...] = ()
+    # When it held or happened in valid time (recall/window.py): a fact's valid interval; an
+    # episode's occurrence, and where its words dated the facts it states.
+    valid: tuple[Span, ...] = ()
+
+
+@dataclass(frozen=True)
+class Window:
+    """A question's time window and what it does to the hits."""
+
+    window: TimeWindow
+    use: WindowUse
+
+    def factor_for(self, candidate: Candidate) -> float | None:
+        """The hit's factor: None when the window filters it out."""
+        if inside(candidate.valid, self.window):
+            return WINDOW_BOOST if self.use is WindowUse.BOOST else 1.0
+        return None if self.use is WindowUse.FILTER else 1.0
 
 
 @dataclass(frozen=True)
@@ -116,10 +134,12 @@ def score(
     include_archived: bool = False,
     speaker: Speaker | None = None,
     current_first: bool = True,
+    window: Window | None = None,
 ) -> list[Scored]:
     """The candidates scored, best first, at most ``limit``. With ``current_first`` (a question
     that is not about the past), a superseded memory ranks below the one that replaced it,
-    whatever their access counts and channel ranks."""
+    whatever their access counts and channel ranks. A ``window`` boosts the hits inside it, or
+    leaves out those outside."""
     pool = _fold_provenance(fused, candidates)
     present = set(pool.fused)
     scored = []
@@ -137,6 +157,9 @@ def score(
         state = lifecycle_state(kept)
         if state is LifecycleState.ARCHIVED and not include_archived:
             continue
+        window_factor = window.factor_for(candidate) if window is not None else 1.0
+        if window_factor is None:
+            continue
         explanation = Explanation(
             rrf=hit.score,
             retention=kept,
@@ -145,6 +168,7 @@ def score(
             state=state.value,
             status_factor=_status_factor(candidate, present),
             speaker_factor=speaker.factor_for(candidate) if speaker is not None else 1.0,
+            window_factor=window_factor,
             folded=tuple(pool.folded.get(memory_id, ())),
         )
         final = (
@@ -154,6 +178,7 @@ def score(
             * explanation.importance_weight
             * explanation.status_factor
             * explanation.speaker_factor
+            * explanation.window_factor
             * {LifecycleState.STALE: STALE_FACTOR, LifecycleState.ARCHIVED: ARCHIVED_FACTOR}.get(state, 1.0)
         )
         scored.append(Scored(memory_id, final, hit.channels, explanation))

@@ -1,5 +1,5 @@
-"""Recall (docs/architecture.md, Recall): keyword, vector and graph channels fused by RRF, authorized, scored,
-hydrated, rendered.
+"""Recall (docs/architecture.md, Recall): keyword, vector and graph channels fused by RRF, authorized, scored
+(within the question's time window: window.py), hydrated, rendered.
 
 This module runs the stages in order; each has a module of its own: channels.py, fusion.py,
 authorize.py, scoring.py, hydrate.py, bundle.py.
@@ -20,7 +20,8 @@ from hippograph.recall.fusion import reciprocal_rank_fusion
 from hippograph.recall.hydrate import hydrate_with_core
 from hippograph.recall.modes import PRESETS
 from hippograph.recall.request import RecallHit, RecallRequest, RecallResult
-from hippograph.recall.scoring import Scored, asks_about_past, named_speaker, replacements, score
+from hippograph.recall.scoring import Scored, Window, asks_about_past, named_speaker, replacements, score
+from hippograph.recall.window import request_window
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
 
@@ -38,12 +39,16 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
     preset = PRESETS[request.mode]
     fetch = max(MIN_FETCH, FETCH_FACTOR * request.limit)
     now = runtime.clock()
+    # The question's own time words are read (a spaCy pass) while the channels run.
+    in_window = runtime.query_threads.submit(request_window, runtime, request, now)
     rankings, degraded, names = run_channels(runtime, request, preset, fetch, now, watch)
 
     with watch.stage("fuse"):
         fused = reciprocal_rank_fusion(rankings, k=runtime.settings.recall.rrf_k, weights=preset.weights)
 
     past = asks_about_past(request, now)
+    span, use = in_window.result()
+    window = Window(span, use) if span is not None else None
 
     def read(tx: Transaction) -> tuple[list[Scored], list[str], dict[str, Memory], dict[str, str], list[StageTiming]]:
         # Timed on a watch of its own: the driver may run this again on a transient failure.
@@ -60,6 +65,7 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
                 include_archived=request.include_archived,
                 speaker=named_speaker(names, visible.candidates, runtime.settings.recall.named_speaker_factor),
                 current_first=runtime.settings.recall.current_first and not past,
+                window=window,
             )
         with inner.stage("hydrate"):
             core_ids, memories = hydrate_with_core(tx, request.namespace, scored, visible)
@@ -93,3 +99,6 @@ def _validate(runtime: Runtime, request: RecallRequest) -> None:
     if not request.channels:
         raise bad_input("at least one channel is needed", field="channels")
     validate_filters(request.filters)
+    during = request.during
+    if during is not None and during.start is not None and during.end is not None and during.start >= during.end:
+        raise bad_input("during: start must be before end", field="during")

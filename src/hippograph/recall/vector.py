@@ -54,7 +54,7 @@ class Kind:
 
 EPISODES = Kind("episode_embedding", "episodes", "store_episodes")
 FACTS = Kind("fact_embedding", "facts", "store_facts")
-# Episodes' context vectors (consolidation/context.py): the context channel's own ranking.
+# Episodes' context vectors (embedding/context.py): the context channel's own ranking.
 CONTEXTS = Kind("episode_context_embedding", "contexts", "store_episodes")
 KINDS = (EPISODES, FACTS)
 

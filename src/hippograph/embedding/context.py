@@ -1,21 +1,29 @@
 """Context vectors: what a conversation turn means with the turns before it.
 
 A turn often means something only with the one before it ("Yes, we went there last summer!").
-Each consolidated episode gets a second vector, the normalized sum of its own embedding and
-those of up to ``turns`` turns before it in its session (the NEXT chain capture builds), which
-recall's context channel searches beside the episodes' own vectors (docs/benchmarks.md). Summing
-the stored embeddings costs no model pass, and it depends only on capture order, so an episode's
-context vector is the same whatever order episodes are consolidated in. An episode without an
-embedding (its embedder failed at capture) gets none; a turn before it without one is left out.
+Each episode gets a second vector, the normalized sum of its own embedding and those of up to
+``turns`` turns before it in its session (the NEXT chain capture builds), which recall's context
+channel searches beside the episodes' own vectors (docs/benchmarks.md). Summing the stored
+embeddings costs no model pass, and it depends only on capture order, so capture writes it in the
+transaction that stores the episode (a fresh turn is found as it will be after consolidation),
+and consolidation writes the same vector again, for an episode whose embedding came late. An
+episode without an embedding (its embedder failed at capture) gets none; a turn before it without
+one is left out.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any, Protocol
 
-from hippograph.consolidation.batch import Runs
-from hippograph.embedding import Vector
+from hippograph.embedding.embedder import Vector
+
+
+class Runs(Protocol):
+    """What capture's and consolidation's steps need of a transaction: named statements."""
+
+    def run(self, name: str, **params: Any) -> list[dict[str, Any]]: ...
 
 
 def write_context_vectors(tx: Runs, ids: Sequence[str], turns: int) -> None:
