@@ -21,6 +21,8 @@ class MemoryFilters:
     kinds: tuple[str, ...] | None = None
     agents: tuple[str, ...] | None = None
     sessions: tuple[str, ...] | None = None
+    # Episodes in a session of one of these projects, and facts an episode of one states.
+    projects: tuple[str, ...] | None = None
     tags: tuple[str, ...] | None = None
     since: datetime | None = None
     until: datetime | None = None
@@ -45,6 +47,6 @@ def filter_params(filters: MemoryFilters) -> dict[str, Any]:
     that a filter on a name that held a credential still finds what was stored under it."""
     params: dict[str, Any] = {f.name: getattr(filters, f.name) for f in fields(filters)}
     params["kinds"] = list(filters.kinds) if filters.kinds is not None else None
-    for name in ("tags", "agents", "sessions"):
+    for name in ("tags", "agents", "sessions", "projects"):
         params[name] = as_stored(getattr(filters, name))
     return params
