@@ -479,7 +479,11 @@ class AsyncClient:
         return decode(ProjectOverview, (await self.execute("projectOverview", given))["projectOverview"])
 
     async def assign_session(
-        self, session: str, project: str | None, *, namespace: str | None = None
+        self,
+        session: str,
+        project: str | None,
+        *,
+        namespace: str | None = None,
     ) -> SessionAssignment:
         """Put a session in a project (None: in no project)."""
         given = graphql_input(session=session, project=project, namespace=self.config.scope(namespace))

@@ -478,7 +478,13 @@ class Client:
         given = graphql_input(project=project, namespace=self.config.scope(namespace))
         return decode(ProjectOverview, (self.execute("projectOverview", given))["projectOverview"])
 
-    def assign_session(self, session: str, project: str | None, *, namespace: str | None = None) -> SessionAssignment:
+    def assign_session(
+        self,
+        session: str,
+        project: str | None,
+        *,
+        namespace: str | None = None,
+    ) -> SessionAssignment:
         """Put a session in a project (None: in no project)."""
         given = graphql_input(session=session, project=project, namespace=self.config.scope(namespace))
         return decode(SessionAssignment, (self.execute("assignSession", given))["assignSession"])
