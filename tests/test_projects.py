@@ -9,10 +9,11 @@ from typing import Any
 
 import httpx
 from support.client import GraphQLClient
-from support.operations import capture_turns, consolidate_over_api, recall_over_api
+from support.operations import capture_turns, recall_over_api
 from support.processes import eventually
 
 from hippograph.access import KeyRole, create_key
+from hippograph.consolidation.worker import consolidate
 from hippograph.runtime import Runtime
 from hippograph.summaries import about_a_whole
 
@@ -91,11 +92,12 @@ def test_bad_input_and_unknown_names_are_refused_and_write_nothing(gql: GraphQLC
 
 
 def test_recall_filtered_by_project_sees_only_its_sessions_episodes_and_their_facts(
-    gql: GraphQLClient, namespace: str
+    gql: GraphQLClient, runtime: Runtime, namespace: str
 ) -> None:
     pottery = capture_in(gql, namespace, POTTERY, "s1", "crafts")
     capture_in(gql, namespace, CAMPING, "s2", "travel")
-    consolidate_over_api(gql, namespace)
+    # In process rather than over the API: how it was consolidated is not what is tested here.
+    consolidate(runtime, namespace=namespace)
     hits = recall_over_api(gql, namespace, "pottery class camping lake", filters={"projects": ["crafts"]})["hits"]
     episodes = [hit["memory"] for hit in hits if hit["memory"]["__typename"] == "Episode"]
     facts = [hit["memory"] for hit in hits if hit["memory"]["__typename"] == "Fact"]
