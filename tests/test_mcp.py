@@ -39,6 +39,8 @@ TOOLS = {
     "find_concepts",
     "concept_memories",
     "session_summary",
+    "project_overview",
+    "assign_session",
     "save_skill",
     "find_skills",
     "get_skill",
@@ -200,6 +202,35 @@ def test_skills_and_work_items_are_kept_as_data_through_the_tools(
             assert [t["title"] for t in (await call(s, "list_work_items"))["work_items"]] == ["Release 1.2"]
             code, _ = await error(s, "add_work_item", title="Orphan", parent_id="01NOSUCH")
             assert code == "NOT_FOUND"
+
+    warm_up(base_url, admin_secret)
+    run(scenario)
+
+
+@pytest.mark.slow
+def test_projects_through_the_tools_and_the_client(
+    base_url: str, admin_secret: str, namespace: str, tmp_path: Path
+) -> None:
+    """A capture names its session's project, a second session is assigned to it, the overview
+    quotes both, and a recall about the project as a whole carries its summary card."""
+
+    async def scenario() -> None:
+        remote = ("--url", base_url, "--namespace", namespace)
+        async with mcp_session(*remote, log=tmp_path / "mcp.log", env={"HIPPOGRAPH_API_KEY": admin_secret}) as s:
+            kiln = "Dana: The new kiln at the pottery studio fires our glazed bowls evenly."
+            first = await call(s, "capture", content=kiln, agent="Dana", session="p1", project="studio")
+            with Client(base_url, key=admin_secret, namespace=namespace) as direct:
+                second = direct.capture("Dana: We priced the pottery bowls for the market stall.", session="p2")
+                assert direct.assign_session("p2", "studio").project == "studio"
+                assert direct.project_overview("studio").sessions == ["p1", "p2"]
+            overview = await call(s, "project_overview", project="studio")
+            assert {line["episode_ids"][0] for line in overview["lines"]} == {first["id"], second.id}
+            recalled = await call(s, "recall", query="Where does the project stand?", project="studio")
+            [card] = recalled["summaries"]
+            assert card["key"] == "studio" and card["lines"] == overview["lines"]
+            moved = await call(s, "assign_session", session="p2")
+            assert moved["project"] is None
+            assert (await error(s, "assign_session", session="nope", project="studio"))[0] == "NOT_FOUND"
 
     warm_up(base_url, admin_secret)
     run(scenario)

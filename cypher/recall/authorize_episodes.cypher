@@ -13,6 +13,7 @@ WHERE m.namespace = $namespace AND m.forgotten_at IS NULL
   AND ($kinds IS NULL OR 'episode' IN $kinds)
   AND ($agents IS NULL OR m.agent IN $agents)
   AND ($sessions IS NULL OR m.session IN $sessions)
+  AND ($projects IS NULL OR any(p IN [(m)-[:IN_SESSION]->(s:Session) | s.project] WHERE p IN $projects))
   AND ($tags IS NULL OR any(tag IN m.tags WHERE tag IN $tags))
   AND ($since IS NULL OR m.occurred_at >= $since)
   AND ($until IS NULL OR m.occurred_at < $until)

@@ -3,7 +3,7 @@
 // the episodes that state them (for scoring); the filter comes first, so
 // nothing is read of a fact the caller may not see. Ids go through the id index one by one (see
 // authorize_episodes.cypher). Facts have no agent or session of their own, so a filter on either
-// excludes them.
+// excludes them; a project filter keeps those an episode of one of the projects' sessions states.
 //
 // Which versions count: by default the current ones. Superseded and quarantined facts come back
 // when asked for ($include_superseded), to be annotated and demoted. A question about the past
@@ -14,6 +14,8 @@ UNWIND $ids AS id
 MATCH (m:Fact {id: id})
 WHERE m.namespace = $namespace AND m.forgotten_at IS NULL
   AND $agents IS NULL AND $sessions IS NULL
+  AND ($projects IS NULL OR any(p IN [(m)-[:SUPPORTED_BY]->(:Episode)-[:IN_SESSION]->(s:Session) | s.project]
+                                WHERE p IN $projects))
   AND ($kinds IS NULL OR m.kind IN $kinds)
   AND ($tags IS NULL OR any(tag IN m.tags WHERE tag IN $tags))
   AND ($since IS NULL OR m.recorded_at >= $since)

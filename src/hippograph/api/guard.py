@@ -48,6 +48,7 @@ MUTATION_ROLES: dict[str, KeyRole] = {
             "addBadPattern",
             "createWorkItem",
             "setWorkItemState",
+            "assignSession",
         ),
         KeyRole.WRITER,
     ),

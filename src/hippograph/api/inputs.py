@@ -42,6 +42,7 @@ class CaptureInput(graphene.InputObjectType):
     role = graphene.Field(Role, default_value=model.Role.USER.value)
     agent = graphene.String(description="Who said or wrote it; captures from another agent corroborate.")
     session = graphene.String(description="Your session id; episodes of a session are chained in order.")
+    project = graphene.String(description="Puts the session in this project from now on (needs a session).")
     occurred_at = DateTime(description="When it happened; defaults to the time of capture.")
     tags = graphene.List(graphene.NonNull(graphene.String))
     importance = graphene.Float(description=IMPORTANCE_HELP)
@@ -67,6 +68,10 @@ class RecallFiltersInput(graphene.InputObjectType):
     )
     agents = graphene.List(graphene.NonNull(graphene.String))
     sessions = graphene.List(graphene.NonNull(graphene.String))
+    projects = graphene.List(
+        graphene.NonNull(graphene.String),
+        description="Episodes in a session of any of these projects, and the facts such an episode states.",
+    )
     tags = graphene.List(graphene.NonNull(graphene.String), description="Any of these tags.")
     since = DateTime(description="Occurred at or after (episodes); recorded at or after (facts).")
     until = DateTime(description="Occurred before (episodes); recorded before (facts).")
@@ -207,6 +212,7 @@ def _filters(given: dict[str, Any] | None) -> MemoryFilters:
         kinds=_tuple(filters.get("kinds")),
         agents=_tuple(filters.get("agents")),
         sessions=_tuple(filters.get("sessions")),
+        projects=_tuple(filters.get("projects")),
         tags=_tuple(filters.get("tags")),
         since=filters.get("since"),
         until=filters.get("until"),
@@ -236,6 +242,7 @@ def to_capture(data: dict[str, Any], namespace: str) -> model.CaptureInput:
         role=model.Role(_value(data.get("role") or model.Role.USER)),
         agent=data.get("agent"),
         session=data.get("session"),
+        project=data.get("project"),
         occurred_at=data.get("occurred_at"),
         tags=tuple(data.get("tags") or ()),
         importance=data.get("importance"),

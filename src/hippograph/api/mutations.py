@@ -22,6 +22,7 @@ from hippograph.api.inputs import (
     to_remember,
 )
 from hippograph.api.procedures import ProcedureMutation
+from hippograph.api.summaries import SummaryMutation
 from hippograph.api.threads import call
 from hippograph.capture.messages import message_captures
 from hippograph.capture.service import capture
@@ -52,7 +53,7 @@ def _memory_change(description: str) -> graphene.Field:
     )
 
 
-class Mutation(ProcedureMutation, graphene.ObjectType):
+class Mutation(ProcedureMutation, SummaryMutation, graphene.ObjectType):
     capture = graphene.Field(
         graphene.NonNull(types.CaptureResult),
         input=graphene.Argument(graphene.NonNull(CaptureInput)),

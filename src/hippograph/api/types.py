@@ -8,6 +8,7 @@ from typing import Any
 import graphene
 
 from hippograph.api.scalars import JSON, DateTime
+from hippograph.api.summary_types import SummaryCard, resolve_summary_cards
 from hippograph.kernel import model
 from hippograph.kernel.events import EventKind
 from hippograph.kernel.retention import ACTIVE_FROM, STALE_FROM
@@ -241,6 +242,13 @@ class RecallResult(graphene.ObjectType):
     context = graphene.String(required=True, description="The hits as a bounded text bundle to paste into a prompt.")
     timings = graphene.List(graphene.NonNull(StageTiming), required=True)
     degraded = graphene.List(graphene.NonNull(Degradation), required=True)
+    summaries = graphene.Field(
+        graphene.NonNull(graphene.List(graphene.NonNull(SummaryCard))),
+        description='When the question is about a session or project as a whole ("what happened in this '
+        'session?", "summarize the project"): the kept summary of the filter\'s projects and sessions, else of '
+        "the best-ranked episode's session; at most two, beside the hits and never among them. Empty otherwise.",
+        resolver=resolve_summary_cards,
+    )
 
 
 class MemoryConnection(graphene.relay.Connection):

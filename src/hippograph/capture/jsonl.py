@@ -44,6 +44,7 @@ def _capture(number: int, line: str) -> CaptureInput:
             role=role,
             agent=data.get("agent"),
             session=data.get("session"),
+            project=data.get("project"),
             occurred_at=occurred_at,
             tags=tuple(data.get("tags", ())),
             importance=data.get("importance"),

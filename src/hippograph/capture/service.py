@@ -54,6 +54,7 @@ class _Prepared:
     content_hash: str
     agent: str
     session: str | None
+    project: str | None
     tags: list[str]
     metadata: dict[str, Any] | None
     redactions: tuple[Redaction, ...]  # from the content and every other field
@@ -150,12 +151,14 @@ def _prepare(runtime: Runtime, item: CaptureInput, now: datetime, index: int) ->
         raise
     tally = tally_of(cleaned.redactions)
     session = scrub_field(item.session.strip(), tally) if item.session is not None else None
+    project = scrub_field(item.project.strip(), tally) if item.project is not None else None
     return _Prepared(
         item=item,
         content=cleaned.text,
         content_hash=content_hash(cleaned.text),
         agent=scrub_field((item.agent or UNKNOWN_AGENT).strip(), tally),
         session=session,
+        project=project,
         tags=scrub_tags(item.tags, tally),
         metadata=scrub_json(item.metadata, tally) if item.metadata is not None else None,
         redactions=as_redactions(tally),
@@ -182,6 +185,8 @@ class _Batch:
         self.episodes: list[dict[str, Any]] = []
         self.observers: dict[str, list[str]] = {}
         self.sessions: dict[tuple[str, str], list[str]] = {}
+        # The project a capture put its session in; the batch's last word for a session wins.
+        self.projects: dict[tuple[str, str], str] = {}
         self.history: list[dict[str, Any]] = []
 
     def add(self, p: _Prepared, vector: Vector | None) -> CaptureOutcome:
@@ -196,6 +201,8 @@ class _Batch:
             self.known[p.key] = {"id": episode_id, "observed_by": [p.agent]}
             if p.session is not None:
                 self.sessions.setdefault((p.item.namespace, p.session), []).append(episode_id)
+                if p.project is not None:
+                    self.projects[(p.item.namespace, p.session)] = p.project
             self._event(p, episode_id, "created", p.redactions)
             return CaptureOutcome(episode_id, CaptureStatus.CREATED, p.redactions, p.excised)
         if p.agent in existing["observed_by"]:
@@ -238,16 +245,24 @@ def _write(
         rows = [{"id": episode_id, "agents": agents} for episode_id, agents in batch.observers.items()]
         tx.run("corroborate_episodes", rows=rows, cap=MAX_OBSERVERS)
     if batch.sessions:
-        _link_sessions(tx, batch.sessions, now)
+        _link_sessions(tx, batch.sessions, batch.projects, now)
     write_context_vectors(tx, [episode["id"] for episode in batch.episodes], context_turns)
     if batch.history:
         tx.run("record_history", rows=batch.history)
     return outcomes
 
 
-def _link_sessions(tx: Transaction, sessions: dict[tuple[str, str], list[str]], now: datetime) -> None:
+def _link_sessions(
+    tx: Transaction, sessions: dict[tuple[str, str], list[str]], projects: dict[tuple[str, str], str], now: datetime
+) -> None:
     rows = [
-        {"namespace": namespace, "session": session, "id": str(ULID()), "episodes": episodes}
+        {
+            "namespace": namespace,
+            "session": session,
+            "id": str(ULID()),
+            "episodes": episodes,
+            "project": projects.get((namespace, session)),
+        }
         for (namespace, session), episodes in sessions.items()
     ]
     previous = {

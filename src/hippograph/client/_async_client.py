@@ -33,10 +33,12 @@ from hippograph.client.types import (
     Mode,
     Neighborhood,
     Page,
+    ProjectOverview,
     RecallResult,
     RememberResult,
     ResetNamespaceResult,
     Role,
+    SessionAssignment,
     SessionSummary,
     Skill,
     Stats,
@@ -109,10 +111,21 @@ class AsyncClient:
         importance: float | None = None,
         metadata: Mapping[str, Any] | None = None,
         namespace: str | None = None,
+        project: str | None = None,
     ) -> CaptureResult:
-        """Store one episode (or recognise it as a duplicate or a corroboration)."""
+        """Store one episode (or recognise it as a duplicate or a corroboration); ``project`` puts
+        its session in that project."""
         item = CaptureInput(
-            content, role, agent, session, occurred_at, list(tags) if tags else None, importance, metadata, namespace
+            content,
+            role,
+            agent,
+            session,
+            occurred_at,
+            list(tags) if tags else None,
+            importance,
+            metadata,
+            namespace,
+            project,
         )
         data = await self.execute("capture", {"input": self._capture_input(item)})
         return decode(CaptureResult, data["capture"])
@@ -468,6 +481,22 @@ class AsyncClient:
         """What a session was about: the turns that best cover it, each citing its episode."""
         given = graphql_input(session=session, namespace=self.config.scope(namespace))
         return decode(SessionSummary, (await self.execute("sessionSummary", given))["sessionSummary"])
+
+    async def project_overview(self, project: str, *, namespace: str | None = None) -> ProjectOverview:
+        """Where a project stands: the lines of its sessions' summaries that cover it best."""
+        given = graphql_input(project=project, namespace=self.config.scope(namespace))
+        return decode(ProjectOverview, (await self.execute("projectOverview", given))["projectOverview"])
+
+    async def assign_session(
+        self,
+        session: str,
+        project: str | None,
+        *,
+        namespace: str | None = None,
+    ) -> SessionAssignment:
+        """Put a session in a project (None: in no project)."""
+        given = graphql_input(session=session, project=project, namespace=self.config.scope(namespace))
+        return decode(SessionAssignment, (await self.execute("assignSession", given))["assignSession"])
 
     # Skills and work items: procedures kept as data, never executed.
 

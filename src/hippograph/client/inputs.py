@@ -27,6 +27,8 @@ class CaptureInput:
     importance: float | None = None
     metadata: Mapping[str, Any] | None = None
     namespace: str | None = None
+    # Puts the session in this project from now on (needs a session).
+    project: str | None = None
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class RecallFilters:
     kinds: list[str] | None = None
     agents: list[str] | None = None
     sessions: list[str] | None = None
+    projects: list[str] | None = None
     tags: list[str] | None = None
     since: datetime | None = None
     until: datetime | None = None

@@ -207,6 +207,8 @@ class RecallResult:
     context: str
     timings: list[StageTiming]
     degraded: list[Degradation]
+    # A kept summary of the session or project the question is about as a whole, beside the hits.
+    summaries: list[SummaryCard]
 
 
 @dataclass(frozen=True)
@@ -295,6 +297,37 @@ class Concept:
 class SummaryLine:
     text: str
     episode_ids: list[str]
+
+
+class SummaryScope(StrEnum):
+    SESSION = "SESSION"
+    PROJECT = "PROJECT"
+
+
+@dataclass(frozen=True)
+class SummaryCard:
+    scope: SummaryScope
+    key: str
+    lines: list[SummaryLine]
+
+
+@dataclass(frozen=True)
+class ProjectOverview:
+    """The lines of a project's session summaries that cover it best, each citing its episode."""
+
+    namespace: str
+    project: str
+    sessions: list[str]
+    turns: int
+    updated_at: datetime
+    lines: list[SummaryLine]
+
+
+@dataclass(frozen=True)
+class SessionAssignment:
+    namespace: str
+    session: str
+    project: str | None
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,8 @@ class MemoryFilters:
     kinds: tuple[str, ...] | None = None
     agents: tuple[str, ...] | None = None
     sessions: tuple[str, ...] | None = None
+    # Episodes in a session of one of these projects, and facts an episode of one states.
+    projects: tuple[str, ...] | None = None
     tags: tuple[str, ...] | None = None
     since: datetime | None = None
     until: datetime | None = None
@@ -54,6 +56,6 @@ def filter_params(filters: MemoryFilters) -> dict[str, Any]:
     params: dict[str, Any] = {f.name: getattr(filters, f.name) for f in fields(filters)}
     params["kinds"] = list(filters.kinds) if filters.kinds is not None else None
     params["categories"] = list(filters.categories) if filters.categories is not None else None
-    for name in ("tags", "agents", "sessions"):
+    for name in ("tags", "agents", "sessions", "projects"):
         params[name] = as_stored(getattr(filters, name))
     return params

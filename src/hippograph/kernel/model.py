@@ -39,6 +39,8 @@ class CaptureInput:
     role: Role = Role.USER
     agent: str | None = None
     session: str | None = None
+    # The project the session belongs to from now on (projects group sessions).
+    project: str | None = None
     occurred_at: datetime | None = None
     tags: tuple[str, ...] = ()
     importance: float | None = None

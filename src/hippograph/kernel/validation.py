@@ -68,8 +68,10 @@ def validate_capture(item: CaptureInput, limits: Limits, now: datetime) -> None:
             field="content",
             limit=limits.max_content_bytes,
         )
-    for name, value in (("agent", item.agent), ("session", item.session)):
+    for name, value in (("agent", item.agent), ("session", item.session), ("project", item.project)):
         validate_name(value, name, limits)
+    if item.project is not None and item.session is None:
+        raise bad_input("a project groups sessions: give the session it is for", field="project")
     validate_past(item.occurred_at, "occurredAt", now)
     validate_tags(item.tags, limits)
     validate_share(item.importance, "importance")

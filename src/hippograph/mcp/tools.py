@@ -68,6 +68,9 @@ def build_server(clients: Clients) -> MCPServer:
         ctx: Context,
         agent: Annotated[str | None, Field(description="Who said or wrote it.", max_length=200)] = None,
         session: Annotated[str | None, Field(description="The conversation it belongs to.", max_length=200)] = None,
+        project: Annotated[
+            str | None, Field(description="The project its session belongs to from now on.", max_length=200)
+        ] = None,
         role: Annotated[Role, Field(description="Who produced it.")] = Role.USER,
         occurred_at: Annotated[str | None, Field(description="ISO-8601 with a time zone; default now.")] = None,
         tags: Tags = None,
@@ -86,6 +89,7 @@ def build_server(clients: Clients) -> MCPServer:
             tags=tags,
             importance=importance,
             namespace=namespace,
+            project=project,
         )
         return answer(plain(result), f"{result.status.value.lower()} {result.id}")
 
@@ -135,11 +139,14 @@ def build_server(clients: Clients) -> MCPServer:
             WindowUse | None,
             Field(description="What that time window does: BOOST the memories in it, FILTER to them, or OFF."),
         ] = None,
+        project: Annotated[str | None, Field(description="Only this project's memories.", max_length=200)] = None,
         namespace: Namespace = None,
     ) -> CallToolResult:
-        """The memories relevant to a query, as a bounded context bundle to read before answering."""
+        """The memories relevant to a query, as a bounded context bundle to read before answering;
+        a question about a session or project as a whole gets its summary as well."""
         client = await clients.for_request(ctx.headers)
-        filters = RecallFilters(categories=categories) if categories else None
+        projects = [project] if project is not None else None
+        filters = RecallFilters(categories=categories or None, projects=projects) if categories or projects else None
         given = (during_start, during_end)
         during = (
             TimeWindow(_when(during_start, "during_start"), _when(during_end, "during_end")) if any(given) else None
@@ -163,7 +170,12 @@ def build_server(clients: Clients) -> MCPServer:
             }
             for hit in result.hits
         ]
-        return answer({"context": result.context, "hits": hits}, result.context)
+        cards = [
+            f"Summary of {card.scope.value.lower()} {card.key}:\n" + "\n".join(line.text for line in card.lines)
+            for card in result.summaries
+        ]
+        text = "\n\n".join([*cards, result.context])
+        return answer({"context": result.context, "hits": hits, "summaries": plain(result.summaries)}, text)
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False))
     @coded
@@ -290,6 +302,31 @@ def build_server(clients: Clients) -> MCPServer:
         client = await clients.for_request(ctx.headers)
         summary = await client.session_summary(session, namespace=namespace)
         return answer(plain(summary), "\n".join(line.text for line in summary.lines))
+
+    @server.tool(annotations=READ_ONLY)
+    @coded
+    async def project_overview(
+        project: Annotated[str, Field(description="The project's name.", min_length=1, max_length=200)],
+        ctx: Context,
+        namespace: Namespace = None,
+    ) -> CallToolResult:
+        """Where a project stands: the lines of its sessions' summaries that cover it best, each with its episode id."""
+        client = await clients.for_request(ctx.headers)
+        overview = await client.project_overview(project, namespace=namespace)
+        return answer(plain(overview), "\n".join(line.text for line in overview.lines))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False))
+    @coded
+    async def assign_session(
+        session: Annotated[str, Field(description="The session's name, as captured.", min_length=1, max_length=200)],
+        ctx: Context,
+        project: Annotated[str | None, Field(description="None takes it out of its project.", max_length=200)] = None,
+        namespace: Namespace = None,
+    ) -> CallToolResult:
+        """Put a session in a project."""
+        client = await clients.for_request(ctx.headers)
+        assignment = await client.assign_session(session, project, namespace=namespace)
+        return answer(plain(assignment), f"{assignment.session} -> {assignment.project}")
 
     add_procedure_tools(server, clients)
     return server

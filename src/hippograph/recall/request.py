@@ -118,3 +118,5 @@ class RecallResult:
     context: str
     timings: list[StageTiming] = field(default_factory=list)
     degraded: list[Degradation] = field(default_factory=list)
+    # What was asked: what a summary card beside the hits is chosen by (api/summaries.py).
+    request: RecallRequest | None = None

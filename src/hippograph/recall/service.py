@@ -84,7 +84,7 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
     with watch.stage("render"):
         context = render_bundle(hits, core, [c.value for c in rankings], degraded, replaced)
     metrics.recall_stages(watch.timings)
-    return RecallResult(hits, context, watch.timings, degraded)
+    return RecallResult(hits, context, watch.timings, degraded, request)
 
 
 def _validate(runtime: Runtime, request: RecallRequest) -> None:

@@ -37,7 +37,9 @@ class Summary:
 
 
 @dataclass(frozen=True)
-class _Kept:
+class Kept:
+    """A summary as stored: its lines, the word counts it chose by, and what it counted."""
+
     lines: tuple[Line, ...]
     counts: Counter[str]
     turns: int
@@ -54,15 +56,15 @@ def session_summary(store: Store, now: datetime, namespace: str, session: str, b
     ]
     if not episodes:
         raise HippographError(ErrorCode.NOT_FOUND, "no such session in this namespace", field="session")
-    kept = _kept(store, namespace, session)
+    kept = kept_summary(store, namespace, SESSION, session)
     if kept is not None and kept.turns == len(episodes) and kept.counted_through == episodes[-1].id:
         return Summary(namespace, session, kept.lines, kept.turns, kept.updated_at)
     lines, counts = _choose(episodes, kept, budget or Budget())
-    _save(store, now, namespace, session, lines, counts, episodes)
+    save(store, now, (namespace, SESSION, session), lines, counts, len(episodes), episodes[-1].id)
     return Summary(namespace, session, tuple(lines), len(episodes), now)
 
 
-def _choose(episodes: list[Source], kept: _Kept | None, budget: Budget) -> tuple[list[Line], Counter[str]]:
+def _choose(episodes: list[Source], kept: Kept | None, budget: Budget) -> tuple[list[Line], Counter[str]]:
     """From the lines kept and the new turns when the session only grew; from every turn else."""
     ids = [episode.id for episode in episodes]
     cited = {source for line in (kept.lines if kept else ()) for source in line.sources}
@@ -80,12 +82,12 @@ def _choose(episodes: list[Source], kept: _Kept | None, budget: Budget) -> tuple
     return summarize(candidates, budget, counts=counts, turns=len(episodes)), counts
 
 
-def _kept(store: Store, namespace: str, session: str) -> _Kept | None:
-    rows = store.read("summaries/stored_summary", namespace=namespace, scope=SESSION, key=session)
+def kept_summary(store: Store, namespace: str, scope: str, key: str) -> Kept | None:
+    rows = store.read("summaries/stored_summary", namespace=namespace, scope=scope, key=key)
     if not rows:
         return None
     props = rows[0]["summary"]
-    return _Kept(
+    return Kept(
         lines=tuple(Line(line["text"], tuple(line["sources"])) for line in json.loads(props["lines"])),
         counts=Counter(json.loads(props["word_counts"])),
         turns=int(props["turns"]),
@@ -94,26 +96,29 @@ def _kept(store: Store, namespace: str, session: str) -> _Kept | None:
     )
 
 
-def _save(
+def save(
     store: Store,
     now: datetime,
-    namespace: str,
-    session: str,
+    key: tuple[str, str, str],
     lines: list[Line],
     counts: Counter[str],
-    episodes: list[Source],
+    turns: int,
+    counted_through: str,
 ) -> None:
+    """Keep a summary under (namespace, scope, key), citing the episodes its lines quote."""
+    namespace, scope, name = key
+
     def write(tx: Transaction) -> None:
         [row] = tx.run(
             "summaries/save_summary",
             namespace=namespace,
-            scope=SESSION,
-            key=session,
+            scope=scope,
+            key=name,
             id=str(ULID()),
             lines=json.dumps([{"text": line.text, "sources": list(line.sources)} for line in lines]),
             word_counts=json.dumps(counts, sort_keys=True),
-            turns=len(episodes),
-            counted_through=episodes[-1].id,
+            turns=turns,
+            counted_through=counted_through,
             at=now,
         )
         tx.run("summaries/cite_episodes", id=row["id"], episodes=[s for line in lines for s in line.sources])
@@ -121,4 +126,4 @@ def _save(
     try:
         store.write(write)
     except UniquenessConflict:
-        pass  # another reader kept the same session's summary at the same moment: theirs stands
+        pass  # another reader kept the same summary at the same moment: theirs stands
