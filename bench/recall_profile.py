@@ -1,0 +1,117 @@
+"""Where a recall spends, by channel set, on a store `locomo_recall.py` filled, in process.
+
+The questions of one LoCoMo conversation are asked of three channel sets in turn (all four
+channels; keyword and vector; keyword alone), after uncounted warm-up questions. Per set: process
+CPU milliseconds per recall (the embedded engine runs in this process, so its threads count),
+median and p95, and each stage's median; per question, the milliseconds each named statement took
+(STATEMENT_SECONDS, summed over the three sets); with ``--profile`` the Python functions of the
+all-channel recalls that took the most time (cProfile).
+
+    python bench/recall_profile.py --data-dir DIR [--conversation conv-26] [--questions 60] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pstats
+import statistics
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from harness import load_average, load_turns, locomo_dev
+from locomo_recall import load_queries, namespace_of
+
+from hippograph.kernel.config import Settings
+from hippograph.kernel.metrics import STATEMENT_SECONDS
+from hippograph.recall.request import Channel, RecallRequest
+from hippograph.recall.service import recall
+from hippograph.runtime import open_runtime
+
+WARMUP = 15
+CHANNEL_SETS: dict[str, frozenset[Channel] | None] = {
+    "all": None,
+    "keyword+vector": frozenset({Channel.KEYWORD, Channel.VECTOR}),
+    "keyword": frozenset({Channel.KEYWORD}),
+}
+
+
+def statement_seconds() -> dict[str, float]:
+    return {
+        sample.labels["query"]: sample.value
+        for family in STATEMENT_SECONDS.collect()
+        for sample in family.samples
+        if sample.name.endswith("_sum")
+    }
+
+
+def request(question: str, namespace: str, channels: frozenset[Channel] | None) -> RecallRequest:
+    if channels is None:
+        return RecallRequest(question, namespace, 20, count_access=False)
+    return RecallRequest(question, namespace, 20, channels=channels, count_access=False)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data-dir", type=Path, required=True)
+    parser.add_argument("--conversation", default="conv-26")
+    parser.add_argument("--questions", type=int, default=60)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    samples = json.loads(locomo_dev().read_text())
+    queries, _ = load_queries(samples, load_turns(samples))
+    asked = [q for q in queries if q.namespace == namespace_of(args.conversation)][: args.questions + WARMUP]
+    settings = Settings.from_env().with_overrides(data_dir=args.data_dir, consolidation_processes=0, query_cache_size=0)
+    runtime = open_runtime(settings)
+    profiler = cProfile.Profile()
+    cpu: dict[str, list[float]] = defaultdict(list)
+    stages: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    try:
+        runtime.warm_up()
+        for query in asked[:WARMUP]:
+            recall(runtime, request(query.question, query.namespace, None))
+        before, load_before = statement_seconds(), load_average()
+        for query in asked[WARMUP:]:
+            for name, channels in CHANNEL_SETS.items():
+                profiling = args.profile and channels is None
+                if profiling:
+                    profiler.enable()
+                started = time.process_time()
+                result = recall(runtime, request(query.question, query.namespace, channels))
+                cpu[name].append((time.process_time() - started) * 1000)
+                if profiling:
+                    profiler.disable()
+                for timing in result.timings:
+                    stages[name][timing.stage].append(timing.ms)
+        after = statement_seconds()
+    finally:
+        runtime.close()
+    count = len(asked) - WARMUP
+    report = {
+        "load_average": [load_before, load_average()],
+        "cpu_ms": {
+            name: {
+                "median": round(statistics.median(values), 1),
+                "p95": round(statistics.quantiles(values, n=20, method="inclusive")[-1], 1),
+            }
+            for name, values in cpu.items()
+        },
+        "stage_median_ms": {
+            name: {stage: round(statistics.median(ms), 1) for stage, ms in by_stage.items()}
+            for name, by_stage in stages.items()
+        },
+        "statement_ms_per_question": {
+            query: round((seconds - before.get(query, 0.0)) * 1000 / count, 1)
+            for query, seconds in sorted(after.items(), key=lambda item: before.get(item[0], 0.0) - item[1])
+            if seconds > before.get(query, 0.0)
+        },
+    }
+    print(json.dumps(report, indent=2))
+    if args.profile:
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+
+
+if __name__ == "__main__":
+    main()
