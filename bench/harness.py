@@ -194,9 +194,10 @@ def store_description() -> dict[str, Any]:
 
 
 @contextmanager
-def running_server(data_dir: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+def running_server(data_dir: Path, port: int, *options: str) -> Iterator[subprocess.Popen[bytes]]:
     """``hippograph serve`` on the store chosen (``use_store``) until the block ends, however it
-    ends; its output is shown only if the block fails."""
+    ends, with any further ``options`` (``--no-consolidation``); its output is shown only if the
+    block fails."""
     if on_neo4j():
         claim_neo4j(data_dir)
     # Serve the checkout this script belongs to, installed or not.
@@ -211,6 +212,7 @@ def running_server(data_dir: Path, port: int) -> Iterator[subprocess.Popen[bytes
         str(data_dir),
         "--port",
         str(port),
+        *options,
     ]
     with tempfile.TemporaryFile() as log:
         server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)

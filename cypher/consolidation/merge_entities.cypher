@@ -6,7 +6,8 @@
 // entity from before the vote starts with its mentions counted for its own type.
 UNWIND $entities AS x
 MERGE (en:Entity {namespace: x.namespace, type: x.type, canonical: x.canonical})
-  ON CREATE SET en.id = x.id, en.aliases = [], en.mention_count = 0, en.attributes = '{}'
+  ON CREATE SET en.id = x.id, en.namespace_token = x.namespace_token, en.aliases = [], en.mention_count = 0,
+                en.attributes = '{}'
 // Each item sees the ones before it: the name goes before first_seen_at and named_by change.
 SET en.name = CASE WHEN en.first_seen_at IS NULL OR x.at < en.first_seen_at
                         OR (x.at = en.first_seen_at AND x.order < coalesce(en.named_by, '')) THEN x.name ELSE en.name END,

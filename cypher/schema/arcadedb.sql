@@ -53,6 +53,7 @@ CREATE PROPERTY Entity.namespace IF NOT EXISTS STRING;
 CREATE PROPERTY Entity.type IF NOT EXISTS STRING;
 CREATE PROPERTY Entity.canonical IF NOT EXISTS STRING;
 CREATE PROPERTY Entity.name IF NOT EXISTS STRING;
+CREATE PROPERTY Entity.namespace_token IF NOT EXISTS STRING;
 CREATE PROPERTY Entity.embedding IF NOT EXISTS ARRAY_OF_FLOATS;
 CREATE PROPERTY Concept.id IF NOT EXISTS STRING;
 CREATE PROPERTY Concept.namespace IF NOT EXISTS STRING;
@@ -116,10 +117,11 @@ CREATE INDEX IF NOT EXISTS ON History (target) NOTUNIQUE;
 -- namespace (store/search.py); stores from before that have the text-only indexes, dropped here.
 DROP INDEX `Episode[content]` IF EXISTS;
 DROP INDEX `Fact[statement]` IF EXISTS;
+DROP INDEX `Entity[name]` IF EXISTS;
 CREATE INDEX IF NOT EXISTS ON Episode (content, namespace_token) FULL_TEXT;
 CREATE INDEX IF NOT EXISTS ON Episode (stems, namespace_token) FULL_TEXT;
 CREATE INDEX IF NOT EXISTS ON Fact (statement, namespace_token) FULL_TEXT;
-CREATE INDEX IF NOT EXISTS ON Entity (name) FULL_TEXT;
+CREATE INDEX IF NOT EXISTS ON Entity (name, namespace_token) FULL_TEXT;
 
 CREATE INDEX IF NOT EXISTS ON Episode (embedding) LSM_VECTOR METADATA {"dimensions": 384, "similarity": "COSINE"};
 CREATE INDEX IF NOT EXISTS ON Episode (context_embedding) LSM_VECTOR METADATA {"dimensions": 384, "similarity": "COSINE"};

@@ -43,10 +43,11 @@ CREATE INDEX change_at IF NOT EXISTS FOR (n:Change) ON (n.at);
 // namespace (store/search.py); stores from before that have the text-only indexes, dropped here.
 DROP INDEX episode_content IF EXISTS;
 DROP INDEX fact_statement IF EXISTS;
+DROP INDEX entity_name IF EXISTS;
 CREATE FULLTEXT INDEX episode_search IF NOT EXISTS FOR (n:Episode) ON EACH [n.content, n.namespace_token];
 CREATE FULLTEXT INDEX episode_stems IF NOT EXISTS FOR (n:Episode) ON EACH [n.stems, n.namespace_token];
 CREATE FULLTEXT INDEX fact_search IF NOT EXISTS FOR (n:Fact) ON EACH [n.statement, n.namespace_token];
-CREATE FULLTEXT INDEX entity_name IF NOT EXISTS FOR (n:Entity) ON EACH [n.name];
+CREATE FULLTEXT INDEX entity_search IF NOT EXISTS FOR (n:Entity) ON EACH [n.name, n.namespace_token];
 
 // Unquantized: the index scores exactly what the vector channel's exact path computes (Neo4j 5.26
 // quantizes by default, moving a score by about 1e-3 and with it the order of near ties).

@@ -24,6 +24,7 @@ from hippograph.kernel.categories import general_category
 from hippograph.kernel.events import MemoryEvent
 from hippograph.resolution import types
 from hippograph.store import Transaction
+from hippograph.store.search import namespace_token
 
 
 def commit_episodes(
@@ -100,6 +101,7 @@ def _merge_entities(tx: Statements, works: list[EpisodeWork]) -> list[list[str]]
                 {
                     "ref": len(rows),
                     "namespace": work.namespace,
+                    "namespace_token": namespace_token(work.namespace),
                     "at": work.occurred_at,
                     # Its first mention in time (then episode id, then place) names the entity.
                     "order": f"{work.id}:{index:05d}",

@@ -12,6 +12,7 @@ from hippograph.kernel.model import Entity, Fact
 from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store
 from hippograph.store.memories import hydrate
+from hippograph.store.search import scoped_query
 
 MAX_DEPTH = 3
 MAX_EDGES = 500
@@ -65,7 +66,9 @@ def list_entities(
         query = fulltext_query(search)
         if query is None:
             return []
-        rows = store.read("search_entities", index=store.index("entity_name"), query=query, **params)
+        rows = store.read(
+            "search_entities", index=store.index("entity_search"), query=scoped_query(namespace, query), **params
+        )
     return [_entity(row["entity"]) for row in rows]
 
 

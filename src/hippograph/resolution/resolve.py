@@ -20,6 +20,7 @@ from hippograph.kernel.lucene import fulltext_query
 from hippograph.resolution import types
 from hippograph.runtime import Runtime
 from hippograph.store import Row, Store
+from hippograph.store.search import scoped_query
 
 FUZZY_MIN_RATIO = 92.0
 FUZZY_MIN_CHARS = 5
@@ -132,12 +133,12 @@ def _first_compatible(ref: NameRef, rows: list[Row], *, same_name: bool = False)
 
 
 def _by_spelling(runtime: Runtime, namespace: str, refs: list[NameRef]) -> dict[NameRef, Resolution]:
-    queries = [{"key": ref.key, "query": q} for ref in refs if (q := fulltext_query(ref.name))]
+    queries = [{"key": ref.key, "query": scoped_query(namespace, q)} for ref in refs if (q := fulltext_query(ref.name))]
     candidates = _by_key(
         runtime.store.read(
             "entity_candidates",
             namespace=namespace,
-            index=runtime.store.index("entity_name"),
+            index=runtime.store.index("entity_search"),
             queries=queries,
             limit=CANDIDATES,
         )

@@ -23,7 +23,7 @@ SEARCH_INDEXES: dict[str, tuple[str, str]] = {
     "episode_embedding": ("Episode", "embedding"),
     "episode_context_embedding": ("Episode", "context_embedding"),
     "fact_embedding": ("Fact", "embedding"),
-    "entity_name": ("Entity", "name"),
+    "entity_search": ("Entity", "name,namespace_token"),
     "entity_embedding": ("Entity", "embedding"),
 }
 

@@ -34,6 +34,7 @@ Row = dict[str, Any]
 _NAMESPACE_TOKENS = "namespace_tokens"
 _EPISODE_COUNTS = "namespace_episode_counts"
 _EPISODE_STEMS = "episode_stems"
+_ENTITY_TOKENS = "entity_namespace_tokens"
 _RELATION_TYPE = re.compile(r"[A-Z][A-Z_]{0,63}")
 _LABEL = re.compile(r"[A-Z][A-Za-z]{0,63}")
 # Where a query that works on any label (export and import) takes the ones it is run for.
@@ -287,6 +288,7 @@ class Store:
         self._migrate_once(_NAMESPACE_TOKENS, _tokenize_namespaces)
         self._migrate_once(_EPISODE_COUNTS, lambda tx: tx.run("recount_episodes"))
         self._migrate_once(_EPISODE_STEMS, _stem_episodes)
+        self._migrate_once(_ENTITY_TOKENS, _tokenize_entities)
 
     def _run_ddl(self, statement: str) -> None:
         with self._session() as session:
@@ -338,13 +340,19 @@ def _roll_back_unless_committed(tx: neo4j.Transaction) -> None:
 
 def _tokenize_namespaces(tx: Transaction) -> None:
     """Memories stored before search was scoped by namespace get their namespace's token."""
-    scopes = [
-        {"namespace": row["namespace"], "token": namespace_token(row["namespace"])}
-        for row in tx.run("namespaces_without_token")
-    ]
-    if scopes:
+    if scopes := _token_scopes(tx.run("namespaces_without_token")):
         tx.run("set_episode_namespace_tokens", scopes=scopes)
         tx.run("set_fact_namespace_tokens", scopes=scopes)
+
+
+def _tokenize_entities(tx: Transaction) -> None:
+    """Entities stored before entity search was scoped by namespace get their namespace's token."""
+    if scopes := _token_scopes(tx.run("entity_namespaces_without_token")):
+        tx.run("set_entity_namespace_tokens", scopes=scopes)
+
+
+def _token_scopes(rows: list[Row]) -> list[dict[str, str]]:
+    return [{"namespace": row["namespace"], "token": namespace_token(row["namespace"])} for row in rows]
 
 
 def _stem_episodes(tx: Transaction) -> None:
