@@ -109,7 +109,7 @@ class RecallInput(graphene.InputObjectType):
         description="When the question is asked: its words ('last week', 'in June') are read from then. Default: now."
     )
     window = graphene.Field(
-        TimeWindowUse, description="What the time window does to the hits. Default: the server's (FILTER)."
+        TimeWindowUse, description="What the time window does to the hits. Default: the server's (BOOST)."
     )
     include_superseded = graphene.Boolean(
         default_value=False, description="Also superseded and quarantined facts, annotated and ranked lower."

@@ -183,10 +183,9 @@ class RecallSettings:
     # Whether a superseded memory ranks below the one that replaced it (recall/scoring.py), for a
     # question that is not about the past.
     current_first: bool = True
-    # What a question's time window does (recall/window.py) when the request does not say: keep
-    # only the hits inside it (filter), boost them, or nothing (off). Filter measured best on
-    # LoCoMo (docs/benchmarks.md, Time windows on LoCoMo).
-    time_window: Literal["off", "boost", "filter"] = "filter"
+    # What a question's time window does (recall/window.py) when the request does not say: boost
+    # the hits inside it, keep only those (filter), or nothing (off).
+    time_window: Literal["off", "boost", "filter"] = "boost"
     activation: ActivationParams = ActivationParams()
     graph: GraphSettings = GraphSettings()
 

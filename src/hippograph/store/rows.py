@@ -53,6 +53,7 @@ class EpisodeRow(TypedDict):
     state: str
     metadata: str | None
     embedded: bool
+    category: str | None
 
 
 class FactRow(TypedDict):
@@ -80,6 +81,7 @@ class FactRow(TypedDict):
     last_accessed_at: datetime | None
     forgotten_at: datetime | None
     supported_by: list[str]
+    category: str | None
 
 
 class IdRow(TypedDict):
@@ -99,6 +101,7 @@ SESSION_CHAIN = Query("session_chain", IdRow)
 class AuthorizedEpisodeRow(EpisodeRow):
     holds: list[str]
     replaced_by: list[str]
+    dated: list[datetime | None]
 
 
 class AuthorizedFactRow(FactRow):
