@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from prometheus_client.metrics import MetricWrapperBase
 from support.processes import REPO
 
@@ -144,6 +145,7 @@ def test_every_graphql_block_of_the_docs_is_valid_as_pasted() -> None:
         assert validate(schema.graphql_schema, parse(block)) == [], block
 
 
+@pytest.mark.process
 def test_the_api_examples_run_as_they_stand(base_url: str, admin_secret: str, tmp_path: Path) -> None:
     """curl, Python and JavaScript (fetch) from docs/api.md, against the test server. The
     graphql-ws example needs an npm package the repository does not install; its operation is
