@@ -122,9 +122,10 @@ def test_every_setting_is_documented_with_its_default() -> None:
 def test_every_metric_is_documented() -> None:
     text = (REPO / "docs" / "metrics.md").read_text(encoding="utf-8")
     declared = {
-        value._name + ("_total" if value._type == "counter" else "")
+        family.name + ("_total" if family.type == "counter" else "")
         for value in vars(metrics).values()
         if isinstance(value, MetricWrapperBase)
+        for family in value.describe()
     }
     # The gauges read from the store when scraped, by their names (the reading itself is fixed).
     backlog = metrics.BacklogCollector(lambda: metrics.Backlog(0, 0, 0, 0.0), max_age_s=0)
