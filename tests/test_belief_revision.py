@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hippograph.consolidation.revise import Stance, Verdict, settle_polarity
 from hippograph.consolidation.timeline import Said, Timeline, timeline
 
 START = datetime(2024, 1, 1, tzinfo=UTC)
+# No deadline or speed check: the machine may be loaded, and the time a case takes is not tested here.
+LOADED = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 said = st.builds(
     Said,
@@ -50,6 +52,7 @@ def shape(result: Timeline) -> list[tuple[object, ...]]:
     return [*versions, tuple(contradictions)]
 
 
+@LOADED
 @given(statements, st.booleans(), st.randoms(use_true_random=False))
 def test_the_versions_do_not_depend_on_the_order_statements_arrive_in(
     said_: list[Said], functional: bool, random: object
@@ -59,12 +62,14 @@ def test_the_versions_do_not_depend_on_the_order_statements_arrive_in(
     assert shape(timeline(shuffled, functional)) == shape(timeline(said_, functional))
 
 
+@LOADED
 @given(statements, st.booleans())
 def test_every_statement_is_in_exactly_one_version(said_: list[Said], functional: bool) -> None:
     placed = [s for version in timeline(said_, functional).versions for s in version.said]
     assert sorted(placed) == sorted(said_)
 
 
+@LOADED
 @given(statements)
 def test_a_functional_relation_holds_one_object_at_a_time(said_: list[Said]) -> None:
     result = timeline(said_, functional=True)
@@ -123,6 +128,7 @@ groups = st.lists(
 ).map(lambda specs: [stance(f"f{n}", p, c, d, "active") for n, (p, c, d) in enumerate(specs)])
 
 
+@LOADED
 @given(groups, st.data())
 def test_in_a_settled_group_a_fact_is_believed_exactly_when_it_outranks_every_opposite_one(
     group: list[Stance], data: st.DataObject
