@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # Every install goes through constraints.txt: it pins torch to the CPU build.
 PIP_INSTALL := $(BIN)/pip install --quiet --constraint constraints.txt
 
-.PHONY: serve test test-quick lint lint-cypher schema vendor neo4j-up neo4j-down client-ts-check client-ts-test
+.PHONY: serve test test-fast lint lint-cypher schema vendor neo4j-up neo4j-down client-ts-check client-ts-test
 
 # `make serve PORT=8421`: another port (default: HIPPOGRAPH_PORT, else 8420).
 PORT ?=
@@ -23,9 +23,10 @@ lint: $(VENV)/.installed
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 
-# Every test but the slow ones (marked `slow`: processes on stores of their own); CI runs them all.
-test-quick: $(VENV)/.installed
-	$(BIN)/pytest -m "not slow"
+# The pure and api tiers: every test but those that start processes of their own (marked
+# `process`; docs/development.md, Tests). CI runs them all.
+test-fast: $(VENV)/.installed
+	$(BIN)/pytest -m "not process"
 
 lint-cypher:
 	npm ci --prefix tools/cypher-lint --no-audit --no-fund

@@ -38,13 +38,29 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["HIPPOGRAPH_JVM_OPTIONS"] = options
 
 
+# The three tiers (docs/development.md, Tests): `make test-fast` runs the first two.
+PURE, API, PROCESS = "pure", "api", "process"
+
+
+def tier(item: pytest.Item) -> str:
+    """A test's tier: `process` where the module or the test says so (it starts processes, a
+    browser, stores of its own), else `api` when it reaches the suite's store (every such fixture
+    builds on `runtime`), else `pure`: decisions on plain data, no store and no server."""
+    if item.get_closest_marker(PROCESS):
+        return PROCESS
+    return API if "runtime" in getattr(item, "fixturenames", ()) else PURE
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The modules with `slow` tests first, each module whole. Two workers take whole modules
+    """Each test marked with its tier, so that `-m pure` or `-m "not process"` picks tiers. The
+    modules with `process` tests first, each module whole: two workers take whole modules
     (`--dist loadfile`, in this order: a module's fixtures are built on one worker only), so the
-    long ones, which start processes of their own, begin at once and the short ones fill in at the
-    end: both workers finish together."""
-    slow = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in slow)
+    long ones begin at once and the short ones fill in at the end: both workers finish together."""
+    for item in items:
+        if not item.get_closest_marker(PROCESS):
+            item.add_marker(tier(item))
+    processes = {item.path for item in items if item.get_closest_marker(PROCESS)}
+    items.sort(key=lambda item: item.path not in processes)
 
 
 @pytest.fixture(scope="session")

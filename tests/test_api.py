@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import httpx
-from support.client import GraphQLClient
+from support.client import HTTP_TIMEOUT_S, GraphQLClient
 from support.processes import REPO
 
 from graphql import get_introspection_query, parse, validate
@@ -20,13 +20,13 @@ def test_checked_in_schema_is_current() -> None:
 
 
 def test_health_and_readiness(base_url: str) -> None:
-    assert httpx.get(f"{base_url}/healthz").json()["status"] == "ok"
-    ready = httpx.get(f"{base_url}/readyz")
+    assert httpx.get(f"{base_url}/healthz", timeout=HTTP_TIMEOUT_S).json()["status"] == "ok"
+    ready = httpx.get(f"{base_url}/readyz", timeout=HTTP_TIMEOUT_S)
     assert ready.status_code == 200 and ready.json()["status"] == "ready"
 
 
 def test_graphiql_is_served_to_browsers(base_url: str) -> None:
-    page = httpx.get(f"{base_url}/graphql", headers={"Accept": "text/html"})
+    page = httpx.get(f"{base_url}/graphql", headers={"Accept": "text/html"}, timeout=HTTP_TIMEOUT_S)
     assert page.status_code == 200 and "graphiql" in page.text.lower()
 
 
@@ -40,12 +40,12 @@ def test_metrics_count_refusals_and_errors_by_code(base_url: str, gql: GraphQLCl
     bad_input = 'hippograph_graphql_errors_total{code="BAD_INPUT"}'
 
     def read() -> str:
-        metrics = httpx.get(f"{base_url}/metrics")
+        metrics = httpx.get(f"{base_url}/metrics", timeout=HTTP_TIMEOUT_S)
         assert metrics.status_code == 200
         return metrics.text
 
     before = read()
-    httpx.post(f"{base_url}/graphql", json={"query": "{ __typename }"})  # no key
+    httpx.post(f"{base_url}/graphql", json={"query": "{ __typename }"}, timeout=HTTP_TIMEOUT_S)  # no key
     gql.execute("query { recall(input: {query: }) }")
     after = read()
     assert _sample(after, refused) == (_sample(before, refused) if refused in before else 0) + 1

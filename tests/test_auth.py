@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import httpx
 import pytest
 from support.census import census
-from support.client import GraphQLClient
+from support.client import HTTP_TIMEOUT_S, GraphQLClient
 from support.processes import eventually
 from websockets.sync.client import connect
 
@@ -134,7 +134,7 @@ def _poster(base_url: str, address: str) -> Callable[..., httpx.Response]:
         if secret is not None:
             headers["Authorization"] = f"Bearer {secret}"
         transport = httpx.HTTPTransport(local_address=address)
-        with httpx.Client(base_url=base_url, transport=transport) as http:
+        with httpx.Client(base_url=base_url, transport=transport, timeout=HTTP_TIMEOUT_S) as http:
             return http.post("/graphql", json={"query": "{ __typename }"}, headers=headers)
 
     return post
@@ -339,5 +339,5 @@ def test_introspection_counts_against_the_cost_budget(gql: GraphQLClient) -> Non
 
 
 def test_metrics_answer_without_a_redirect(base_url: str) -> None:
-    response = httpx.get(f"{base_url}/metrics", follow_redirects=False)
+    response = httpx.get(f"{base_url}/metrics", follow_redirects=False, timeout=HTTP_TIMEOUT_S)
     assert response.status_code == 200 and "hippograph_" in response.text

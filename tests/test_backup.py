@@ -273,7 +273,7 @@ def census(server: Server, data_dir: Path, log: Path) -> dict[str, Any]:
     return {"nodes": status["nodes"], "relationships": status["relationships"], "stats": stats}
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_every_kind_of_thing_is_in_the_file(exported: tuple[Server, Path]) -> None:
     records = [json.loads(line) for line in exported[1].read_text().splitlines()]
     labels = {r["node"] for r in records if "node" in r}
@@ -292,7 +292,7 @@ def test_every_kind_of_thing_is_in_the_file(exported: tuple[Server, Path]) -> No
     assert records[-1] == {"end": {"nodes": nodes, "relationships": relationships}}
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_the_copy_is_the_original(workdir: Path, exported: tuple[Server, Path], restored: Server) -> None:
     original, export_file = exported
     before = census(original, workdir / "original", workdir / "census-a.log")
@@ -312,7 +312,7 @@ def test_the_copy_is_the_original(workdir: Path, exported: tuple[Server, Path], 
     assert sorted(copied[1:]) == sorted(export_file.read_text().splitlines()[1:])
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_the_copy_recalls_what_the_original_does(exported: tuple[Server, Path], restored: Server) -> None:
     original = exported[0]
     compared = 0
@@ -326,7 +326,7 @@ def test_the_copy_recalls_what_the_original_does(exported: tuple[Server, Path], 
     assert compared >= len(questions()) // 2
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_a_namespace_the_store_holds_is_refused(workdir: Path, exported: tuple[Server, Path], restored: Server) -> None:
     code, _, log = cli(
         "import", str(exported[1]), data_dir=workdir / "copy", log=workdir / "twice.log", store=restored.store
@@ -350,7 +350,7 @@ def _import_fails(workdir: Path, name: str, lines: list[str]) -> str:
     return message
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("name", "damage", "says"),
     [
@@ -370,7 +370,7 @@ def _import_fails(workdir: Path, name: str, lines: list[str]) -> str:
         ("label", lambda record: json.dumps({**record, "node": SECRET}), "a node record is"),
     ],
 )
-@pytest.mark.slow
+@pytest.mark.process
 def test_a_bad_line_is_named_and_nothing_is_imported(
     workdir: Path, exported: tuple[Server, Path], name: str, damage: Any, says: str
 ) -> None:
@@ -383,7 +383,7 @@ def test_a_bad_line_is_named_and_nothing_is_imported(
     assert not (workdir / f"bad-{name}").exists()  # the file is checked before the store is even opened
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_a_relationship_to_a_node_not_in_the_file_is_named(workdir: Path, exported: tuple[Server, Path]) -> None:
     lines = _lines(exported[1])
     number = next(i for i, line in enumerate(lines, start=1) if line.startswith('{"relationship":"NEXT"'))
@@ -396,13 +396,13 @@ def test_a_relationship_to_a_node_not_in_the_file_is_named(workdir: Path, export
     )
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_a_truncated_file_is_refused(workdir: Path, exported: tuple[Server, Path]) -> None:
     message = _import_fails(workdir, "truncated", _lines(exported[1])[:-40])
     assert "no end record" in message
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_a_failure_midway_removes_what_was_written(
     workdir: Path, exported: tuple[Server, Path], restored: Server
 ) -> None:

@@ -33,6 +33,9 @@ from hippograph.access import KeyRole, create_key
 from hippograph.consolidation.worker import consolidate
 from hippograph.runtime import Runtime
 
+# Chromium through Playwright, and servers of their own: the process tier.
+pytestmark = pytest.mark.process
+
 REPO = Path(__file__).resolve().parents[1]
 WAIT_MS = 120_000
 expect.set_options(timeout=WAIT_MS)
@@ -324,7 +327,6 @@ def test_the_explorer_opens_on_the_keys_namespace_and_says_when_one_holds_nothin
     expect(page.locator("#message")).to_contain_text(f"namespace '{namespace}-typo' holds nothing")
 
 
-@pytest.mark.slow
 def test_both_pages_work_without_a_key_on_a_keyless_loopback_server(browser: Any, keyless_server: str) -> None:
     local = GraphQLClient(keyless_server)  # no Authorization header at all
     seed(local, "default")

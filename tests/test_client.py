@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from support.client import HTTP_TIMEOUT_S
 from support.processes import REPO, eventually
 
 from graphql import build_schema, parse, validate
@@ -42,7 +43,7 @@ def client(base_url: str, admin_secret: str, namespace: str) -> Client:
     # The first consolidate of the suite's server starts its worker processes, which load the
     # models (an ONNX export too, with an empty cache): longer than the default timeout on a
     # loaded machine, and not what these tests are about.
-    with Client(base_url, key=admin_secret, namespace=namespace, timeout=180) as client:
+    with Client(base_url, key=admin_secret, namespace=namespace, timeout=HTTP_TIMEOUT_S) as client:
         yield client
 
 
@@ -226,12 +227,14 @@ def test_every_client_document_is_valid_and_within_the_servers_budgets() -> None
         assert len(text) <= Limits().max_query_chars, name
 
 
+@pytest.mark.process
 def test_the_sync_client_is_generated_from_the_async_one() -> None:
     tool = [sys.executable, str(REPO / "tools" / "unasync_client.py"), "--check"]
     checked = subprocess.run(tool, check=False, capture_output=True)
     assert checked.returncode == 0, checked.stderr.decode()
 
 
+@pytest.mark.process
 def test_importing_the_client_loads_no_model_library() -> None:
     probe = "import sys, hippograph.client; print(sorted({m.split('.')[0] for m in sys.modules}))"
     loaded = subprocess.run(

@@ -134,6 +134,7 @@ def test_a_heartbeat_keeps_a_lease_past_its_period(gql: GraphQLClient, namespace
     assert (report.processed, report.remaining) == (0, 2)  # the other worker holds them now
 
 
+@pytest.mark.process
 def test_a_killed_worker_process_fails_no_episode(
     gql: GraphQLClient, namespace: str, runtime: Runtime, caplog: pytest.LogCaptureFixture
 ) -> None:

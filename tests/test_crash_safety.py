@@ -36,7 +36,7 @@ ONE_DERIVE_PROCESS = {"HIPPOGRAPH_CONSOLIDATION_PROCESSES": "1"}
 NO_DERIVE_PROCESS = {"HIPPOGRAPH_CONSOLIDATION_PROCESSES": "0"}
 LEASE_S = 5
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 
 def captures(namespace: str) -> list[dict[str, str]]:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from prometheus_client.metrics import MetricWrapperBase
 from support.processes import REPO
 
@@ -121,9 +122,10 @@ def test_every_setting_is_documented_with_its_default() -> None:
 def test_every_metric_is_documented() -> None:
     text = (REPO / "docs" / "metrics.md").read_text(encoding="utf-8")
     declared = {
-        value._name + ("_total" if value._type == "counter" else "")
+        family.name + ("_total" if family.type == "counter" else "")
         for value in vars(metrics).values()
         if isinstance(value, MetricWrapperBase)
+        for family in value.describe()
     }
     # The gauges read from the store when scraped, by their names (the reading itself is fixed).
     backlog = metrics.BacklogCollector(lambda: metrics.Backlog(0, 0, 0, 0.0), max_age_s=0)
@@ -144,6 +146,7 @@ def test_every_graphql_block_of_the_docs_is_valid_as_pasted() -> None:
         assert validate(schema.graphql_schema, parse(block)) == [], block
 
 
+@pytest.mark.process
 def test_the_api_examples_run_as_they_stand(base_url: str, admin_secret: str, tmp_path: Path) -> None:
     """curl, Python and JavaScript (fetch) from docs/api.md, against the test server. The
     graphql-ws example needs an npm package the repository does not install; its operation is

@@ -19,6 +19,9 @@ from support.processes import REPO, hippograph_process
 from hippograph import __version__
 from hippograph.runtime import Runtime
 
+# Each test runs the `hippograph` command in a process of its own: the process tier.
+pytestmark = pytest.mark.process
+
 SECRET = "sk-proj-Zq7vR2mK9pL4xN8bT3wY6cF1hJ5dG0aE"
 
 

@@ -13,6 +13,7 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from llama_index.core.base.llms.types import ChatMessage, MessageRole
 from llama_index.core.memory import ChatMemoryBuffer
+from support.client import HTTP_TIMEOUT_S
 from support.processes import REPO
 
 from hippograph.client import Client
@@ -27,7 +28,7 @@ NOTES = [
 
 @pytest.fixture
 def client(base_url: str, admin_secret: str, namespace: str) -> Client:
-    with Client(base_url, key=admin_secret, namespace=namespace, timeout=180) as client:
+    with Client(base_url, key=admin_secret, namespace=namespace, timeout=HTTP_TIMEOUT_S) as client:
         client.capture_messages(NOTES, session="seed", agent="helper")
         yield client
 
@@ -87,6 +88,7 @@ def test_the_llamaindex_retriever_and_chat_store(client: Client) -> None:
     assert store.get_messages("li-1") == []
 
 
+@pytest.mark.process
 def test_the_example_agent_loop_captures_and_recalls(base_url: str, admin_secret: str, namespace: str) -> None:
     env = {
         **os.environ,

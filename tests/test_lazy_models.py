@@ -7,6 +7,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from support.processes import REPO
 
 from hippograph.extraction.lazy import LazyExtractor
@@ -35,6 +36,7 @@ SERVICES = (
 )
 
 
+@pytest.mark.process
 def test_importing_the_services_loads_no_model_library() -> None:
     # In a fresh interpreter: this one has loaded the models already.
     probe = f"import sys\nfor m in {SERVICES!r}: __import__(m)\nprint(sorted(h for h in {HEAVY!r} if h in sys.modules))"

@@ -19,12 +19,16 @@ import pytest
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from support.client import HTTP_TIMEOUT_S
 from support.own_store import store_of_its_own
 from support.processes import REPO, eventually, free_port
 
 from hippograph.access import KeyRole, create_key
 from hippograph.client import Client, Unauthenticated
 from hippograph.runtime import Runtime
+
+# Each test starts `hippograph mcp` in a process of its own: the process tier.
+pytestmark = pytest.mark.process
 
 TOOLS = {
     "capture",
@@ -86,7 +90,6 @@ def run(scenario: Callable[[], Awaitable[None]]) -> None:
     asyncio.run(scenario())
 
 
-@pytest.mark.slow
 def test_in_process_it_captures_recalls_and_forgets_on_its_own_store(tmp_path: Path) -> None:
     async def scenario(own: dict[str, str]) -> None:
         args = ("--data-dir", str(tmp_path / "store"), "--heap", "512m")
@@ -174,7 +177,6 @@ def test_remote_it_uses_the_server_with_the_key_from_the_environment(
     run(scenario)
 
 
-@pytest.mark.slow
 def test_skills_and_work_items_are_kept_as_data_through_the_tools(
     base_url: str, admin_secret: str, namespace: str, tmp_path: Path
 ) -> None:
@@ -239,7 +241,7 @@ def test_projects_through_the_tools_and_the_client(
 def warm_up(base_url: str, secret: str) -> None:
     """Have the test server load its models (a capture embeds, a recall encodes the query) before
     the MCP server's client, which waits 30 s for an answer, calls it."""
-    with Client(base_url, key=secret, namespace=f"warm-{uuid.uuid4().hex[:8]}", timeout=600) as client:
+    with Client(base_url, key=secret, namespace=f"warm-{uuid.uuid4().hex[:8]}", timeout=HTTP_TIMEOUT_S) as client:
         client.capture("Warming up the models.")
         client.recall("models")
 
@@ -289,7 +291,7 @@ def test_over_streamable_http_off_loopback_each_request_brings_its_own_key(
 async def http_session(url: str, secret: str | None) -> AsyncIterator[ClientSession]:
     headers = {"Authorization": f"Bearer {secret}"} if secret else {}
     async with (
-        httpx2.AsyncClient(headers=headers, timeout=120) as http,
+        httpx2.AsyncClient(headers=headers, timeout=HTTP_TIMEOUT_S) as http,
         streamable_http_client(url, http_client=http) as (read, write, *_),
         ClientSession(read, write) as session,
     ):

@@ -12,7 +12,7 @@ import httpx
 import neo4j
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-from support.client import GraphQLClient
+from support.client import HTTP_TIMEOUT_S, GraphQLClient
 from support.failing import BrokenExtractor
 
 from hippograph.consolidation.worker import consolidate
@@ -23,7 +23,7 @@ Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 def scrape(base_url: str) -> tuple[str, Samples]:
     # A scrape reads the backlog from the store: on a loaded machine that outlasts httpx's default 5 s.
-    response = httpx.get(f"{base_url}/metrics", timeout=60)
+    response = httpx.get(f"{base_url}/metrics", timeout=HTTP_TIMEOUT_S)
     assert response.status_code == 200
     samples: Samples = {}
     for family in text_string_to_metric_families(response.text):
@@ -148,7 +148,9 @@ def test_operations_refused_by_the_guard_are_counted_under_their_code(base_url: 
 
 
 def test_a_scrape_speaks_openmetrics_when_asked(base_url: str) -> None:
-    response = httpx.get(f"{base_url}/metrics", headers={"Accept": "application/openmetrics-text"}, timeout=60)
+    response = httpx.get(
+        f"{base_url}/metrics", headers={"Accept": "application/openmetrics-text"}, timeout=HTTP_TIMEOUT_S
+    )
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("application/openmetrics-text")
     assert response.text.endswith("# EOF\n") and "hippograph_consolidation_lag_seconds" in response.text

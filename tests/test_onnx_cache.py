@@ -47,4 +47,4 @@ def test_a_cached_export_serves_queries_without_torch(tmp_path: Path) -> None:
     reader = MiniLMEmbedder(cache_dir=tmp_path)
     assert reader.embed_query(PROBES[1]) == exporter.embed_query(PROBES[1])
     assert reader.onnx_active
-    assert reader._model is None  # the batch model (torch) was never loaded to answer the query
+    assert not reader.torch_loaded  # the batch model (torch) was never loaded to answer the query

@@ -14,7 +14,7 @@ from support.client import GraphQLClient
 from support.operations import capture_turns
 from support.processes import eventually, hippograph_process, serve_process
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 # Both look for work this often: a server that consolidated would do so within a few of these.
 FAST = {"HIPPOGRAPH_CONSOLIDATION_INTERVAL_S": "0.5", "HIPPOGRAPH_CONSOLIDATION_PROCESSES": "0"}

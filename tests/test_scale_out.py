@@ -19,7 +19,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from support.client import GraphQLClient
+from support.client import HTTP_TIMEOUT_S, GraphQLClient
 from support.processes import eventually, hippograph_process, serve_process
 from test_crash_safety import EPISODES, captures
 from ulid import ULID
@@ -34,7 +34,7 @@ from hippograph.store.changes import changes_after
 from hippograph.store.limits import clear_failures
 
 pytestmark = [
-    pytest.mark.slow,
+    pytest.mark.process,
     pytest.mark.skipif(
         not os.environ.get("NEO4J_URI"),
         reason="several processes share one store only on Neo4j: the embedded store belongs to the one "
@@ -180,6 +180,6 @@ def _answers(url: str, secret: str) -> int:
         f"{url}/graphql",
         json={"query": "{ status { raw } }"},
         headers={"Authorization": f"Bearer {secret}"},
-        timeout=30,
+        timeout=HTTP_TIMEOUT_S,
     )
     return response.status_code

@@ -91,6 +91,7 @@ def test_overrides_name_settings_as_the_environment_does() -> None:
         Settings().with_overrides(graph_hops=3)
 
 
+@pytest.mark.process
 def test_a_command_with_a_bad_setting_says_so_in_one_line(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "HIPPOGRAPH_CONSOLIDATION_LEASE_S": "soon"}
     done = subprocess.run(

@@ -111,7 +111,7 @@ class Restarted:
 
 @pytest.fixture(scope="module")
 def restarted(tmp_path_factory: pytest.TempPathFactory, admin_secret: str) -> Iterator[Restarted]:
-    """One store and server for this module's two slow tests: the restart's, then the keyless
+    """One store and server for this module's two process-level tests: the restart's, then the keyless
     server's (a store of its own has no keys, and a restart leaves it so; under Neo4j it is a second
     Neo4j, support/own_store.py). They run in this file's order: the keyless test makes the first
     keys, after which the restart test's client would need one."""
@@ -141,7 +141,7 @@ def restarted(tmp_path_factory: pytest.TempPathFactory, admin_secret: str) -> It
             served.stop()
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_data_survives_a_restart(restarted: Restarted, admin_secret: str) -> None:
     # A store of its own has no keys and ignores this one.
     client, namespace, memory_id = (
@@ -176,7 +176,7 @@ def _cli(
     return subprocess.run(command, check=False, env=environment, capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_a_keyless_server_is_local_only_and_takes_keys_made_beside_it(restarted: Restarted) -> None:
     data_dir, log, url, app = restarted.data_dir, restarted.log, restarted.url, APP
     # A second server on the store, exposed, is refused as the first would be: it has no key.

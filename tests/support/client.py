@@ -9,11 +9,16 @@ import httpx
 
 from hippograph.kernel.resources import read_text
 
+# How long a test's request may take before it fails. Sized for a loaded machine (a load of 20 and
+# more on 2 cores is common where the suite runs beside other work): a full-size capture batch took
+# over 60 s there. A test that fails on time then says something about the code, not the machine.
+HTTP_TIMEOUT_S = 600.0
+
 
 class GraphQLClient:
     def __init__(self, base_url: str, secret: str | None = None, **http: Any) -> None:
         headers = {"Authorization": f"Bearer {secret}"} if secret else {}
-        self.http = httpx.Client(base_url=base_url, timeout=60, headers=headers, **http)
+        self.http = httpx.Client(base_url=base_url, timeout=HTTP_TIMEOUT_S, headers=headers, **http)
 
     def execute(self, query: str, **variables: Any) -> dict[str, Any]:
         response = self.http.post("/graphql", json={"query": query, "variables": variables})
@@ -47,7 +52,9 @@ def key_in_force(base_url: str, secret: str) -> bool:
     server has read a new key (or once it has dropped a revoked one) each try fails authentication,
     and failures count against the address they come from, which must not be the suite's."""
     address = f"127.4.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250 + 2}"
-    with httpx.Client(base_url=base_url, transport=httpx.HTTPTransport(local_address=address), timeout=60) as http:
+    with httpx.Client(
+        base_url=base_url, transport=httpx.HTTPTransport(local_address=address), timeout=HTTP_TIMEOUT_S
+    ) as http:
         response = http.post(
             "/graphql", json={"query": "{ __typename }"}, headers={"Authorization": f"Bearer {secret}"}
         )

@@ -12,6 +12,7 @@ the strongest side stays believed (higher confidence, then the later statement).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -233,10 +234,59 @@ def _relink(ctx: Context, kind: str, stored: dict[str, dict[str, Any]], wanted: 
                 ctx.note(EventKind.CONTRADICTED, b, a)
 
 
+@dataclass(frozen=True)
+class Stance:
+    """One believed fact of a polarity group ("loves sushi" beside "hates sushi"): what deciding
+    who is believed reads of it."""
+
+    id: str
+    polarity: str
+    status: str
+    confidence: float
+    valid_from: datetime
+    hash: str
+    contradicts: frozenset[str]  # the facts it has CONTRADICTS links with, either way
+
+    @property
+    def rank(self) -> tuple[float, datetime, str]:
+        """Who is believed in a contradiction: the higher confidence, then the later statement."""
+        return (self.confidence, self.valid_from, self.hash)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a polarity group's revision changes: CONTRADICTS links to add, (believed, doubted),
+    and the facts whose status changes, in the group's order."""
+
+    links: tuple[tuple[str, str], ...] = ()
+    statuses: tuple[tuple[str, str], ...] = ()
+
+
+def settle_polarity(group: Sequence[Stance], fact_id: str, polarity: str, opposite: str) -> Verdict:
+    """The fact ``fact_id`` of ``polarity`` contradicts every fact of the ``opposite`` one in the
+    group; in the whole group a fact is quarantined while one of the other side outranks it."""
+    mine = [stance for stance in group if stance.polarity == polarity]
+    theirs = [stance for stance in group if stance.polarity == opposite]
+    me = next((stance for stance in mine if stance.id == fact_id), None)
+    if me is None or not theirs:
+        return Verdict()
+    links = [(me.id, other.id) if me.rank > other.rank else (other.id, me.id) for other in theirs]
+    new_links = tuple((a, b) for a, b in links if b not in me.contradicts and a not in me.contradicts)
+    best = {polarity: max(stance.rank for stance in mine), opposite: max(stance.rank for stance in theirs)}
+    statuses = []
+    for stance in group:
+        rival = best[opposite if stance.polarity == polarity else polarity]
+        status = "quarantined" if rival > stance.rank else "active"
+        if status != stance.status:
+            statuses.append((stance.id, status))
+    return Verdict(new_links, tuple(statuses))
+
+
 def revise_polarity(ctx: Context, candidate: FactCandidate, fact_id: str, subject: str, namespace: str) -> None:
     """Link the fact with every live fact of the opposite polarity about the subject, and settle
-    who is believed in the whole group: a fact is quarantined while an opposite one outranks it."""
-    opposite = opposite_polarity(candidate.polarity or "")
+    who is believed in the whole group (``settle_polarity``)."""
+    polarity = candidate.polarity or ""
+    opposite = opposite_polarity(polarity)
     if opposite is None:
         return
     rows = ctx.run(
@@ -244,31 +294,25 @@ def revise_polarity(ctx: Context, candidate: FactCandidate, fact_id: str, subjec
         namespace=namespace,
         predicate=candidate.predicate,
         subject=subject,
-        polarities=[candidate.polarity, opposite],
+        polarities=[polarity, opposite],
     )
-    mine = [row for row in rows if row["polarity"] == candidate.polarity]
-    theirs = [row for row in rows if row["polarity"] == opposite]
-    me = next((row for row in mine if row["id"] == fact_id), None)
-    if me is None or not theirs:
-        return
-    links = [(fact_id, row["id"]) if _rank(me) > _rank(row) else (row["id"], fact_id) for row in theirs]
-    new_links = [(a, b) for a, b in links if b not in me["contradicts"] and a not in me["contradicts"]]
-    if new_links:
-        ctx.run("link_contradicts", pairs=[{"a": a, "b": b} for a, b in new_links])
-        for a, b in new_links:
+    verdict = settle_polarity([_stance(row) for row in rows], fact_id, polarity, opposite)
+    if verdict.links:
+        ctx.run("link_contradicts", pairs=[{"a": a, "b": b} for a, b in verdict.links])
+        for a, b in verdict.links:
             ctx.note(EventKind.CONTRADICTED, a, b)
             ctx.note(EventKind.CONTRADICTED, b, a)
-    best = {candidate.polarity: max(map(_rank, mine)), opposite: max(map(_rank, theirs))}
-    statuses = []
-    for row in rows:
-        rival = best[opposite if row["polarity"] == candidate.polarity else candidate.polarity]
-        status = "quarantined" if rival > _rank(row) else "active"
-        if status != row["status"]:
-            statuses.append({"id": row["id"], "status": status})
-    if statuses:
-        ctx.run("set_fact_status", facts=statuses)
+    if verdict.statuses:
+        ctx.run("set_fact_status", facts=[{"id": fact, "status": status} for fact, status in verdict.statuses])
 
 
-def _rank(row: dict[str, Any]) -> tuple[float, datetime, str]:
-    """Who is believed in a contradiction: the higher confidence, then the later statement."""
-    return (row["confidence"], row["valid_from"], row["hash"])
+def _stance(row: dict[str, Any]) -> Stance:
+    return Stance(
+        row["id"],
+        row["polarity"],
+        row["status"],
+        row["confidence"],
+        row["valid_from"],
+        row["hash"],
+        frozenset(row["contradicts"]),
+    )

@@ -119,6 +119,11 @@ class MiniLMEmbedder:
             self.load()
 
     @property
+    def torch_loaded(self) -> bool:
+        """Whether the torch model is loaded: with a cached ONNX export, queries never need it."""
+        return self._model is not None
+
+    @property
     def onnx_active(self) -> bool:
         """Whether queries and batches go through ONNX Runtime (False: torch, as asked or after a failed export)."""
         return self._onnx_encoder() is not None

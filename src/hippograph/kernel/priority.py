@@ -121,11 +121,18 @@ class RequestGauge:
     def __init__(self) -> None:
         self._condition = threading.Condition()
         self._in_flight = 0
+        self._yielding = 0
 
     @property
     def in_flight(self) -> int:
         with self._condition:
             return self._in_flight
+
+    @property
+    def yielding(self) -> int:
+        """How many threads wait in ``wait_idle`` now: background work paused for requests."""
+        with self._condition:
+            return self._yielding
 
     @contextmanager
     def request(self) -> Iterator[None]:
@@ -143,7 +150,11 @@ class RequestGauge:
     def wait_idle(self, timeout_s: float) -> bool:
         """Wait until no request is in flight, for at most ``timeout_s``; whether none is."""
         with self._condition:
-            return self._condition.wait_for(lambda: not self._in_flight, timeout=max(0.0, timeout_s))
+            self._yielding += 1
+            try:
+                return self._condition.wait_for(lambda: not self._in_flight, timeout=max(0.0, timeout_s))
+            finally:
+                self._yielding -= 1
 
 
 def lower_thread_priority(niceness: int) -> None:

@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 
+from hippograph.kernel.config import Access, LifecycleSettings
 from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.kernel.events import EventKind, MemoryEvent
 from hippograph.kernel.model import DEFAULT_IMPORTANCE
 from hippograph.lifecycle.erase import EraseOutcome, erase_in, erased_events
 from hippograph.lifecycle.forget import forget_in
 from hippograph.runtime import Runtime
-from hippograph.store import Row
+from hippograph.store import Row, Store
 from hippograph.store.changes import expire_changes, with_changes
 from hippograph.store.limits import expire_limits
 
@@ -36,44 +37,68 @@ class SweepReport:
     history_purged: int  # History events past retention
 
 
+@dataclass(frozen=True)
+class SweepPlan:
+    """What one sweep removes, decided from the time and the settings alone: everything before
+    its cutoff, and the reason each forget and erasure records."""
+
+    now: datetime
+    events_before: datetime  # events never accessed since are forgotten
+    expire_reason: str
+    forgotten_before: datetime  # memories forgotten before are erased
+    erase_reason: str
+    history_before: datetime
+    changes_before: datetime
+    limits_before: float  # epoch seconds: budgets and failure counts untouched since are dropped
+
+
+def plan_sweep(now: datetime, lifecycle: LifecycleSettings, access: Access) -> SweepPlan:
+    return SweepPlan(
+        now=now,
+        events_before=now - timedelta(days=lifecycle.event_ttl_days),
+        expire_reason=f"event TTL: never accessed in {lifecycle.event_ttl_days:g} days",
+        forgotten_before=now - timedelta(days=lifecycle.recover_window_days),
+        erase_reason=f"forgotten more than {lifecycle.recover_window_days:g} days ago",
+        history_before=now - timedelta(days=lifecycle.history_retention_days),
+        changes_before=now - timedelta(days=lifecycle.change_retention_days),
+        # Past the longest backoff and an hour, a budget would be full again and a count start over.
+        limits_before=now.timestamp() - max(access.auth_backoff_max_s, 3600.0),
+    )
+
+
 def sweep(runtime: Runtime, namespace: str | None = None) -> SweepReport:
     """One full sweep, of one namespace or of all."""
-    now = runtime.clock()
     settings = runtime.settings
+    return sweep_store(runtime.store, plan_sweep(runtime.clock(), settings.lifecycle, settings.access), namespace)
+
+
+def sweep_store(store: Store, plan: SweepPlan, namespace: str | None = None) -> SweepReport:
+    """Carry ``plan`` out on ``store``."""
     expired = _in_batches(
-        lambda: runtime.store.read(
+        lambda: store.read(
             "expired_events",
             namespace=namespace,
-            cutoff=now - timedelta(days=settings.lifecycle.event_ttl_days),
+            cutoff=plan.events_before,
             max_importance=DEFAULT_IMPORTANCE,
             limit=BATCH,
         ),
-        lambda rows: _expire_events(runtime, rows, now),
+        lambda rows: _expire_events(store, rows, plan),
     )
     erased = _in_batches(
-        lambda: runtime.store.read(
-            "forgotten_before",
-            namespace=namespace,
-            cutoff=now - timedelta(days=settings.lifecycle.recover_window_days),
-            limit=BATCH,
-        ),
-        lambda rows: _erase_forgotten(runtime, rows, now),
+        lambda: store.read("forgotten_before", namespace=namespace, cutoff=plan.forgotten_before, limit=BATCH),
+        lambda rows: _erase_forgotten(store, rows, plan),
     )
-    cutoff = now - timedelta(days=settings.lifecycle.history_retention_days)
     purged = _in_batches(
-        lambda: runtime.store.write(
-            lambda tx: tx.run("expire_history", namespace=namespace, cutoff=cutoff, limit=BATCH)
+        lambda: store.write(
+            lambda tx: tx.run("expire_history", namespace=namespace, cutoff=plan.history_before, limit=BATCH)
         ),
         lambda rows: rows[0]["deleted"],
         size=lambda rows: rows[0]["deleted"],
     )
-    changes_cutoff = now - timedelta(days=settings.lifecycle.change_retention_days)
     changes = 0
-    while (deleted := expire_changes(runtime.store, changes_cutoff, BATCH)) > 0:
+    while (deleted := expire_changes(store, plan.changes_before, BATCH)) > 0:
         changes += deleted
-    # Past the longest backoff and an hour, a budget would be full again and a count start over.
-    limits_cutoff = now.timestamp() - max(settings.access.auth_backoff_max_s, 3600.0)
-    while (deleted := expire_limits(runtime.store, limits_cutoff, BATCH)) > 0:
+    while (deleted := expire_limits(store, plan.limits_before, BATCH)) > 0:
         changes += deleted
     report = SweepReport(expired, erased, purged)
     if expired or erased or purged or changes:
@@ -93,16 +118,15 @@ def _in_batches(
             return total
 
 
-def _expire_events(runtime: Runtime, rows: list[Row], now: datetime) -> int:
-    reason = f"event TTL: never accessed in {runtime.settings.lifecycle.event_ttl_days:g} days"
+def _expire_events(store: Store, rows: list[Row], plan: SweepPlan) -> int:
     by_namespace: dict[str, list[str]] = defaultdict(list)
     for row in rows:
         by_namespace[row["namespace"]].append(row["id"])
     for space, ids in by_namespace.items():
-        runtime.store.write(
+        store.write(
             with_changes(
-                partial(forget_in, namespace=space, ids=ids, now=now, actor=ACTOR, reason=reason),
-                partial(_forgotten_events, space, now, reason),
+                partial(forget_in, namespace=space, ids=ids, now=plan.now, actor=ACTOR, reason=plan.expire_reason),
+                partial(_forgotten_events, space, plan.now, plan.expire_reason),
             )
         )
     return len(rows)
@@ -118,16 +142,22 @@ def _erased_events(namespace: str, now: datetime, reason: str, outcome: EraseOut
     return erased_events(namespace, outcome, now, ACTOR, reason)
 
 
-def _erase_forgotten(runtime: Runtime, rows: list[Row], now: datetime) -> int:
-    reason = f"forgotten more than {runtime.settings.lifecycle.recover_window_days:g} days ago"
+def _erase_forgotten(store: Store, rows: list[Row], plan: SweepPlan) -> int:
     erased = 0
     for row in rows:
         space, memory_id = row["namespace"], row["id"]
         try:
-            runtime.store.write(
+            store.write(
                 with_changes(
-                    partial(erase_in, namespace=space, memory_id=memory_id, reason=reason, actor=ACTOR, now=now),
-                    partial(_erased_events, space, now, reason),
+                    partial(
+                        erase_in,
+                        namespace=space,
+                        memory_id=memory_id,
+                        reason=plan.erase_reason,
+                        actor=ACTOR,
+                        now=plan.now,
+                    ),
+                    partial(_erased_events, space, plan.now, plan.erase_reason),
                 )
             )
         except HippographError as error:
