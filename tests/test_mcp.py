@@ -209,7 +209,7 @@ def test_skills_and_work_items_are_kept_as_data_through_the_tools(
     run(scenario)
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_projects_through_the_tools_and_the_client(
     base_url: str, admin_secret: str, namespace: str, tmp_path: Path
 ) -> None:
