@@ -1,4 +1,5 @@
-"""The vector channel, kept inside one namespace.
+"""Nearest neighbours by embedding, kept inside one namespace: recall's vector channel, capture's
+near-duplicate check.
 
 The vector indexes span every namespace, and neither server filters inside them through
 ``db.index.vector.queryNodes`` (Neo4j 5.26 has no filter for it, nor has ArcadeDB's procedure).
@@ -31,10 +32,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from hippograph.embedding import Vector
-from hippograph.recall.fusion import Ranked
-from hippograph.store import Store, Transaction
+from hippograph.store.store import Store, Transaction
+
+
+class Ranked(NamedTuple):
+    """One channel's hit: ids and scores only, and the label, so that authorization looks each id
+    up once, under the right label."""
+
+    id: str
+    score: float
+    label: str
+
 
 # The first request to an index asks for this many times the neighbours needed, later ones ×WIDEN.
 OVERSAMPLE = 2
@@ -60,7 +70,7 @@ KINDS = (EPISODES, FACTS)
 @dataclass(frozen=True)
 class VectorQuery:
     namespace: str
-    embedding: Vector
+    embedding: Sequence[float]
     limit: int
     min_cosine: float
     kinds: tuple[Kind, ...] = KINDS  # ranked together
