@@ -19,6 +19,9 @@ from support.processes import eventually
 from hippograph.embedding import Vector
 from hippograph.recall.channels import MIN_COSINE
 from hippograph.recall.fusion import Ranked
+from hippograph.runtime import Runtime
+from hippograph.store import Store, Transaction
+from hippograph.store.dialect import ARCADEDB, NEO4J
 from hippograph.store.vectors import (
     EPISODES,
     FACTS,
@@ -30,9 +33,6 @@ from hippograph.store.vectors import (
     indexed_neighbours,
     neighbours,
 )
-from hippograph.runtime import Runtime
-from hippograph.store import Store, Transaction
-from hippograph.store.dialect import ARCADEDB, NEO4J
 
 Search = Callable[[Store, Transaction, VectorQuery], list[Ranked]]
 

@@ -80,16 +80,18 @@ def vector_channel(store: Store, query: VectorQuery) -> list[Ranked]:
     """The namespace's ``limit`` memories nearest to the embedding with a cosine of at least
     ``min_cosine``, best first, scored as the indexes score."""
 
-    def read(tx: Transaction) -> list[Ranked]:
-        [scope] = tx.run("vector_scope", namespace=query.namespace)
-        exact = exact_kinds(scope, query.limit, store.dialect.vector_rebuilt_below, query.kinds)
-        # Widening stops at WIDEN times what a namespace of this share needs when its text is like
-        # the others': a namespace with few facts among many like them elsewhere would otherwise
-        # read the whole fact index (the counts are of episodes, not facts).
-        max_k = WIDEN * query.limit * scope["store_episodes"] // max(scope["episodes"], 1)
-        return neighbours(store, tx, query, exact, max_k)
+    return store.read_in(lambda tx: nearest(store, tx, query))
 
-    return store.read_in(read)
+
+def nearest(store: Store, tx: Transaction, query: VectorQuery) -> list[Ranked]:
+    """``vector_channel`` inside a transaction of the caller's."""
+    [scope] = tx.run("vector_scope", namespace=query.namespace)
+    exact = exact_kinds(scope, query.limit, store.dialect.vector_rebuilt_below, query.kinds)
+    # Widening stops at WIDEN times what a namespace of this share needs when its text is like
+    # the others': a namespace with few facts among many like them elsewhere would otherwise
+    # read the whole fact index (the counts are of episodes, not facts).
+    max_k = WIDEN * query.limit * scope["store_episodes"] // max(scope["episodes"], 1)
+    return neighbours(store, tx, query, exact, max_k)
 
 
 def exact_kinds(
@@ -169,3 +171,8 @@ def indexed_neighbours(
             search.k *= WIDEN
     ranked = [row for search in searches for row in search.rows]
     return sorted(ranked, key=lambda row: -row.score)[: query.limit]
+
+
+def cosine_of(score: float) -> float:
+    """The cosine a ``Ranked`` score stands for: both servers' indexes score a cosine c as (1 + c) / 2."""
+    return 2 * score - 1
