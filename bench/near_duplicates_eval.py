@@ -8,7 +8,13 @@ new text says. Reported: precision and recall of the merge over those labels, th
 the four answers, merges by variant, and the same for the cosine tiers alone (no anchors: what the
 thresholds would merge by themselves), each at the default thresholds and two neighbours of them.
 
-    python bench/near_duplicates_eval.py [--out FILE]
+With ``--locomo``, also what the tiers would do to the LoCoMo dev turns (bench/README.md): each
+turn, as the LoCoMo benchmark captures it ("{speaker}: {text}", one namespace per conversation),
+against the turns of its conversation before it, as capture compares it with the stored episodes
+(the ``candidates`` closest at or above ``near``): how many would be stored as duplicates, how many
+linked, and how many of the turns a LoCoMo question cites as evidence are among the merged.
+
+    python bench/near_duplicates_eval.py [--locomo] [--out FILE]
 """
 
 from __future__ import annotations
@@ -56,9 +62,36 @@ def scores(rows: list[dict[str, Any]], answers: list[Overlap]) -> dict[str, Any]
     }
 
 
+def locomo_merges(embedder: MiniLMEmbedder) -> dict[str, Any]:
+    from harness import load_turns, locomo_dev
+
+    samples = json.loads(locomo_dev().read_text())
+    turns = load_turns(samples)
+    evidence = {e for sample in samples for qa in sample["qa"] for e in qa.get("evidence", [])}
+    texts = [f"{turn.speaker}: {turn.text}" for turn in turns]
+    vectors = np.asarray(embedder.embed(texts))
+    tiers = Tiers(DEFAULTS.semantic, DEFAULTS.near)
+    answers: Counter[str] = Counter()
+    merged_evidence = 0
+    for index, turn in enumerate(turns):
+        earlier = [j for j in range(index) if turns[j].sample_id == turn.sample_id]
+        if not earlier:
+            answers["DISTINCT"] += 1
+            continue
+        cosines = vectors[earlier] @ vectors[index]
+        closest = [earlier[j] for j in np.argsort(-cosines)[: DEFAULTS.candidates] if cosines[j] >= tiers.near]
+        mine = signature(texts[index])
+        found = [compare(mine, signature(texts[j]), float(vectors[j] @ vectors[index]), tiers) for j in closest]
+        answer = next((a for a in found if a in MERGED), next((a for a in found if a is Overlap.EXTENDS), None))
+        answers[(answer or Overlap.DISTINCT).value] += 1
+        merged_evidence += answer in MERGED and turn.dia_id in evidence
+    return {"turns": len(turns), "answers": dict(answers), "evidence_turns_merged": merged_evidence}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "near_duplicates.json")
+    parser.add_argument("--locomo", action="store_true", help="also count what the tiers merge among LoCoMo turns")
     args = parser.parse_args()
     rows = [json.loads(line) for line in DATA.read_text().splitlines()]
     embedder = MiniLMEmbedder()
@@ -85,6 +118,9 @@ def main() -> None:
     report["cosine_median_by_variant"] = {v: round(float(np.median(c)), 3) for v, c in sorted(by_label.items())}
     print("median cosine by variant:", report["cosine_median_by_variant"])
     print(json.dumps(report["runs"][0]["confusion"], indent=1))
+    if args.locomo:
+        report["locomo"] = locomo_merges(embedder)
+        print("LoCoMo:", report["locomo"])
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
 

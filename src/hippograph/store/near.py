@@ -113,9 +113,16 @@ def near_duplicates(
     tiers = Tiers(settings.semantic, settings.near)
 
     def read(tx: Transaction) -> dict[tuple[str, str], list[tuple[_Candidate, float]]]:
+        # One reading of each namespace's counts serves all its probes.
+        scopes = {
+            namespace: tx.run("vector_scope", namespace=namespace)[0] for namespace in {p.namespace for p in probes}
+        }
         hits = {
             probe.key: nearest(
-                store, tx, VectorQuery(probe.namespace, probe.vector, settings.candidates, settings.near, (label.kind,))
+                store,
+                tx,
+                VectorQuery(probe.namespace, probe.vector, settings.candidates, settings.near, (label.kind,)),
+                scopes[probe.namespace],
             )
             for probe in probes
         }

@@ -83,9 +83,11 @@ def vector_channel(store: Store, query: VectorQuery) -> list[Ranked]:
     return store.read_in(lambda tx: nearest(store, tx, query))
 
 
-def nearest(store: Store, tx: Transaction, query: VectorQuery) -> list[Ranked]:
-    """``vector_channel`` inside a transaction of the caller's."""
-    [scope] = tx.run("vector_scope", namespace=query.namespace)
+def nearest(store: Store, tx: Transaction, query: VectorQuery, scope: Mapping[str, int] | None = None) -> list[Ranked]:
+    """``vector_channel`` inside a transaction of the caller's; ``scope``: the namespace's
+    ``vector_scope`` row, when the caller read it already for another query of the namespace."""
+    if scope is None:
+        [scope] = tx.run("vector_scope", namespace=query.namespace)
     exact = exact_kinds(scope, query.limit, store.dialect.vector_rebuilt_below, query.kinds)
     # Widening stops at WIDEN times what a namespace of this share needs when its text is like
     # the others': a namespace with few facts among many like them elsewhere would otherwise
