@@ -190,12 +190,8 @@ def _close_fact(
         return None
 
     def same_identity(row: dict[str, Any]) -> bool:
-        return (
-            row["status"] == "active"
-            and row["kind"] == item.kind
-            and row["key"] == fields["key"]
-            and row["subject"] == fields["subject"]
-        )
+        identity = (row["status"], row["kind"], row["key"], row["subject"])
+        return bool(identity == ("active", item.kind, fields["key"], fields["subject"]))
 
     probe = Probe(item.namespace, statement, vector)
     near = near_duplicates(runtime.store, runtime.settings.dedup, [probe], FACT_LABEL, same_identity)
