@@ -15,9 +15,9 @@ from support.client import GraphQLClient
 from support.statements import bolt_driver
 
 from hippograph.recall.channels import MIN_COSINE
-from hippograph.recall.vector import EPISODES, VectorQuery, indexed_neighbours
 from hippograph.runtime import Runtime
 from hippograph.store.dialect import ARCADEDB, NEO4J
+from hippograph.store.vectors import EPISODES, VectorQuery, indexed_neighbours
 
 TESTS_CYPHER = Path(__file__).resolve().parent / "cypher"
 

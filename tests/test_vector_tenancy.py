@@ -1,6 +1,6 @@
 """The vector channel keeps to its namespace: a small namespace whose text is drowned by a larger
 one holding near-copies of it still gets its own nearest neighbours, by either way of searching
-(recall/vector.py), and never another namespace's; and it chooses the way for each index, scoring
+(store/vectors.py), and never another namespace's; and it chooses the way for each index, scoring
 exactly a label whose index the server would rebuild on the search."""
 
 from __future__ import annotations
@@ -19,7 +19,10 @@ from support.processes import eventually
 from hippograph.embedding import Vector
 from hippograph.recall.channels import MIN_COSINE
 from hippograph.recall.fusion import Ranked
-from hippograph.recall.vector import (
+from hippograph.runtime import Runtime
+from hippograph.store import Store, Transaction
+from hippograph.store.dialect import ARCADEDB, NEO4J
+from hippograph.store.vectors import (
     EPISODES,
     FACTS,
     KINDS,
@@ -30,9 +33,6 @@ from hippograph.recall.vector import (
     indexed_neighbours,
     neighbours,
 )
-from hippograph.runtime import Runtime
-from hippograph.store import Store, Transaction
-from hippograph.store.dialect import ARCADEDB, NEO4J
 
 Search = Callable[[Store, Transaction, VectorQuery], list[Ranked]]
 

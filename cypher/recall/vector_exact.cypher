@@ -1,4 +1,4 @@
-// Vector channel, exactly (recall/vector.py): the namespace's embedded episodes (when $episodes),
+// Vector channel, exactly (store/vectors.py): the namespace's embedded episodes (when $episodes),
 // facts (when $facts) and episodes' context vectors (when $contexts) scored by cosine against the
 // query, without the indexes (which span every namespace). Reads the namespace's memories of
 // those labels only, through the namespace indexes; a kind not asked for is not read at all (its

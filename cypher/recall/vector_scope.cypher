@@ -1,4 +1,4 @@
-// What the vector channel weighs before choosing how to search (recall/vector.py): how many
+// What the vector channel weighs before choosing how to search (store/vectors.py): how many
 // episodes the namespace holds (kept by capture and erase on its Namespace node), and how many
 // episodes and facts the store holds (counts by label, which both servers answer from their own
 // counts).

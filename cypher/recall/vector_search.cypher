@@ -1,4 +1,4 @@
-// Vector channel over the indexes, for a namespace too large to score exactly (recall/vector.py):
+// Vector channel over the indexes, for a namespace too large to score exactly (store/vectors.py):
 // each index in $searches is asked for its $k nearest neighbours in one round trip. The indexes
 // span every namespace, so the namespace is filtered afterwards, and each answer says how many
 // neighbours the index gave and the lowest score among them: the caller asks again with a larger

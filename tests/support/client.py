@@ -20,6 +20,15 @@ class GraphQLClient:
         headers = {"Authorization": f"Bearer {secret}"} if secret else {}
         self.http = httpx.Client(base_url=base_url, timeout=HTTP_TIMEOUT_S, headers=headers, **http)
 
+    @classmethod
+    def over(cls, http: httpx.Client, secret: str) -> GraphQLClient:
+        """A client over an HTTP client of the caller's, such as starlette's TestClient over an app in
+        this process."""
+        http.headers["Authorization"] = f"Bearer {secret}"
+        client = cls.__new__(cls)
+        client.http = http
+        return client
+
     def execute(self, query: str, **variables: Any) -> dict[str, Any]:
         response = self.http.post("/graphql", json={"query": query, "variables": variables})
         assert response.status_code == 200, response.text

@@ -16,11 +16,13 @@ from hippograph.store.embedded import DATABASE
 _STATEMENTS = Path(__file__).resolve().parents[1] / "cypher"
 
 
-def run_test_statement(settings: Settings, name: str, **params: Any) -> None:
+def run_test_statement(settings: Settings, name: str, **params: Any) -> list[dict[str, Any]]:
+    """Run the statement; its records, as dicts."""
     statement = (_STATEMENTS / f"{name}.cypher").read_text(encoding="utf-8")
     uri, auth, database = _endpoint(settings)
     with neo4j.GraphDatabase.driver(uri, auth=auth) as driver:
-        driver.execute_query(statement, params, database_=database)
+        records, _, _ = driver.execute_query(statement, params, database_=database)
+    return [record.data() for record in records]
 
 
 def _endpoint(settings: Settings) -> tuple[str, tuple[str, str], str]:

@@ -23,6 +23,9 @@ from hippograph.recall.window import WINDOW_BOOST
 
 Role = graphene.Enum.from_enum(model.Role, description="Who produced the content. SYSTEM is always rejected.")
 CaptureStatus = graphene.Enum.from_enum(model.CaptureStatus, description="What a capture did.")
+DuplicateMatch = graphene.Enum.from_enum(
+    model.DuplicateMatch, description="How a capture was recognised as a memory already stored."
+)
 Channel = graphene.Enum.from_enum(recall_request.Channel, description="A recall channel.")
 FactKind = graphene.Enum(
     "FactKind", [(kind.upper(), kind) for kind in FACT_KINDS], description="Sets how a fact decays and supersedes."
@@ -172,14 +175,26 @@ class CaptureResult(graphene.ObjectType):
         graphene.NonNull(graphene.String), required=True, description="Prompt-injection markers removed."
     )
     error = graphene.Field(ItemError, description="Why a REFUSED item was not stored; null otherwise.")
+    match = graphene.Field(
+        DuplicateMatch, description="DUPLICATE or CORROBORATED: how the stored episode (id) was recognised."
+    )
+    extends = graphene.ID(
+        description="CREATED: the close episode of the namespace this one adds to (linked by EXTENDS), if any."
+    )
 
 
 class RememberResult(graphene.ObjectType):
-    fact = graphene.Field(Fact, required=True, description="The stored fact, or the identical one already current.")
+    fact = graphene.Field(
+        Fact, required=True, description="The stored fact, or the current one that already says it (DUPLICATE)."
+    )
     status = graphene.Field(RememberStatus, required=True)
     superseded = graphene.List(graphene.NonNull(graphene.ID), required=True, description="Facts this one replaced.")
     warnings = graphene.List(graphene.NonNull(graphene.String), required=True)
     redactions = graphene.List(graphene.NonNull(Redaction), required=True)
+    match = graphene.Field(DuplicateMatch, description="DUPLICATE: how the current fact was recognised.")
+    extends = graphene.ID(
+        description="CREATED: the close current fact (same kind, key and subject) this one adds to, linked by EXTENDS."
+    )
 
 
 class ChannelScore(graphene.ObjectType):

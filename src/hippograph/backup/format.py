@@ -59,6 +59,7 @@ STRUCTURAL_TYPES: tuple[str, ...] = (
     "SUPERSEDES",
     "CONTRADICTS",
     "ALIAS_OF",
+    "EXTENDS",
     "PREVIOUS_VERSION",
     "BAD_PATTERN_OF",
     "CHILD_OF",

@@ -24,18 +24,21 @@ from hippograph.kernel.model import (
     CaptureInput,
     CaptureOutcome,
     CaptureStatus,
+    DuplicateMatch,
     ItemError,
     Redaction,
 )
 from hippograph.kernel.text.clean import clean_content
 from hippograph.kernel.text.fields import as_redactions, scrub_field, scrub_json, scrub_tags, tally_of
 from hippograph.kernel.text.normalize import content_hash
+from hippograph.kernel.text.novelty import Overlap
 from hippograph.kernel.text.stems import stems
 from hippograph.kernel.validation import validate_capture
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction, UniquenessConflict
 from hippograph.store.changes import with_changes
 from hippograph.store.history import history_event
+from hippograph.store.near import MERGED, NearDuplicates, NearMatch, Probe, near_duplicates
 from hippograph.store.search import NAMESPACE_FIELD, STEMS_FIELD, namespace_token
 
 log = logging.getLogger(__name__)
@@ -105,11 +108,13 @@ def _store(runtime: Runtime, prepared: list[_Prepared], now: datetime, actor: st
     known = _existing(runtime, [p.key for p in prepared])
     to_embed = list({p.key: p.content for p in prepared if p.key not in known}.items())
     vectors = dict(zip((key for key, _ in to_embed), embed_or_none(runtime.embedder, [c for _, c in to_embed])))
+    probes = [Probe(key[0], content, vector) for (key, content) in to_embed if (vector := vectors[key]) is not None]
+    near = near_duplicates(runtime.store, runtime.settings.dedup, probes)
 
     turns = runtime.settings.consolidation.context_turns
 
     def write(tx: Transaction) -> list[CaptureOutcome]:
-        return _write(tx, prepared, vectors, now, actor, turns)
+        return _write(tx, prepared, vectors, near, now, actor, turns)
 
     def created(outcomes: list[CaptureOutcome]) -> Iterator[MemoryEvent]:
         for p, outcome in zip(prepared, outcomes, strict=True):
@@ -175,11 +180,22 @@ def _key_params(keys: list[tuple[str, str]]) -> list[dict[str, str]]:
     return [{"namespace": namespace, "content_hash": digest} for namespace, digest in keys]
 
 
+_MATCHES = {Overlap.DUPLICATE: DuplicateMatch.SEMANTIC, Overlap.SUBSUMED: DuplicateMatch.SUBSUMED}
+
+
 class _Batch:
     """The writes one capture call makes, gathered so that each kind is one statement."""
 
-    def __init__(self, known: dict[tuple[str, str], dict[str, Any]], now: datetime, actor: str | None) -> None:
+    def __init__(
+        self,
+        known: dict[tuple[str, str], dict[str, Any]],
+        near: NearDuplicates | None,
+        now: datetime,
+        actor: str | None,
+    ) -> None:
         self.known = known  # (namespace, content_hash) -> {"id", "observed_by"}, kept current
+        self.by_id = {record["id"]: record for record in known.values()}  # the same records, by episode
+        self.near = near
         self.now = now
         self.actor = actor
         self.episodes: list[dict[str, Any]] = []
@@ -187,10 +203,15 @@ class _Batch:
         self.sessions: dict[tuple[str, str], list[str]] = {}
         # The project a capture put its session in; the batch's last word for a session wins.
         self.projects: dict[tuple[str, str], str] = {}
+        self.extends: list[dict[str, str]] = []
         self.history: list[dict[str, Any]] = []
 
     def add(self, p: _Prepared, vector: Vector | None) -> CaptureOutcome:
         existing = self.known.get(p.key)
+        probe = Probe(p.item.namespace, p.content, vector) if vector is not None else None
+        close = self.near.match(probe) if existing is None and self.near and probe else None
+        if close is not None and close.overlap in MERGED:
+            return self._seen(p, self._record(close), _MATCHES[close.overlap], close)
         if existing is None:
             # Ids ascend in capture order, even within one millisecond (python-ulid generates them
             # monotonically per process): consolidation breaks ties between episodes of the same
@@ -198,31 +219,51 @@ class _Batch:
             # never from arithmetic on another, so none can equal a History node's.
             episode_id = str(ULID())
             self.episodes.append(_episode_properties(episode_id, p, vector, self.now))
-            self.known[p.key] = {"id": episode_id, "observed_by": [p.agent]}
+            self.known[p.key] = self.by_id[episode_id] = {"id": episode_id, "observed_by": [p.agent]}
             if p.session is not None:
                 self.sessions.setdefault((p.item.namespace, p.session), []).append(episode_id)
                 if p.project is not None:
                     self.projects[(p.item.namespace, p.session)] = p.project
-            self._event(p, episode_id, "created", p.redactions)
-            return CaptureOutcome(episode_id, CaptureStatus.CREATED, p.redactions, p.excised)
+            extends = close.id if close is not None else None
+            if extends is not None:
+                self.extends.append({"namespace": p.item.namespace, "new": episode_id, "old": extends})
+            self._event(p, episode_id, "created", p.redactions, {"extends": extends} if extends else {})
+            if self.near is not None and probe is not None:
+                self.near.add(probe, episode_id, p.agent)
+            return CaptureOutcome(episode_id, CaptureStatus.CREATED, p.redactions, p.excised, extends=extends)
+        return self._seen(p, existing, DuplicateMatch.EXACT, None)
+
+    def _record(self, close: NearMatch) -> dict[str, Any]:
+        return self.by_id.setdefault(close.id, {"id": close.id, "observed_by": list(close.observed_by)})
+
+    def _seen(
+        self, p: _Prepared, existing: dict[str, Any], match: DuplicateMatch, close: NearMatch | None
+    ) -> CaptureOutcome:
+        """A capture of a memory already stored: a corroboration when another agent saw it."""
         if p.agent in existing["observed_by"]:
-            return CaptureOutcome(existing["id"], CaptureStatus.DUPLICATE, p.redactions, p.excised)
+            return CaptureOutcome(existing["id"], CaptureStatus.DUPLICATE, p.redactions, p.excised, match=match)
         if len(existing["observed_by"]) < MAX_OBSERVERS:
             existing["observed_by"].append(p.agent)
             self.observers.setdefault(existing["id"], []).append(p.agent)
-        self._event(p, existing["id"], "corroborated", ())
-        return CaptureOutcome(existing["id"], CaptureStatus.CORROBORATED, p.redactions, p.excised)
+        how = {"match": match.value, "cosine": close.cosine} if close is not None else {}
+        self._event(p, existing["id"], "corroborated", (), how)
+        return CaptureOutcome(existing["id"], CaptureStatus.CORROBORATED, p.redactions, p.excised, match=match)
 
-    def _event(self, p: _Prepared, target: str, event: str, redactions: tuple[Redaction, ...]) -> None:
-        metadata = {"redactions": {r.kind: r.count for r in redactions}} if redactions else None
+    def _event(
+        self, p: _Prepared, target: str, event: str, redactions: tuple[Redaction, ...], more: dict[str, Any]
+    ) -> None:
+        metadata = {"redactions": {r.kind: r.count for r in redactions}} if redactions else {}
         actor = self.actor or p.agent
-        self.history.append(history_event(p.item.namespace, target, event, actor, self.now, metadata=metadata))
+        self.history.append(
+            history_event(p.item.namespace, target, event, actor, self.now, metadata={**metadata, **more} or None)
+        )
 
 
 def _write(
     tx: Transaction,
     prepared: list[_Prepared],
     vectors: dict[tuple[str, str], Vector | None],
+    near: NearDuplicates | None,
     now: datetime,
     actor: str | None,
     context_turns: int,
@@ -235,7 +276,7 @@ def _write(
         (row["namespace"], row["content_hash"]): {"id": row["id"], "observed_by": list(row["observed_by"])}
         for row in tx.run("episodes_by_hash", keys=_key_params(keys))
     }
-    batch = _Batch(known, now, actor)
+    batch = _Batch(known, near.fresh() if near else None, now, actor)
     outcomes = [batch.add(p, vectors.get(p.key)) for p in prepared]
     if batch.episodes:
         tx.run("create_episodes", rows=batch.episodes)
@@ -246,6 +287,8 @@ def _write(
         tx.run("corroborate_episodes", rows=rows, cap=MAX_OBSERVERS)
     if batch.sessions:
         _link_sessions(tx, batch.sessions, batch.projects, now)
+    if batch.extends:
+        tx.run("link_extends", pairs=batch.extends, at=now)
     write_context_vectors(tx, [episode["id"] for episode in batch.episodes], context_turns)
     if batch.history:
         tx.run("record_history", rows=batch.history)

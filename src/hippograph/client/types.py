@@ -61,6 +61,12 @@ class CaptureStatus(StrEnum):
     REFUSED = "REFUSED"
 
 
+class DuplicateMatch(StrEnum):
+    EXACT = "EXACT"
+    SEMANTIC = "SEMANTIC"
+    SUBSUMED = "SUBSUMED"
+
+
 class RememberStatus(StrEnum):
     CREATED = "CREATED"
     DUPLICATE = "DUPLICATE"
@@ -98,6 +104,8 @@ class CaptureResult:
     redactions: list[Redaction]
     excised: list[str]
     error: ItemError | None = None
+    match: DuplicateMatch | None = None  # how a DUPLICATE or CORROBORATED capture was recognised
+    extends: str | None = None  # the close episode a CREATED one adds to
 
 
 @dataclass(frozen=True)
@@ -218,6 +226,8 @@ class RememberResult:
     superseded: list[str]
     warnings: list[str]
     redactions: list[Redaction]
+    match: DuplicateMatch | None = None  # how a DUPLICATE was recognised
+    extends: str | None = None  # the close current fact a CREATED one adds to
 
 
 @dataclass(frozen=True)

@@ -209,6 +209,25 @@ class LifecycleSettings:
 
 
 @dataclass(frozen=True, config=_STRICT)
+class DedupSettings:
+    """Near-duplicates at capture and at remember (docs/memory-management.md, Near-duplicates)."""
+
+    PREFIX: ClassVar[str] = "dedup_"
+    # Whether a write is compared with its namespace's closest memories at all (exact duplicates
+    # are recognised either way). Off until its cost at capture and its effect on LoCoMo recall are
+    # measured (docs/benchmarks.md, Near-duplicates).
+    enabled: bool = False
+    # A new text at least this close (cosine of the embeddings) to a stored one, with the same
+    # numbers, names, dates and negations, is the stored one again.
+    semantic: Annotated[float, Field(gt=0, le=1)] = 0.95
+    # From here up to `semantic`, a near-duplicate: skipped when it adds nothing to the stored
+    # one, kept and linked to it (EXTENDS) when it adds something.
+    near: Annotated[float, Field(gt=0, le=1)] = 0.85
+    # The closest memories each write is compared with.
+    candidates: Positive = 3
+
+
+@dataclass(frozen=True, config=_STRICT)
 class Limits:
     """Bounds on what a client may send; every one is checked before anything is written."""
 
@@ -266,6 +285,7 @@ class Settings:
     consolidation: ConsolidationSettings = ConsolidationSettings()
     recall: RecallSettings = RecallSettings()
     lifecycle: LifecycleSettings = LifecycleSettings()
+    dedup: DedupSettings = DedupSettings()
     limits: Limits = Limits()
     access: Access = Access()
 

@@ -32,6 +32,15 @@ class CaptureStatus(StrEnum):
     REFUSED = "REFUSED"
 
 
+class DuplicateMatch(StrEnum):
+    """How a write was recognised as a memory already stored (docs/memory-management.md,
+    Near-duplicates)."""
+
+    EXACT = "EXACT"  # the same text, once normalized
+    SEMANTIC = "SEMANTIC"  # other words, the same statement
+    SUBSUMED = "SUBSUMED"  # part of what the stored memory says, nothing more
+
+
 @dataclass(frozen=True)
 class CaptureInput:
     content: str
@@ -68,6 +77,10 @@ class CaptureOutcome:
     redactions: tuple[Redaction, ...] = ()
     excised: tuple[str, ...] = ()
     error: ItemError | None = None
+    # DUPLICATE or CORROBORATED: how the stored memory was recognised. CREATED: the close memory
+    # this one adds to (linked by EXTENDS), if any.
+    match: DuplicateMatch | None = None
+    extends: str | None = None
 
 
 @dataclass(frozen=True)

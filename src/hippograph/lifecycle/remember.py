@@ -17,11 +17,12 @@ from hippograph.embedding import embed_or_none
 from hippograph.kernel.errors import HippographError, bad_input
 from hippograph.kernel.events import EventKind, MemoryEvent
 from hippograph.kernel.keys import statement_fact_hash
-from hippograph.kernel.model import DEFAULT_IMPORTANCE, CaptureInput, Fact, Redaction
+from hippograph.kernel.model import DEFAULT_IMPORTANCE, CaptureInput, DuplicateMatch, Fact, Redaction
 from hippograph.kernel.retention import EPISODE_KIND, POLICIES, Supersession
 from hippograph.kernel.text.clean import Cleaned, clean_content
 from hippograph.kernel.text.fields import as_redactions, scrub_field, scrub_tags, tally_of
 from hippograph.kernel.text.normalize import hash_basis
+from hippograph.kernel.text.novelty import Overlap
 from hippograph.kernel.validation import validate_capture, validate_name, validate_past, validate_share
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
@@ -29,6 +30,7 @@ from hippograph.store.changes import with_changes
 from hippograph.store.facts import FactRecord, fact_properties
 from hippograph.store.history import history_event
 from hippograph.store.memories import hydrate
+from hippograph.store.near import FACT_LABEL, MERGED, NearMatch, Probe, near_duplicates
 
 FACT_KINDS = tuple(kind for kind in POLICIES if kind != EPISODE_KIND)
 
@@ -62,6 +64,8 @@ class RememberOutcome:
     superseded: tuple[str, ...]
     warnings: tuple[str, ...]
     redactions: tuple[Redaction, ...]
+    match: DuplicateMatch | None = None  # DUPLICATE: how the current fact was recognised
+    extends: str | None = None  # CREATED: the close current fact this one adds to (EXTENDS)
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,11 @@ class _Stored:
     id: str
     status: RememberStatus
     superseded: tuple[str, ...]
+    match: DuplicateMatch | None = None
+    extends: str | None = None
+
+
+_MATCHES = {Overlap.DUPLICATE: DuplicateMatch.SEMANTIC, Overlap.SUBSUMED: DuplicateMatch.SUBSUMED}
 
 
 def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
@@ -111,6 +120,8 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
         )
     )
 
+    close = _close_fact(runtime, item, fields, cleaned.text, vector)
+
     def write(tx: Transaction) -> _Stored:
         same = [
             row
@@ -118,11 +129,18 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
             if row["key"] == fields["key"] and row["subject"] == fields["subject"]
         ]
         if same:
-            return _Stored(same[0]["id"], RememberStatus.DUPLICATE, ())
+            return _Stored(same[0]["id"], RememberStatus.DUPLICATE, (), DuplicateMatch.EXACT)
+        if close is not None and close.overlap in MERGED:
+            _corroborate(tx, item, close, now)
+            return _Stored(close.id, RememberStatus.DUPLICATE, (), _MATCHES[close.overlap])
         current = _current(tx, item, rule, fields)
         tx.run("create_explicit_fact", props=props)
         for older in current:
             tx.run("supersede_fact", newer=props["id"], older=older, valid_to=valid_from)
+        # A fact this one replaces is linked by SUPERSEDES already; one it adds to stays current.
+        extends = close.id if close is not None and close.id not in current else None
+        if extends is not None:
+            tx.run("link_fact_extends", namespace=item.namespace, new=props["id"], old=extends, at=now)
         events = [
             history_event(
                 item.namespace,
@@ -131,7 +149,7 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
                 item.actor,
                 now,
                 new_content=cleaned.text,
-                metadata=_created_metadata(item.kind, current, redactions),
+                metadata=_created_metadata(item.kind, current, redactions, extends),
             )
         ]
         events += [
@@ -139,7 +157,7 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
             for older in current
         ]
         tx.run("record_history", rows=events)
-        return _Stored(props["id"], RememberStatus.CREATED, tuple(current))
+        return _Stored(props["id"], RememberStatus.CREATED, tuple(current), extends=extends)
 
     def events(stored: _Stored) -> list[MemoryEvent]:
         if stored.status is not RememberStatus.CREATED:
@@ -151,16 +169,56 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
 
     stored = runtime.store.write(with_changes(write, events))
     if stored.status is not RememberStatus.CREATED:
-        warnings.append("an identical current fact exists; nothing new was stored")
+        warnings.append(
+            "an identical current fact exists; nothing new was stored"
+            if stored.match is DuplicateMatch.EXACT
+            else "a current fact already says this; nothing new was stored"
+        )
     fact = hydrate(runtime.store, item.namespace, [stored.id])[stored.id]
     assert isinstance(fact, Fact)
-    return RememberOutcome(fact, stored.status, stored.superseded, tuple(warnings), redactions)
+    return RememberOutcome(
+        fact, stored.status, stored.superseded, tuple(warnings), redactions, stored.match, stored.extends
+    )
 
 
-def _created_metadata(kind: str, superseded: list[str], redactions: tuple[Redaction, ...]) -> dict[str, Any] | None:
+def _close_fact(
+    runtime: Runtime, item: RememberInput, fields: dict[str, str | None], statement: str, vector: list[float] | None
+) -> NearMatch | None:
+    """The closest current fact of the same kind, key and subject that this statement duplicates,
+    is subsumed by or extends (docs/memory-management.md, Near-duplicates)."""
+    if vector is None:
+        return None
+
+    def same_identity(row: dict[str, Any]) -> bool:
+        identity = (row["status"], row["kind"], row["key"], row["subject"])
+        return bool(identity == ("active", item.kind, fields["key"], fields["subject"]))
+
+    probe = Probe(item.namespace, statement, vector)
+    near = near_duplicates(runtime.store, runtime.settings.dedup, [probe], FACT_LABEL, same_identity)
+    return near.match(probe) if near is not None else None
+
+
+def _corroborate(tx: Transaction, item: RememberInput, close: NearMatch, now: datetime) -> None:
+    """Another actor stating a current fact again attests it: History records that once per actor."""
+    attested = {
+        row["event"]["actor"]
+        for row in tx.run("history_of", namespace=item.namespace, target=close.id)
+        if row["event"]["event"] in ("created", "corroborated")
+    }
+    if item.actor not in attested:
+        metadata = {"match": _MATCHES[close.overlap].value, "cosine": close.cosine}
+        event = history_event(item.namespace, close.id, "corroborated", item.actor, now, metadata=metadata)
+        tx.run("record_history", rows=[event])
+
+
+def _created_metadata(
+    kind: str, superseded: list[str], redactions: tuple[Redaction, ...], extends: str | None
+) -> dict[str, Any] | None:
     metadata: dict[str, Any] = {"kind": kind, "supersedes": superseded} if superseded else {}
     if redactions:
         metadata["redactions"] = {r.kind: r.count for r in redactions}
+    if extends:
+        metadata["extends"] = extends
     return metadata or None
 
 

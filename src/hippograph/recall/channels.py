@@ -19,10 +19,10 @@ from hippograph.recall.fusion import Ranked, reciprocal_rank_fusion
 from hippograph.recall.graph import GraphQuery, QuerySeeds, graph_channel, query_seeds
 from hippograph.recall.modes import ModePreset
 from hippograph.recall.request import Channel, Degradation, RecallRequest
-from hippograph.recall.vector import CONTEXTS, VectorQuery, vector_channel
 from hippograph.runtime import Runtime
 from hippograph.store.rows import FULLTEXT_SEARCH
 from hippograph.store.search import scoped_query
+from hippograph.store.vectors import CONTEXTS, VectorQuery, vector_channel
 
 log = logging.getLogger(__name__)
 

@@ -5,18 +5,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from hippograph.recall.request import Channel, ChannelHit
+from hippograph.store.vectors import Ranked
 
-
-class Ranked(NamedTuple):
-    """One channel's hit: ids and scores only, and the label, so that authorization looks each id
-    up once, under the right label."""
-
-    id: str
-    score: float
-    label: str
+__all__ = ["Fused", "Ranked", "reciprocal_rank_fusion"]
 
 
 @dataclass(frozen=True)

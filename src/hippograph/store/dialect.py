@@ -61,7 +61,7 @@ class Dialect:
     # follows a write, while concurrent searches wait: ArcadeDB (26.10) does so below 1,000
     # vectors and keeps a larger index current in the background, searching the vectors written
     # since its last rebuild one by one meanwhile. Neo4j's indexes take each write as it comes.
-    # The vector channel scores such a label exactly instead (recall/vector.py).
+    # The vector channel scores such a label exactly instead (store/vectors.py).
     vector_rebuilt_below: int
     # The oldest server version the queries run on, checked at connect; None where the server is
     # the one the package pins (the embedded engine).

@@ -1,4 +1,5 @@
-"""The vector channel, kept inside one namespace.
+"""Nearest neighbours by embedding, kept inside one namespace: recall's vector channel, capture's
+near-duplicate check.
 
 The vector indexes span every namespace, and neither server filters inside them through
 ``db.index.vector.queryNodes`` (Neo4j 5.26 has no filter for it, nor has ArcadeDB's procedure).
@@ -31,12 +32,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
-from hippograph.embedding import Vector
-from hippograph.recall.fusion import Ranked
-from hippograph.store import Store, Transaction
 from hippograph.store.rows import VECTOR_EXACT, VECTOR_SCOPE, VECTOR_SEARCH, VectorScope
+from hippograph.store.store import Store, Transaction
+
+
+class Ranked(NamedTuple):
+    """One channel's hit: ids and scores only, and the label, so that authorization looks each id
+    up once, under the right label."""
+
+    id: str
+    score: float
+    label: str
+
 
 # The first request to an index asks for this many times the neighbours needed, later ones ×WIDEN.
 OVERSAMPLE = 2
@@ -62,7 +71,7 @@ KINDS = (EPISODES, FACTS)
 @dataclass(frozen=True)
 class VectorQuery:
     namespace: str
-    embedding: Vector
+    embedding: Sequence[float]
     limit: int
     min_cosine: float
     kinds: tuple[Kind, ...] = KINDS  # ranked together
@@ -72,16 +81,20 @@ def vector_channel(store: Store, query: VectorQuery) -> list[Ranked]:
     """The namespace's ``limit`` memories nearest to the embedding with a cosine of at least
     ``min_cosine``, best first, scored as the indexes score."""
 
-    def read(tx: Transaction) -> list[Ranked]:
-        [scope] = tx.run(VECTOR_SCOPE, namespace=query.namespace)
-        exact = exact_kinds(scope, query.limit, store.dialect.vector_rebuilt_below, query.kinds)
-        # Widening stops at WIDEN times what a namespace of this share needs when its text is like
-        # the others': a namespace with few facts among many like them elsewhere would otherwise
-        # read the whole fact index (the counts are of episodes, not facts).
-        max_k = WIDEN * query.limit * scope["store_episodes"] // max(scope["episodes"], 1)
-        return neighbours(store, tx, query, exact, max_k)
+    return store.read_in(lambda tx: nearest(store, tx, query))
 
-    return store.read_in(read)
+
+def nearest(store: Store, tx: Transaction, query: VectorQuery, scope: VectorScope | None = None) -> list[Ranked]:
+    """``vector_channel`` inside a transaction of the caller's; ``scope``: the namespace's
+    ``vector_scope`` row, when the caller read it already for another query of the namespace."""
+    if scope is None:
+        [scope] = tx.run(VECTOR_SCOPE, namespace=query.namespace)
+    exact = exact_kinds(scope, query.limit, store.dialect.vector_rebuilt_below, query.kinds)
+    # Widening stops at WIDEN times what a namespace of this share needs when its text is like
+    # the others': a namespace with few facts among many like them elsewhere would otherwise
+    # read the whole fact index (the counts are of episodes, not facts).
+    max_k = WIDEN * query.limit * scope["store_episodes"] // max(scope["episodes"], 1)
+    return neighbours(store, tx, query, exact, max_k)
 
 
 def exact_kinds(scope: VectorScope, limit: int, rebuilt_below: int, kinds: Sequence[Kind] = KINDS) -> frozenset[Kind]:
@@ -159,3 +172,8 @@ def indexed_neighbours(
             search.k *= WIDEN
     ranked = [row for search in searches for row in search.rows]
     return sorted(ranked, key=lambda row: -row.score)[: query.limit]
+
+
+def cosine_of(score: float) -> float:
+    """The cosine a ``Ranked`` score stands for: both servers' indexes score a cosine c as (1 + c) / 2."""
+    return 2 * score - 1
