@@ -23,6 +23,8 @@ export type CaptureInput = {
   namespace?: string | null | undefined;
   /** When it happened; defaults to the time of capture. */
   occurredAt?: string | null | undefined;
+  /** Puts the session in this project from now on (needs a session). */
+  project?: string | null | undefined;
   role?: Role | null | undefined;
   /** Your session id; episodes of a session are chained in order. */
   session?: string | null | undefined;
@@ -43,6 +45,12 @@ export type Channel =
   | 'KEYWORD'
   | 'VECTOR';
 
+/** How a capture was recognised as a memory already stored. */
+export type DuplicateMatch =
+  | 'EXACT'
+  | 'SEMANTIC'
+  | 'SUBSUMED';
+
 /** Sets how a fact decays and supersedes. */
 export type FactKind =
   | 'CORE'
@@ -58,6 +66,8 @@ export type FactKind =
 export type ForgetFiltersInput = {
   /** Episodes only. */
   agents?: Array<string> | null | undefined;
+  /** Any of these knowledge categories. */
+  categories?: Array<string> | null | undefined;
   /** Fact kinds, and 'episode'. */
   kinds?: Array<string> | null | undefined;
   /** Episodes only. */
@@ -142,10 +152,14 @@ export type ModifyInput = {
 
 export type RecallFiltersInput = {
   agents?: Array<string> | null | undefined;
+  /** Knowledge categories (brand, strategy, meeting, content, technical, relationship, general): memories of any of these. A memory not yet consolidated has none, and no category filter takes it. */
+  categories?: Array<string> | null | undefined;
   importanceMin?: number | null | undefined;
   /** Fact kinds (fact, preference, status, ...) and/or episode. */
   kinds?: Array<string> | null | undefined;
   pinned?: boolean | null | undefined;
+  /** Episodes in a session of any of these projects, and the facts such an episode states. */
+  projects?: Array<string> | null | undefined;
   sessions?: Array<string> | null | undefined;
   /** Occurred at or after (episodes); recorded at or after (facts). */
   since?: string | null | undefined;
@@ -162,6 +176,8 @@ export type RecallInput = {
   channels?: Array<Channel> | null | undefined;
   /** Count the returned hits as used, which slows their decay. Off for evaluation and debugging. */
   countAccess?: boolean | null | undefined;
+  /** The valid time the question is about: episodes that occurred in it, facts valid during it. Default: the time the question's own words name ('in May 2023', 'last week', 'since March'), if any. */
+  during?: TimeWindowInput | null | undefined;
   /** Report how each hit's score came about. */
   explain?: boolean | null | undefined;
   filters?: RecallFiltersInput | null | undefined;
@@ -177,6 +193,10 @@ export type RecallInput = {
   /** Optional when the API key has one namespace; without keys, or with a key for all namespaces, 'default'. */
   namespace?: string | null | undefined;
   query: string;
+  /** When the question is asked: its words ('last week', 'in June') are read from then. Default: now. */
+  referenceTime?: string | null | undefined;
+  /** What the time window does to the hits. Default: the server's (BOOST). */
+  window?: WindowUse | null | undefined;
 };
 
 export type RememberInput = {
@@ -216,6 +236,22 @@ export type Role =
   | 'TOOL'
   | 'USER';
 
+export type SummaryScope =
+  | 'PROJECT'
+  | 'SESSION';
+
+/** A stretch of valid time: from start (inclusive) to end (exclusive); either may be left open. */
+export type TimeWindowInput = {
+  end?: string | null | undefined;
+  start?: string | null | undefined;
+};
+
+/** What a recall's time window does: OFF: nothing; BOOST: the hits inside it score 2.0 times as much; FILTER: only the hits inside it are kept. */
+export type WindowUse =
+  | 'BOOST'
+  | 'FILTER'
+  | 'OFF';
+
 /** Where a work item stands. */
 export type WorkState =
   | 'BLOCKED'
@@ -243,19 +279,28 @@ export type AddBadPatternMutationVariables = Exact<{
 
 export type AddBadPatternMutation = { addBadPattern: { id: string, skillId: string, description: string, example: string, createdAt: string, actor: string } };
 
+export type AssignSessionMutationVariables = Exact<{
+  namespace?: string | null | undefined;
+  session: string;
+  project?: string | null | undefined;
+}>;
+
+
+export type AssignSessionMutation = { assignSession: { namespace: string, session: string, project: string | null } };
+
 export type CaptureMutationVariables = Exact<{
   input: CaptureInput;
 }>;
 
 
-export type CaptureMutation = { capture: { id: string | null, status: CaptureStatus, excised: Array<string>, redactions: Array<{ kind: string, count: number }> } };
+export type CaptureMutation = { capture: { id: string | null, status: CaptureStatus, excised: Array<string>, match: DuplicateMatch | null, extends: string | null, redactions: Array<{ kind: string, count: number }> } };
 
 export type CaptureBatchMutationVariables = Exact<{
   inputs: Array<CaptureInput> | CaptureInput;
 }>;
 
 
-export type CaptureBatchMutation = { captureBatch: Array<{ id: string | null, status: CaptureStatus, excised: Array<string>, redactions: Array<{ kind: string, count: number }>, error: { code: string, message: string } | null }> };
+export type CaptureBatchMutation = { captureBatch: Array<{ id: string | null, status: CaptureStatus, excised: Array<string>, match: DuplicateMatch | null, extends: string | null, redactions: Array<{ kind: string, count: number }>, error: { code: string, message: string } | null }> };
 
 export type CaptureMessagesMutationVariables = Exact<{
   messages: Array<MessageInput> | MessageInput;
@@ -265,7 +310,7 @@ export type CaptureMessagesMutationVariables = Exact<{
 }>;
 
 
-export type CaptureMessagesMutation = { captureMessages: Array<{ id: string | null, status: CaptureStatus, excised: Array<string>, redactions: Array<{ kind: string, count: number }> }> };
+export type CaptureMessagesMutation = { captureMessages: Array<{ id: string | null, status: CaptureStatus, excised: Array<string>, match: DuplicateMatch | null, extends: string | null, redactions: Array<{ kind: string, count: number }> }> };
 
 export type ConceptQueryVariables = Exact<{
   id: string;
@@ -286,8 +331,8 @@ export type ConceptMemoriesQueryVariables = Exact<{
 
 
 export type ConceptMemoriesQuery = { conceptMemories: { edges: Array<{ node:
-        | { __typename: 'Episode', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }
-        | { __typename: 'Fact', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> }
+        | { __typename: 'Episode', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }
+        | { __typename: 'Fact', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> }
        | null } | null>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ConceptsQueryVariables = Exact<{
@@ -354,13 +399,13 @@ export type ForgetMutationVariables = Exact<{
 
 export type ForgetMutation = { forget: { mode: ForgetMode, candidates: Array<string>, token: string | null, expiresAt: string | null, confirmationRequired: boolean, forgotten: Array<string> } };
 
-export type EpisodeFieldsFragment = { id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown };
+export type EpisodeFieldsFragment = { id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown };
 
-export type FactFieldsFragment = { id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> };
+export type FactFieldsFragment = { id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> };
 
-type MemoryFields_Episode_Fragment = { __typename: 'Episode', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown };
+type MemoryFields_Episode_Fragment = { __typename: 'Episode', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown };
 
-type MemoryFields_Fact_Fragment = { __typename: 'Fact', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> };
+type MemoryFields_Fact_Fragment = { __typename: 'Fact', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> };
 
 export type MemoryFieldsFragment =
   | MemoryFields_Episode_Fragment
@@ -393,8 +438,8 @@ export type MemoriesQueryVariables = Exact<{
 
 
 export type MemoriesQuery = { memories: { edges: Array<{ node:
-        | { __typename: 'Episode', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }
-        | { __typename: 'Fact', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> }
+        | { __typename: 'Episode', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }
+        | { __typename: 'Fact', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> }
        | null } | null>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type MemoryQueryVariables = Exact<{
@@ -404,8 +449,8 @@ export type MemoryQueryVariables = Exact<{
 
 
 export type MemoryQuery = { memory:
-    | { __typename: 'Episode', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }
-    | { __typename: 'Fact', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> }
+    | { __typename: 'Episode', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }
+    | { __typename: 'Fact', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> }
    | null };
 
 export type MemoryEventsSubscriptionVariables = Exact<{
@@ -431,7 +476,7 @@ export type ModifyMutationVariables = Exact<{
 }>;
 
 
-export type ModifyMutation = { modify: { id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> } };
+export type ModifyMutation = { modify: { id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> } };
 
 export type NeighborhoodQueryVariables = Exact<{
   entityId: string;
@@ -452,9 +497,17 @@ export type PinMutationVariables = Exact<{
 
 
 export type PinMutation = { pin:
-    | { __typename: 'Episode', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }
-    | { __typename: 'Fact', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> }
+    | { __typename: 'Episode', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }
+    | { __typename: 'Fact', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> }
    };
+
+export type ProjectOverviewQueryVariables = Exact<{
+  namespace?: string | null | undefined;
+  project: string;
+}>;
+
+
+export type ProjectOverviewQuery = { projectOverview: { namespace: string, project: string, sessions: Array<string>, turns: number, updatedAt: string, lines: Array<{ text: string, episodeIds: Array<string> }> } };
 
 export type RecallQueryVariables = Exact<{
   input: RecallInput;
@@ -462,9 +515,9 @@ export type RecallQueryVariables = Exact<{
 
 
 export type RecallQuery = { recall: { context: string, hits: Array<{ score: number, memory:
-        | { __typename: 'Episode', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }
-        | { __typename: 'Fact', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> }
-      , channels: Array<{ channel: Channel, rank: number, score: number }>, explanation: { rrf: number, retention: number, accessBoost: number, importanceWeight: number, state: LifecycleState, statusFactor: number, speakerFactor: number, folded: Array<string> } | null }>, timings: Array<{ stage: string, ms: number }>, degraded: Array<{ channel: Channel, reason: string }> } };
+        | { __typename: 'Episode', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }
+        | { __typename: 'Fact', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> }
+      , channels: Array<{ channel: Channel, rank: number, score: number }>, explanation: { rrf: number, retention: number, accessBoost: number, importanceWeight: number, state: LifecycleState, statusFactor: number, speakerFactor: number, windowFactor: number, folded: Array<string> } | null }>, timings: Array<{ stage: string, ms: number }>, degraded: Array<{ channel: Channel, reason: string }>, summaries: Array<{ scope: SummaryScope, key: string, lines: Array<{ text: string, episodeIds: Array<string> }> }> } };
 
 export type RecordSkillOutcomeMutationVariables = Exact<{
   namespace?: string | null | undefined;
@@ -484,8 +537,8 @@ export type RecoverMutationVariables = Exact<{
 
 
 export type RecoverMutation = { recover:
-    | { __typename: 'Episode', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }
-    | { __typename: 'Fact', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> }
+    | { __typename: 'Episode', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }
+    | { __typename: 'Fact', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> }
    };
 
 export type RememberMutationVariables = Exact<{
@@ -493,7 +546,7 @@ export type RememberMutationVariables = Exact<{
 }>;
 
 
-export type RememberMutation = { remember: { status: RememberStatus, superseded: Array<string>, warnings: Array<string>, fact: { id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> }, redactions: Array<{ kind: string, count: number }> } };
+export type RememberMutation = { remember: { status: RememberStatus, superseded: Array<string>, warnings: Array<string>, match: DuplicateMatch | null, extends: string | null, fact: { id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> }, redactions: Array<{ kind: string, count: number }> } };
 
 export type ResetNamespaceMutationVariables = Exact<{
   namespace: string;
@@ -522,7 +575,7 @@ export type SessionEpisodesQueryVariables = Exact<{
 }>;
 
 
-export type SessionEpisodesQuery = { sessionEpisodes: Array<{ id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }> };
+export type SessionEpisodesQuery = { sessionEpisodes: Array<{ id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }> };
 
 export type SessionSummaryQueryVariables = Exact<{
   namespace?: string | null | undefined;
@@ -588,7 +641,7 @@ export type TimelineQueryVariables = Exact<{
 }>;
 
 
-export type TimelineQuery = { timeline: Array<{ supersedes: Array<string>, supersededBy: Array<string>, contradicts: Array<string>, fact: { id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> } }> };
+export type TimelineQuery = { timeline: Array<{ supersedes: Array<string>, supersededBy: Array<string>, contradicts: Array<string>, fact: { id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> } }> };
 
 export type UnpinMutationVariables = Exact<{
   id: string;
@@ -598,8 +651,8 @@ export type UnpinMutationVariables = Exact<{
 
 
 export type UnpinMutation = { unpin:
-    | { __typename: 'Episode', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }
-    | { __typename: 'Fact', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> }
+    | { __typename: 'Episode', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, content: string, role: string, agent: string, session: string | null, occurredAt: string, capturedAt: string, contentHash: string, observedBy: Array<string>, state: string, embedded: boolean, metadata: unknown }
+    | { __typename: 'Fact', id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> }
    };
 
 export type WorkItemsQueryVariables = Exact<{
@@ -624,6 +677,7 @@ export const EpisodeFieldsFragmentDoc = new TypedDocumentString(`
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   content
@@ -649,6 +703,7 @@ export const FactFieldsFragmentDoc = new TypedDocumentString(`
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   statement
@@ -685,6 +740,7 @@ export const MemoryFieldsFragmentDoc = new TypedDocumentString(`
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   content
@@ -708,6 +764,7 @@ fragment FactFields on Fact {
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   statement
@@ -826,6 +883,15 @@ export const AddBadPatternDocument = new TypedDocumentString(`
   createdAt
   actor
 }`);
+export const AssignSessionDocument = new TypedDocumentString(`
+    mutation AssignSession($namespace: String, $session: String!, $project: String) {
+  assignSession(namespace: $namespace, session: $session, project: $project) {
+    namespace
+    session
+    project
+  }
+}
+    `);
 export const CaptureDocument = new TypedDocumentString(`
     mutation Capture($input: CaptureInput!) {
   capture(input: $input) {
@@ -836,6 +902,8 @@ export const CaptureDocument = new TypedDocumentString(`
       count
     }
     excised
+    match
+    extends
   }
 }
     `);
@@ -849,6 +917,8 @@ export const CaptureBatchDocument = new TypedDocumentString(`
       count
     }
     excised
+    match
+    extends
     error {
       code
       message
@@ -871,6 +941,8 @@ export const CaptureMessagesDocument = new TypedDocumentString(`
       count
     }
     excised
+    match
+    extends
   }
 }
     `);
@@ -917,6 +989,7 @@ export const ConceptMemoriesDocument = new TypedDocumentString(`
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   content
@@ -940,6 +1013,7 @@ fragment FactFields on Fact {
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   statement
@@ -1127,6 +1201,7 @@ export const MemoriesDocument = new TypedDocumentString(`
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   content
@@ -1150,6 +1225,7 @@ fragment FactFields on Fact {
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   statement
@@ -1190,6 +1266,7 @@ export const MemoryDocument = new TypedDocumentString(`
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   content
@@ -1213,6 +1290,7 @@ fragment FactFields on Fact {
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   statement
@@ -1289,6 +1367,7 @@ export const ModifyDocument = new TypedDocumentString(`
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   statement
@@ -1362,6 +1441,7 @@ export const PinDocument = new TypedDocumentString(`
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   content
@@ -1385,6 +1465,7 @@ fragment FactFields on Fact {
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   statement
@@ -1410,6 +1491,21 @@ fragment MemoryFields on Memory {
   ...EpisodeFields
   ...FactFields
 }`);
+export const ProjectOverviewDocument = new TypedDocumentString(`
+    query ProjectOverview($namespace: String, $project: String!) {
+  projectOverview(namespace: $namespace, project: $project) {
+    namespace
+    project
+    sessions
+    turns
+    updatedAt
+    lines {
+      text
+      episodeIds
+    }
+  }
+}
+    `);
 export const RecallDocument = new TypedDocumentString(`
     query Recall($input: RecallInput!) {
   recall(input: $input) {
@@ -1431,6 +1527,7 @@ export const RecallDocument = new TypedDocumentString(`
         state
         statusFactor
         speakerFactor
+        windowFactor
         folded
       }
     }
@@ -1443,6 +1540,14 @@ export const RecallDocument = new TypedDocumentString(`
       channel
       reason
     }
+    summaries {
+      scope
+      key
+      lines {
+        text
+        episodeIds
+      }
+    }
   }
 }
     fragment EpisodeFields on Episode {
@@ -1454,6 +1559,7 @@ export const RecallDocument = new TypedDocumentString(`
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   content
@@ -1477,6 +1583,7 @@ fragment FactFields on Fact {
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   statement
@@ -1541,6 +1648,7 @@ export const RecoverDocument = new TypedDocumentString(`
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   content
@@ -1564,6 +1672,7 @@ fragment FactFields on Fact {
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   statement
@@ -1602,6 +1711,8 @@ export const RememberDocument = new TypedDocumentString(`
       kind
       count
     }
+    match
+    extends
   }
 }
     fragment FactFields on Fact {
@@ -1613,6 +1724,7 @@ export const RememberDocument = new TypedDocumentString(`
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   statement
@@ -1691,6 +1803,7 @@ export const SessionEpisodesDocument = new TypedDocumentString(`
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   content
@@ -1866,6 +1979,7 @@ export const TimelineDocument = new TypedDocumentString(`
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   statement
@@ -1901,6 +2015,7 @@ export const UnpinDocument = new TypedDocumentString(`
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   content
@@ -1924,6 +2039,7 @@ fragment FactFields on Fact {
   accessCount
   lastAccessedAt
   forgottenAt
+  category
   retention
   lifecycle
   statement
@@ -1990,6 +2106,9 @@ export function getSdk<C>(requester: Requester<C>) {
     AddBadPattern(variables: AddBadPatternMutationVariables, options?: C): Promise<AddBadPatternMutation> {
       return requester<AddBadPatternMutation, AddBadPatternMutationVariables>(AddBadPatternDocument, variables, options) as Promise<AddBadPatternMutation>;
     },
+    AssignSession(variables: AssignSessionMutationVariables, options?: C): Promise<AssignSessionMutation> {
+      return requester<AssignSessionMutation, AssignSessionMutationVariables>(AssignSessionDocument, variables, options) as Promise<AssignSessionMutation>;
+    },
     Capture(variables: CaptureMutationVariables, options?: C): Promise<CaptureMutation> {
       return requester<CaptureMutation, CaptureMutationVariables>(CaptureDocument, variables, options) as Promise<CaptureMutation>;
     },
@@ -2049,6 +2168,9 @@ export function getSdk<C>(requester: Requester<C>) {
     },
     Pin(variables: PinMutationVariables, options?: C): Promise<PinMutation> {
       return requester<PinMutation, PinMutationVariables>(PinDocument, variables, options) as Promise<PinMutation>;
+    },
+    ProjectOverview(variables: ProjectOverviewQueryVariables, options?: C): Promise<ProjectOverviewQuery> {
+      return requester<ProjectOverviewQuery, ProjectOverviewQueryVariables>(ProjectOverviewDocument, variables, options) as Promise<ProjectOverviewQuery>;
     },
     Recall(variables: RecallQueryVariables, options?: C): Promise<RecallQuery> {
       return requester<RecallQuery, RecallQueryVariables>(RecallDocument, variables, options) as Promise<RecallQuery>;
