@@ -39,7 +39,8 @@ def shadowed_namespaces(store: Store, namespaces: Iterable[str]) -> set[str]:
 
 def rehearse(store: Store, work: EpisodeWork, worker: str, now: datetime, context_turns: int) -> bool:
     """Consolidate one episode in a rolled-back transaction, then record its proposals and park
-    it; False when our lease on it was lost (nothing recorded)."""
+    it; False when it was not parked and nothing was recorded: our lease on it was lost, or shadow
+    mode was turned off meanwhile and it went back to raw."""
     proposals = store.rehearse(lambda tx: _propose(tx, work, worker, now, context_turns), priority=Priority.BACKGROUND)
     if proposals is None:
         return False
