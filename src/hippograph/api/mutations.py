@@ -26,6 +26,7 @@ from hippograph.api.summaries import SummaryMutation
 from hippograph.api.threads import call
 from hippograph.capture.messages import message_captures
 from hippograph.capture.service import capture
+from hippograph.consolidation.shadow import switch_shadow_mode
 from hippograph.consolidation.worker import consolidate
 from hippograph.graph.curation import add_alias, merge_entities
 from hippograph.kernel.config import LifecycleSettings, Limits
@@ -133,6 +134,14 @@ class Mutation(ProcedureMutation, SummaryMutation, graphene.ObjectType):
         description="Irreversibly delete everything a namespace holds (admin): PREVIEW, then EXECUTE with "
         "a reason and the preview's token. One History node (target: the namespace) records it.",
     )
+    set_shadow_mode = graphene.Field(
+        graphene.NonNull(types.ShadowMode),
+        enabled=graphene.Boolean(required=True),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        description="Turn a namespace's shadow mode on or off (admin). On, consolidation records its proposals in "
+        "History (actor consolidation-shadow) and changes no derived memory; off, the parked episodes are "
+        "consolidated for real.",
+    )
     recover = _memory_change(
         "Bring back a forgotten memory within the retention window "
         f"(default {LifecycleSettings().recover_window_days:g} days)."
@@ -180,6 +189,12 @@ class Mutation(ProcedureMutation, SummaryMutation, graphene.ObjectType):
         return await call(
             reset_namespace, info.context["runtime"], tenant(info, namespace), chosen, actor(info), reason, token
         )
+
+    @staticmethod
+    async def resolve_set_shadow_mode(
+        root: Any, info: graphene.ResolveInfo, enabled: bool, namespace: str | None = None
+    ) -> Any:
+        return await call(switch_shadow_mode, info.context["runtime"], tenant(info, namespace), enabled, actor(info))
 
     @staticmethod
     async def resolve_recover(

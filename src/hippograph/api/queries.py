@@ -22,6 +22,7 @@ from hippograph.api.procedures import ProcedureQuery
 from hippograph.api.scalars import DateTime
 from hippograph.api.summaries import SummaryQuery
 from hippograph.api.threads import call
+from hippograph.consolidation.shadow import shadow_status
 from hippograph.consolidation.status import status
 from hippograph.graph.entities import MAX_DEPTH, get_entity, list_entities, neighborhood, timeline
 from hippograph.kernel.errors import bad_input
@@ -142,6 +143,11 @@ class Query(ConceptQuery, ProcedureQuery, SummaryQuery, graphene.ObjectType):
         namespace=graphene.String(description=NAMESPACE_HELP),
         description="Census of a namespace: labels, kinds, statuses, lifecycle states.",
     )
+    shadow_mode = graphene.Field(
+        graphene.NonNull(types.ShadowMode),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        description="Whether the namespace consolidates in shadow mode, and the episodes parked by it.",
+    )
     status = graphene.Field(
         graphene.NonNull(types.Status),
         namespace=graphene.String(description="One namespace; all when omitted."),
@@ -204,6 +210,10 @@ class Query(ConceptQuery, ProcedureQuery, SummaryQuery, graphene.ObjectType):
     @staticmethod
     async def resolve_stats(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
         return await call(stats, info.context["runtime"], tenant(info, namespace))
+
+    @staticmethod
+    async def resolve_shadow_mode(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
+        return await call(shadow_status, info.context["runtime"], tenant(info, namespace))
 
     @staticmethod
     async def resolve_status(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:

@@ -432,6 +432,14 @@ class DeadLetter(graphene.ObjectType):
     error = graphene.String()
 
 
+class ShadowMode(graphene.ObjectType):
+    namespace = graphene.String(required=True)
+    enabled = graphene.Boolean(
+        required=True, description="Consolidation only proposes: History records it, the graph is unchanged."
+    )
+    parked = graphene.Int(required=True, description="Episodes consolidated in shadow, applied when it is turned off.")
+
+
 class Status(graphene.ObjectType):
     backend = graphene.String(required=True)
     version = graphene.String(required=True)

@@ -23,6 +23,7 @@ from hippograph.consolidation.aliases import namespace_aliases, with_alias_menti
 from hippograph.consolidation.batch import EpisodeWork
 from hippograph.consolidation.commit import commit_episodes
 from hippograph.consolidation.leases import heartbeat, lease, worker_name
+from hippograph.consolidation.shadow import rehearse, shadowed_namespaces
 from hippograph.extraction.categories import categorizer_for
 from hippograph.extraction.derive import Derived, derive_now
 from hippograph.extraction.model import EntityType, Turn
@@ -169,8 +170,17 @@ def _process(runtime: Runtime, batch: list[Row], derived: Future[list[Derived]],
         for episode in batch:
             _release(runtime, episode, worker, error)
         return 0, len(batch)
+    shadowed = shadowed_namespaces(runtime.store, (work.namespace for work in works))
+    rehearsed, failed = _rehearse(runtime, batch, works, worker, shadowed)
+    kept = [i for i, work in enumerate(works) if work.namespace not in shadowed]
+    done, errors = _process_derived(runtime, [batch[i] for i in kept], [works[i] for i in kept], worker)
+    return rehearsed + done, failed + errors + crashed
+
+
+def _process_derived(runtime: Runtime, batch: list[Row], works: list[EpisodeWork], worker: str) -> tuple[int, int]:
+    """Commit a derived batch; (committed, failed)."""
     if not batch:
-        return 0, crashed
+        return 0, 0
     now = runtime.clock()
     try:
         # One transaction for the batch: a commit costs more than most of its statements. Each
@@ -182,10 +192,30 @@ def _process(runtime: Runtime, batch: list[Row], derived: Future[list[Derived]],
         )
     except Exception:
         log.warning("group commit of %d episodes failed; committing them one by one", len(works), exc_info=True)
-        done, failed = _commit_one_by_one(runtime, batch, works, worker)
-        return done, failed + crashed
+        return _commit_one_by_one(runtime, batch, works, worker)
     _warn_lost(batch, committed)
-    return sum(committed), crashed
+    return sum(committed), 0
+
+
+def _rehearse(
+    runtime: Runtime, batch: list[Row], works: list[EpisodeWork], worker: str, shadowed: set[str]
+) -> tuple[int, int]:
+    """Shadow mode: each episode of a shadowed namespace consolidated alone and rolled back, its
+    proposals recorded and the episode parked (shadow.py); (parked, failed)."""
+    done = failed = 0
+    for episode, work in zip(batch, works, strict=True):
+        if work.namespace not in shadowed:
+            continue
+        try:
+            parked = rehearse(runtime.store, work, worker, runtime.clock(), _context_turns(runtime))
+        except Exception as error:
+            log.exception("rehearsing episode %s in shadow mode failed", episode["id"])
+            _release(runtime, episode, worker, error)
+            failed += 1
+            continue
+        _warn_lost([episode], [parked])
+        done += parked
+    return done, failed
 
 
 def _settle(

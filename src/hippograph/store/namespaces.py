@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 
+from hippograph.store.history import history_event
 from hippograph.store.store import Store, Transaction
 
 # The labels a namespace's data has, in the order an import creates them. Namespace is the
@@ -33,6 +35,34 @@ _DELETE_BATCH = 2000
 class NamespaceSummary:
     name: str
     episodes: int
+
+
+@dataclass(frozen=True)
+class ShadowMode:
+    """Whether a namespace consolidates in shadow mode, and how many episodes wait parked."""
+
+    namespace: str
+    enabled: bool
+    parked: int
+
+
+def shadow_mode(store: Store, namespace: str) -> ShadowMode:
+    [row] = store.read("shadow_mode", namespace=namespace)
+    return ShadowMode(namespace, bool(row["enabled"]), int(row["parked"]))
+
+
+def set_shadow_mode(store: Store, namespace: str, enabled: bool, actor: str, now: datetime) -> ShadowMode:
+    """Turn shadow mode on or off; off re-queues the parked episodes. History records the change
+    (target: the namespace) with how many episodes went back to consolidation."""
+
+    def write(tx: Transaction) -> None:
+        [row] = tx.run("set_shadow_mode", namespace=namespace, enabled=enabled)
+        event = "shadow_mode_on" if enabled else "shadow_mode_off"
+        metadata = None if enabled else {"requeued": int(row["requeued"])}
+        tx.run("record_history", rows=[history_event(namespace, namespace, event, actor, now, metadata=metadata)])
+
+    store.write(write)
+    return shadow_mode(store, namespace)
 
 
 def list_namespaces(store: Store, only: Iterable[str] | None = None) -> list[NamespaceSummary]:

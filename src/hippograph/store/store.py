@@ -248,21 +248,29 @@ class Store:
         """Run ``work`` in one write transaction, again from the start after a transient failure
         (so ``work`` must be safe to rerun), STORE_UNAVAILABLE when they do not stop. Where writers
         take turns, the most urgent ``priority`` goes first."""
+        return self._write(work, priority, commit=True)
 
+    def rehearse(self, work: Callable[[Transaction], T], *, priority: Priority = Priority.REQUEST) -> T:
+        """Run ``work`` in a write transaction like ``write``, then roll it back: what it returns
+        is all that remains (shadow consolidation reads what it would have written)."""
+        return self._write(work, priority, commit=False)
+
+    def _write(self, work: Callable[[Transaction], T], priority: Priority, *, commit: bool) -> T:
         def attempt() -> T:
             with self._gate.turn(priority):
-                return self._attempt(work, neo4j.WRITE_ACCESS)
+                return self._attempt(work, neo4j.WRITE_ACCESS, commit=commit)
 
         with _driver_errors():
             return with_retries(attempt, extra_codes=self.dialect.transient_codes, what="write transaction")
 
-    def _attempt(self, work: Callable[[Transaction], T], access_mode: str) -> T:
+    def _attempt(self, work: Callable[[Transaction], T], access_mode: str, *, commit: bool = True) -> T:
         """One try, in an explicit transaction: the retries are ours, not the driver's."""
         with self._session(access_mode) as session:
             tx = session.begin_transaction()
             try:
                 result = work(Transaction(tx))
-                tx.commit()
+                if commit:
+                    tx.commit()
                 return result
             finally:
                 _roll_back_unless_committed(tx)
