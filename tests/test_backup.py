@@ -30,12 +30,19 @@ from hippograph.store.namespaces import NODE_LABELS
 LOCOMO = REPO.parent / "shared" / "bench" / "locomo-dev.json"
 NAMESPACE = "conv-26"
 SESSIONS = 3  # 58 turns: consolidating them takes seconds
-# Turns that make a relation end in valid time and two facts contradict each other.
+# Turns that make a relation end in valid time, two facts contradict each other, and one turn
+# extends another (EXTENDS: the near-duplicate tiers are on for the original).
 REVISIONS = [
     ("Melanie", "Melanie: I work at Google.", "2022-01-10T10:00:00Z"),
     ("Melanie", "Melanie: I left Google in the spring.", "2023-05-01T10:00:00Z"),
     ("Caroline", "Caroline: I live in Lisbon.", "2023-05-01T10:00:00Z"),
     ("Caroline", "Caroline: I don't live in Lisbon.", "2023-05-01T10:00:00Z"),
+    ("Caroline", "Caroline ran 15 kilometres along the river on Wednesday morning.", "2023-05-03T10:00:00Z"),
+    (
+        "Caroline",
+        "Caroline ran 15 kilometres along the river on Wednesday morning with a new pair of trail shoes.",
+        "2023-05-03T10:05:00Z",
+    ),
 ]
 QUESTIONS = 40
 SECRET = "sk-proj-Zq7vR2mK9pL4xN8bT3wY6cF1hJ5dG0aE"
@@ -231,7 +238,7 @@ def exported(workdir: Path, original_store: dict[str, str]) -> Iterator[tuple[Se
         workdir / "original",
         workdir / "original.log",
         original_store,
-        env={"HIPPOGRAPH_CONSOLIDATION_PROCESSES": "0"},
+        env={"HIPPOGRAPH_CONSOLIDATION_PROCESSES": "0", "HIPPOGRAPH_DEDUP_ENABLED": "true"},
     )
     try:
         fill(server.gql)

@@ -18,7 +18,7 @@ def test_same_content_same_agent_is_a_duplicate(gql: GraphQLClient, namespace: s
     first = capture(gql, namespace, "The deploy runs every Friday at 5pm.", agent="ops-bot")
     again = capture(gql, namespace, "  the deploy runs EVERY friday at 5pm  ", agent="ops-bot")
     assert first["status"] == "CREATED"
-    assert again == {**first, "status": "DUPLICATE"}
+    assert again == {**first, "status": "DUPLICATE", "match": "EXACT"}
     assert census(runtime, namespace) == {"Episode": 1, "History": 1}
 
 

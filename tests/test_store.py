@@ -154,7 +154,7 @@ def test_data_survives_a_restart(restarted: Restarted, admin_secret: str) -> Non
     hits = client.data("recall", input={"namespace": namespace, "query": "uptime SLA"})["recall"]["hits"]
     assert [h["memory"]["id"] for h in hits] == [memory_id]
     again = client.data("capture", input={"namespace": namespace, "content": "Our SLA is 99.95% uptime."})
-    assert again["capture"] == {**restarted.created, "status": "DUPLICATE"}
+    assert again["capture"] == {**restarted.created, "status": "DUPLICATE", "match": "EXACT"}
 
 
 def _cli(
