@@ -156,6 +156,10 @@ def use_key(page: Any, secret: str) -> None:
     page.fill("#key-form input[type=password]", secret)
     page.click("#key-form button[type=submit]")
     assert page.inner_text("#key-form .key-status").startswith("key in use")
+    # With the key the page lists the namespaces and may fill the field with one: wait for that
+    # before typing, or the typing and the page's filling interleave.
+    listed = page.locator("#namespace-list option").or_(page.locator("#message:not([hidden])"))
+    listed.first.wait_for(state="attached")
 
 
 def test_graphiql_renders_offline_runs_a_query_and_subscribes(

@@ -245,6 +245,16 @@ def test_an_unterminated_private_key_is_redacted_to_the_end() -> None:
     assert scrubbed.text == "here:\n[REDACTED:private_key]"
 
 
+def test_words_in_a_formats_own_prefix_do_not_make_it_a_stand_in() -> None:
+    # SECRET and KEY are stand-in words ("your-secret-key"); in AGE-SECRET-KEY-1 they name the
+    # format, and a body with few digits does not look random to the generic layers.
+    key = "AGE-SECRET-KEY-1SJTWFWTGYDJPMGQ3F9SUMGSKWLMHM58KSUGUUTJVTKSHAS3EGL00VHGYMA"
+    assert scrub_credentials(f"identity: {key}").text == "identity: [REDACTED:age_secret_key]"
+    # A mask after the prefix still is one.
+    mask = "ghp_" + "x" * 36
+    assert scrub_credentials(f"token {mask}") == Scrubbed(f"token {mask}", ())
+
+
 def test_scrubbing_is_idempotent() -> None:
     text = "\n".join(template.format(secret) for _, secret, template in CASES)
     text += "\n" + "\n".join(original for _, original, _ in CONTEXT_CASES)

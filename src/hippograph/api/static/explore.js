@@ -372,7 +372,9 @@ async function start() {
       const { namespaces } = await graphql(NAMESPACES, {});
       offer(namespaces);
       const chosen = choose(namespaces);
-      if (!new URLSearchParams(window.location.hash.slice(1)).get("ns") && chosen) $("namespace").value = chosen.name;
+      // Never over what the user typed while the list was on its way.
+      const named = new URLSearchParams(window.location.hash.slice(1)).get("ns") || $("namespace").value.trim();
+      if (!named && chosen) $("namespace").value = chosen.name;
       if (!namespaces.length) say("No namespace holds memories yet: capture some first, then search here.");
     } catch (error) {
       say(error.message);

@@ -124,10 +124,20 @@ def _redact(rule: _Rule, veto: Veto, hits: list[Hit], match: re.Match[str]) -> s
     placeholder (``ghp_xxxx…``) is left as it is."""
     start, end = match.span(rule.group)
     whole, offset = match.group(0), match.start()
-    if veto(match.group(rule.group)):
+    if veto(_body(rule, match.group(rule.group))):
         return whole
     hits.append(Hit(start, end, rule.kind))
     return whole[: start - offset] + marker(rule.kind) + whole[end - offset :]
+
+
+def _body(rule: _Rule, value: str) -> str:
+    """The value after the format's own prefix, which is what the veto judges: the words in
+    ``AGE-SECRET-KEY-1…`` name the format, they do not make the key a stand-in."""
+    lowered = value.lower()
+    for needle in rule.needles:
+        if lowered.startswith(needle):
+            return value[len(needle) :]
+    return value
 
 
 @cache
