@@ -105,6 +105,23 @@ def test_the_cosine_function_is_on_the_scale_the_dialect_says(
         assert cosine.index_score(record["similarity"]) == pytest.approx((1 + cos) / 2, abs=1e-6)
 
 
+def test_start_up_makes_a_quantized_vector_index_again_unquantized(
+    runtime: Runtime, driver: tuple[neo4j.Driver, str]
+) -> None:
+    if runtime.store.dialect is not NEO4J:
+        pytest.skip("ArcadeDB's vector indexes have no quantization to turn off")
+    bolt, database = driver
+    bolt.execute_query(_statement("quantized_probe_index"), database_=database)
+    runtime.store.setup_schema()
+    indexes = {
+        record["name"]: record["quantized"]
+        for record in bolt.execute_query(_statement("vector_index_quantization"), database_=database).records
+    }
+    assert "outdated_probe_embedding" not in indexes
+    assert {"episode_embedding", "episode_context_embedding", "fact_embedding", "entity_embedding"} <= set(indexes)
+    assert not any(indexes.values()), indexes
+
+
 def test_a_vector_index_that_is_never_rebuilt_finds_a_vector_at_once(
     runtime: Runtime, gql: GraphQLClient, namespace: str
 ) -> None:

@@ -69,6 +69,9 @@ class Dialect:
     # Codes this server sends for a conflict that the driver does not classify as retryable. Both
     # servers send Neo.TransientError.Transaction.DeadlockDetected, which it does; none so far.
     transient_codes: frozenset[str] = frozenset()
+    # The query naming indexes an earlier version made differently, which start-up drops so that
+    # the schema's statements (all IF NOT EXISTS) make them again as they are now.
+    outdated_indexes: str | None = None
 
     def index_name(self, logical: str) -> str:
         label, properties = SEARCH_INDEXES[logical]
@@ -76,6 +79,10 @@ class Dialect:
 
     def schema_statements(self) -> list[str]:
         return split_statements(read_text(self.schema_file))
+
+    def drop_index(self, name: str) -> str:
+        quoted = name.replace("`", "``")
+        return f"DROP INDEX `{quoted}` IF EXISTS"
 
     def refusal(self, components: Sequence[Mapping[str, Any]]) -> str | None:
         """Why the server ``dbms.components()`` describes cannot serve, on one line; None if it can."""
@@ -110,6 +117,7 @@ NEO4J = Dialect(
     cosine=Cosine(function_is_index_score=True),
     vector_rebuilt_below=0,
     minimum_version=(5, 23),
+    outdated_indexes="quantized_vector_indexes",
 )
 ARCADEDB = Dialect(
     "arcadedb",

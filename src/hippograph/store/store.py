@@ -285,7 +285,8 @@ class Store:
         """Create constraints and indexes; every statement is idempotent."""
         if self.attached:
             return
-        for statement in self.dialect.schema_statements():
+        drops = [self.dialect.drop_index(name) for name in self._outdated_indexes()]
+        for statement in [*drops, *self.dialect.schema_statements()]:
             if self.dialect.ddl_in_sql:
                 assert self._run_sql is not None, "this dialect's DDL needs the in-process engine"
                 self._run_sql(statement)
@@ -297,6 +298,14 @@ class Store:
         self._migrate_once(_EPISODE_COUNTS, lambda tx: tx.run("recount_episodes"))
         self._migrate_once(_EPISODE_STEMS, _stem_episodes)
         self._migrate_once(_ENTITY_TOKENS, _tokenize_entities)
+
+    def _outdated_indexes(self) -> list[str]:
+        if self.dialect.outdated_indexes is None:
+            return []
+        names = [str(row["name"]) for row in self.read(self.dialect.outdated_indexes)]
+        for name in names:
+            log.warning("store: index %s was made by an earlier version: dropped, to be made again", name)
+        return names
 
     def _run_ddl(self, statement: str) -> None:
         with self._session() as session:
