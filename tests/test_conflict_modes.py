@@ -1,6 +1,6 @@
 """Conflict modes over the real store and GraphQL endpoint (docs/memory-management.md, Conflict
 modes): a namespace's mode for attributes ("Omar allowed the merge" against "Omar denied the merge")
-decides what consolidation believes; ASK holds both sides until resolveConflict settles them."""
+and relations decides what consolidation believes; ASK holds both sides until resolveConflict settles them."""
 
 from __future__ import annotations
 
