@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hippograph.consolidation.settle import Stance, Verdict, settle, settle_polarity
 from hippograph.kernel.model import ConflictMode
@@ -95,3 +97,63 @@ def test_a_settled_conflict_is_not_settled_again(mode: ConflictMode) -> None:
     alone = [stance("loves", "like", 0.9, 1)]
     assert settle(alone, "loves", "like", "dislike", mode) == Verdict()
     assert settle([LOVES, HATES], "gone", "like", "dislike", mode) == Verdict()
+
+
+def applied(group: list[Stance], verdict: Verdict) -> list[Stance]:
+    """The group as the store holds it after the verdict: superseded facts are no longer believed
+    and leave it, links are seen from both ends, held facts carry their conflict."""
+    status = {s.id: s.status for s in group} | dict(verdict.statuses)
+    linked = {s.id: set(s.contradicts) for s in group}
+    for a, b in verdict.links:
+        linked[a].add(b)
+        linked[b].add(a)
+    held = set(verdict.conflict[1]) if verdict.conflict else set()
+    conflict = (verdict.conflict[0] or "new") if verdict.conflict else None
+    return [
+        Stance(
+            s.id,
+            s.polarity,
+            status[s.id],
+            s.confidence,
+            s.valid_from,
+            s.hash,
+            frozenset(linked[s.id]),
+            conflict if s.id in held else s.conflict,
+        )
+        for s in group
+        if status[s.id] != "superseded"
+    ]
+
+
+stances = st.lists(
+    st.builds(
+        stance,
+        fact=st.sampled_from(["a", "b", "c", "d"]),
+        polarity=st.sampled_from(["like", "dislike"]),
+        confidence=st.sampled_from([0.5, 0.7, 0.9]),
+        day=st.integers(0, 4),
+    ),
+    min_size=1,
+    max_size=5,
+    unique_by=lambda s: s.id,
+)
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(stances, st.sampled_from(list(ConflictMode)), st.data())
+def test_settling_what_was_settled_changes_nothing(
+    group: list[Stance], mode: ConflictMode, data: st.DataObject
+) -> None:
+    me = data.draw(st.sampled_from(group))
+    opposite = "dislike" if me.polarity == "like" else "like"
+    verdict = settle(group, me.id, me.polarity, opposite, mode)
+    after = applied(group, verdict)
+    assert settle(after, me.id, me.polarity, opposite, mode) == Verdict(), (verdict, after)
+    if verdict.supersedes or mode is ConflictMode.STRONGEST:
+        return
+    # MERGE and ASK supersede nothing: every fact stays, active for MERGE, quarantined for ASK.
+    wanted = "quarantined" if mode is ConflictMode.ASK else "active"
+    changed = {s.id for s in group} - {s.id for s in after}
+    assert not changed
+    if verdict.statuses:
+        assert {status for _, status in verdict.statuses} == {wanted}
