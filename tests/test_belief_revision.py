@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hippograph.consolidation.revise import Stance, Verdict, settle_polarity
+from hippograph.consolidation.settle import Stance, Verdict, settle_polarity
 from hippograph.consolidation.timeline import Said, Timeline, timeline
 
 START = datetime(2024, 1, 1, tzinfo=UTC)

@@ -11,6 +11,7 @@ import sys
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from support.own_store import store_of_its_own
 from support.processes import REPO, eventually, free_port
 
 from hippograph.access import KeyRole, create_key
-from hippograph.client import Client, Unauthenticated
+from hippograph.client import Client, ConflictKind, ConflictMode, Fact, Unauthenticated
 from hippograph.runtime import Runtime
 
 # Each test starts `hippograph mcp` in a process of its own: the process tier.
@@ -52,6 +53,8 @@ TOOLS = {
     "add_work_item",
     "set_work_item_state",
     "list_work_items",
+    "list_conflicts",
+    "resolve_conflict",
 }
 
 
@@ -233,6 +236,43 @@ def test_projects_through_the_tools_and_the_client(
             moved = await call(s, "assign_session", session="p2")
             assert moved["project"] is None
             assert (await error(s, "assign_session", session="nope", project="studio"))[0] == "NOT_FOUND"
+
+    warm_up(base_url, admin_secret)
+    run(scenario)
+
+
+@pytest.mark.process
+def test_conflicts_are_listed_and_resolved_through_the_tools_and_the_client(
+    base_url: str, admin_secret: str, namespace: str, tmp_path: Path
+) -> None:
+    """The client sets the mode ASK; a contradiction is held open until the tool resolves it."""
+
+    async def scenario() -> None:
+        with Client(base_url, key=admin_secret, namespace=namespace) as direct:
+            modes = direct.set_conflict_mode(ConflictKind.ATTRIBUTE, ConflictMode.ASK)
+            assert (modes.attribute, modes.relation) == (ConflictMode.ASK, ConflictMode.TEMPORAL)
+            for text, at in (("Omar allowed the merge.", "2023-03-01"), ("Omar denied the merge.", "2023-06-01")):
+                direct.capture(
+                    f"Dana Lee: {text}", agent="Dana Lee", occurred_at=datetime.fromisoformat(f"{at}T09:00:00+00:00")
+                )
+                direct.consolidate()
+            [held] = direct.conflicts()
+            assert {side.status for side in held.facts} == {"quarantined"}
+        remote = ("--url", base_url, "--namespace", namespace)
+        async with mcp_session(*remote, log=tmp_path / "mcp.log", env={"HIPPOGRAPH_API_KEY": admin_secret}) as s:
+            [listed] = (await call(s, "list_conflicts"))["conflicts"]
+            assert listed["id"] == held.id and len(listed["facts"]) == 2
+            allowed = next(side["id"] for side in listed["facts"] if side["polarity"] == "allow")
+            code, _ = await error(s, "resolve_conflict", id=held.id, keep=["01NOSUCH"])
+            assert code == "BAD_INPUT"
+            await call(s, "resolve_conflict", id=held.id, keep=[allowed], reason="Omar confirmed")
+            assert (await call(s, "list_conflicts"))["conflicts"] == []
+        with Client(base_url, key=admin_secret, namespace=namespace) as direct:
+            for side in held.facts:
+                settled = direct.memory(side.id)
+                assert isinstance(settled, Fact) and settled.status == (
+                    "active" if side.id == allowed else "superseded"
+                )
 
     warm_up(base_url, admin_secret)
     run(scenario)

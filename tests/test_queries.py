@@ -123,6 +123,7 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
         "graph_seed_nodes": {"entities": [], "concept_keys": [], "hits": stored.episodes, **times},
         "graph_node_memories": {"nodes": stored.nodes, "fact_concepts": True, **times},
         "graph_next_episodes": {"memories": stored.episodes, **times},
+        "conflict_modes": {},
     }
     return {"namespace": stored.namespace, **given[query.name]}
 

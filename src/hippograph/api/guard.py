@@ -49,6 +49,7 @@ MUTATION_ROLES: dict[str, KeyRole] = {
             "createWorkItem",
             "setWorkItemState",
             "assignSession",
+            "resolveConflict",
         ),
         KeyRole.WRITER,
     ),

@@ -7,6 +7,7 @@ from typing import Any
 import graphene
 
 from hippograph.api import types
+from hippograph.api.conflicts import ConflictMutation
 from hippograph.api.guard import actor, tenant, tenant_or_all
 from hippograph.api.inputs import (
     NAMESPACE_HELP,
@@ -54,7 +55,7 @@ def _memory_change(description: str) -> graphene.Field:
     )
 
 
-class Mutation(ProcedureMutation, SummaryMutation, graphene.ObjectType):
+class Mutation(ConflictMutation, ProcedureMutation, SummaryMutation, graphene.ObjectType):
     capture = graphene.Field(
         graphene.NonNull(types.CaptureResult),
         input=graphene.Argument(graphene.NonNull(CaptureInput)),

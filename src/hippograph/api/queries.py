@@ -8,6 +8,7 @@ import graphene
 
 from hippograph.api import types
 from hippograph.api.concepts import ConceptQuery
+from hippograph.api.conflicts import ConflictQuery
 from hippograph.api.guard import principal_of, tenant, tenant_or_all
 from hippograph.api.inputs import NAMESPACE_HELP, RecallInput, to_recall
 from hippograph.api.pagination import (
@@ -31,7 +32,7 @@ from hippograph.lifecycle.stats import stats
 from hippograph.recall.service import recall
 
 
-class Query(ConceptQuery, ProcedureQuery, SummaryQuery, graphene.ObjectType):
+class Query(ConflictQuery, ConceptQuery, ProcedureQuery, SummaryQuery, graphene.ObjectType):
     recall = graphene.Field(
         graphene.NonNull(types.RecallResult),
         input=graphene.Argument(graphene.NonNull(RecallInput)),

@@ -20,6 +20,10 @@ from hippograph.client.types import (
     CaptureResult,
     Channel,
     Concept,
+    Conflict,
+    ConflictKind,
+    ConflictMode,
+    ConflictModes,
     ConsolidationResult,
     Entity,
     Episode,
@@ -476,6 +480,30 @@ class AsyncClient:
         """Run the sweeps now (admin): event TTL, erasure past the recovery window, History retention."""
         data = await self.execute("sweep", graphql_input(namespace=self.config.scope(namespace)))
         return decode(SweepReport, data["sweep"])
+
+    async def conflict_modes(self, *, namespace: str | None = None) -> ConflictModes:
+        """The namespace's conflict mode for each kind of statement."""
+        data = await self.execute("conflictModes", graphql_input(namespace=self.config.scope(namespace)))
+        return decode(ConflictModes, data["conflictModes"])
+
+    async def set_conflict_mode(
+        self, kind: ConflictKind, mode: ConflictMode, *, namespace: str | None = None
+    ) -> ConflictModes:
+        """Set the namespace's conflict mode for one kind of statement (admin)."""
+        given = graphql_input(kind=kind, mode=mode, namespace=self.config.scope(namespace))
+        return decode(ConflictModes, (await self.execute("setConflictMode", given))["setConflictMode"])
+
+    async def conflicts(self, *, namespace: str | None = None) -> list[Conflict]:
+        """The namespace's open conflicts (mode ASK), oldest first."""
+        data = await self.execute("conflicts", graphql_input(namespace=self.config.scope(namespace)))
+        return decode(list[Conflict], data["conflicts"])
+
+    async def resolve_conflict(
+        self, id: str, keep: Sequence[str], *, reason: str | None = None, namespace: str | None = None
+    ) -> Conflict:
+        """Settle an open conflict: the facts in ``keep`` become active, the others superseded."""
+        given = graphql_input(id=id, keep=list(keep), reason=reason, namespace=self.config.scope(namespace))
+        return decode(Conflict, (await self.execute("resolveConflict", given))["resolveConflict"])
 
     async def session_summary(self, session: str, *, namespace: str | None = None) -> SessionSummary:
         """What a session was about: the turns that best cover it, each citing its episode."""

@@ -491,3 +491,51 @@ class SweepReport:
     expired_events: int
     erased: int
     history_purged: int
+
+
+class ConflictKind(StrEnum):
+    """The kinds of statement a conflict mode is set for."""
+
+    ATTRIBUTE = "ATTRIBUTE"  # opposite polarities about one subject
+    RELATION = "RELATION"  # a functional relation given another object
+
+
+class ConflictMode(StrEnum):
+    """What belief revision does when a statement conflicts with a believed one."""
+
+    STRONGEST = "STRONGEST"
+    TEMPORAL = "TEMPORAL"
+    KEEP_EXISTING = "KEEP_EXISTING"
+    USE_NEW = "USE_NEW"
+    MERGE = "MERGE"
+    ASK = "ASK"
+
+
+@dataclass(frozen=True)
+class ConflictModes:
+    """A namespace's conflict mode for each kind of statement."""
+
+    namespace: str
+    attribute: ConflictMode
+    relation: ConflictMode
+
+
+@dataclass(frozen=True)
+class ConflictSide:
+    id: str
+    statement: str
+    status: str
+    polarity: str | None
+    confidence: float
+    valid_from: datetime | None
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Facts held quarantined (mode ASK) until resolve_conflict settles them."""
+
+    id: str
+    namespace: str
+    kind: ConflictKind
+    opened_at: datetime
+    facts: list[ConflictSide]

@@ -17,7 +17,7 @@ from ulid import ULID
 
 from hippograph.consolidation.batch import EpisodeWork, Statements
 from hippograph.consolidation.concepts import fact_concepts
-from hippograph.consolidation.revise import NewFact, revise_polarity, revise_relation, support_props
+from hippograph.consolidation.revise import CONSOLIDATION, NewFact, revise_polarity, revise_relation, support_props
 from hippograph.consolidation.timeline import Said
 from hippograph.embedding import Vector
 from hippograph.extraction.model import FactCandidate, Mention
@@ -30,8 +30,6 @@ from hippograph.store.facts import FactRecord, fact_properties
 # A statement of a fact that is still believed (quarantined: disputed, not disproved) supports it;
 # one of a superseded fact starts a new version.
 LIVE = ("active", "quarantined")
-# The actor of memory events consolidation causes.
-CONSOLIDATION = "consolidation"
 
 
 @dataclass(frozen=True)

@@ -12,19 +12,25 @@ the strongest side stays believed (higher confidence, then the later statement).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
 from ulid import ULID
 
+from hippograph.consolidation.settle import Stance, settle
 from hippograph.consolidation.timeline import Said, Timeline, Version, timeline
 from hippograph.embedding import Vector
 from hippograph.extraction.model import FactCandidate
 from hippograph.extraction.polarity import opposite_polarity
 from hippograph.extraction.vocabulary import relation_types
 from hippograph.kernel.events import EventKind
+from hippograph.kernel.model import ConflictKind, ConflictMode
+from hippograph.store.history import history_event
+from hippograph.store.namespaces import conflict_modes_of
+
+# The actor of memory events and History records consolidation causes.
+CONSOLIDATION = "consolidation"
 
 
 class Context(Protocol):
@@ -90,7 +96,10 @@ def revise_relation(ctx: Context, said: Said, subject: str, predicate: str, new:
                 s["precision"],
             )
             owner[statement] = row["id"]
-    result = timeline([*owner, said], relation_types()[predicate].functional)
+    functional = relation_types()[predicate].functional
+    if functional and conflict_mode(ctx, namespace, ConflictKind.RELATION) is ConflictMode.MERGE:
+        functional = False  # every object stays current, each version with its own support
+    result = timeline([*owner, said], functional)
     facts = _assign(ctx, result, owner, stored, said, new)
     _write_versions(ctx, result, facts, owner, stored, said, new, subject)
     _relink(ctx, "SUPERSEDES", stored, {(facts[v.superseded_by], facts[v]) for v in result.versions if v.superseded_by})
@@ -234,57 +243,9 @@ def _relink(ctx: Context, kind: str, stored: dict[str, dict[str, Any]], wanted: 
                 ctx.note(EventKind.CONTRADICTED, b, a)
 
 
-@dataclass(frozen=True)
-class Stance:
-    """One believed fact of a polarity group ("loves sushi" beside "hates sushi"): what deciding
-    who is believed reads of it."""
-
-    id: str
-    polarity: str
-    status: str
-    confidence: float
-    valid_from: datetime
-    hash: str
-    contradicts: frozenset[str]  # the facts it has CONTRADICTS links with, either way
-
-    @property
-    def rank(self) -> tuple[float, datetime, str]:
-        """Who is believed in a contradiction: the higher confidence, then the later statement."""
-        return (self.confidence, self.valid_from, self.hash)
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """What a polarity group's revision changes: CONTRADICTS links to add, (believed, doubted),
-    and the facts whose status changes, in the group's order."""
-
-    links: tuple[tuple[str, str], ...] = ()
-    statuses: tuple[tuple[str, str], ...] = ()
-
-
-def settle_polarity(group: Sequence[Stance], fact_id: str, polarity: str, opposite: str) -> Verdict:
-    """The fact ``fact_id`` of ``polarity`` contradicts every fact of the ``opposite`` one in the
-    group; in the whole group a fact is quarantined while one of the other side outranks it."""
-    mine = [stance for stance in group if stance.polarity == polarity]
-    theirs = [stance for stance in group if stance.polarity == opposite]
-    me = next((stance for stance in mine if stance.id == fact_id), None)
-    if me is None or not theirs:
-        return Verdict()
-    links = [(me.id, other.id) if me.rank > other.rank else (other.id, me.id) for other in theirs]
-    new_links = tuple((a, b) for a, b in links if b not in me.contradicts and a not in me.contradicts)
-    best = {polarity: max(stance.rank for stance in mine), opposite: max(stance.rank for stance in theirs)}
-    statuses = []
-    for stance in group:
-        rival = best[opposite if stance.polarity == polarity else polarity]
-        status = "quarantined" if rival > stance.rank else "active"
-        if status != stance.status:
-            statuses.append((stance.id, status))
-    return Verdict(new_links, tuple(statuses))
-
-
 def revise_polarity(ctx: Context, candidate: FactCandidate, fact_id: str, subject: str, namespace: str) -> None:
     """Link the fact with every live fact of the opposite polarity about the subject, and settle
-    who is believed in the whole group (``settle_polarity``)."""
+    who is believed under the namespace's conflict mode for attributes (settle.py)."""
     polarity = candidate.polarity or ""
     opposite = opposite_polarity(polarity)
     if opposite is None:
@@ -296,14 +257,49 @@ def revise_polarity(ctx: Context, candidate: FactCandidate, fact_id: str, subjec
         subject=subject,
         polarities=[polarity, opposite],
     )
-    verdict = settle_polarity([_stance(row) for row in rows], fact_id, polarity, opposite)
+    if not any(row["polarity"] == opposite for row in rows):
+        return  # no conflict: the namespace's mode is not even read
+    mode = conflict_mode(ctx, namespace, ConflictKind.ATTRIBUTE)
+    verdict = settle([_stance(row) for row in rows], fact_id, polarity, opposite, mode)
     if verdict.links:
         ctx.run("link_contradicts", pairs=[{"a": a, "b": b} for a, b in verdict.links])
         for a, b in verdict.links:
             ctx.note(EventKind.CONTRADICTED, a, b)
             ctx.note(EventKind.CONTRADICTED, b, a)
+    if verdict.supersedes:
+        ctx.run("link_supersedes", pairs=[{"a": a, "b": b} for a, b in verdict.supersedes])
+        for a, b in verdict.supersedes:
+            ctx.note(EventKind.SUPERSEDED, b, a)
     if verdict.statuses:
         ctx.run("set_fact_status", facts=[{"id": fact, "status": status} for fact, status in verdict.statuses])
+    if verdict.conflict is not None:
+        _hold(ctx, namespace, *verdict.conflict)
+
+
+def conflict_mode(ctx: Context, namespace: str, kind: ConflictKind) -> ConflictMode:
+    """The namespace's mode for ``kind``, read in the commit's own transaction: several processes
+    consolidate one store, and a mode set on any of them holds for the next commit."""
+    [row] = ctx.run("conflict_modes", namespace=namespace)
+    return conflict_modes_of(row)[kind]
+
+
+def _hold(ctx: Context, namespace: str, conflict: str | None, facts: tuple[str, ...]) -> None:
+    """Hold ``facts`` in the open conflict ``conflict`` (None: a new one), for resolveConflict."""
+    opened = conflict is None
+    conflict = conflict or str(ULID())
+    ctx.run(
+        "hold_in_conflict",
+        namespace=namespace,
+        conflict=conflict,
+        kind=ConflictKind.ATTRIBUTE.value,
+        facts=list(facts),
+        now=ctx.now,
+    )
+    event = "conflict_opened" if opened else "conflict_joined"
+    metadata = {"kind": ConflictKind.ATTRIBUTE.value, "facts": list(facts)}
+    ctx.run(
+        "record_history", rows=[history_event(namespace, conflict, event, CONSOLIDATION, ctx.now, metadata=metadata)]
+    )
 
 
 def _stance(row: dict[str, Any]) -> Stance:
@@ -315,4 +311,5 @@ def _stance(row: dict[str, Any]) -> Stance:
         row["valid_from"],
         row["hash"],
         frozenset(row["contradicts"]),
+        row["conflict"],
     )

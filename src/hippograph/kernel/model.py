@@ -156,3 +156,57 @@ class Entity:
     first_seen_at: datetime | None
     last_seen_at: datetime | None
     merged_into: str | None = None  # set on the tombstone of an entity merged into another
+
+
+class ConflictKind(StrEnum):
+    """The kinds of statement a conflict mode is set for (docs/memory-management.md, Conflict modes)."""
+
+    ATTRIBUTE = "attribute"  # opposite polarities about one subject: "loves sushi" against "hates sushi"
+    RELATION = "relation"  # a functional relation given another object: LIVES_IN Boston, then Denver
+
+
+class ConflictMode(StrEnum):
+    """What belief revision does when a new statement conflicts with a believed one."""
+
+    STRONGEST = "strongest"  # the higher confidence, then the later statement, is believed; the other quarantined
+    TEMPORAL = "temporal"  # the later statement (by the time it says) wins; the earlier is superseded
+    KEEP_EXISTING = "keep_existing"  # what was believed stays; the newcomer is superseded at once
+    USE_NEW = "use_new"  # the newcomer wins; what was believed is superseded
+    MERGE = "merge"  # both stay current: the attribute has several values, each with its own support
+    ASK = "ask"  # both are quarantined and a conflict is listed until resolveConflict settles it
+
+
+# The modes a namespace has until it sets one: exactly the revision Hippograph always did.
+DEFAULT_CONFLICT_MODES: dict[ConflictKind, ConflictMode] = {
+    ConflictKind.ATTRIBUTE: ConflictMode.STRONGEST,
+    ConflictKind.RELATION: ConflictMode.TEMPORAL,
+}
+# A relation's versions are worked out again from all its statements whenever one arrives
+# (consolidation/timeline.py), so only the modes that do not depend on arrival order apply to it.
+CONFLICT_MODES_OF: dict[ConflictKind, frozenset[ConflictMode]] = {
+    ConflictKind.ATTRIBUTE: frozenset(ConflictMode),
+    ConflictKind.RELATION: frozenset({ConflictMode.TEMPORAL, ConflictMode.MERGE}),
+}
+
+
+@dataclass(frozen=True)
+class ConflictSide:
+    """One fact of an open conflict."""
+
+    id: str
+    statement: str
+    status: str
+    polarity: str | None
+    confidence: float
+    valid_from: datetime | None
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Facts held quarantined by the ``ask`` mode until someone resolves them."""
+
+    id: str
+    namespace: str
+    kind: ConflictKind
+    opened_at: datetime
+    facts: tuple[ConflictSide, ...]

@@ -328,6 +328,30 @@ def build_server(clients: Clients) -> MCPServer:
         assignment = await client.assign_session(session, project, namespace=namespace)
         return answer(plain(assignment), f"{assignment.session} -> {assignment.project}")
 
+    @server.tool(annotations=READ_ONLY)
+    @coded
+    async def list_conflicts(ctx: Context, namespace: Namespace = None) -> CallToolResult:
+        """Contradicting facts held quarantined until someone decides (the namespace's conflict mode ASK)."""
+        client = await clients.for_request(ctx.headers)
+        return answer({"conflicts": plain(await client.conflicts(namespace=namespace))})
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False))
+    @coded
+    async def resolve_conflict(
+        id: Annotated[str, Field(description="The conflict's id, from list_conflicts.", min_length=1, max_length=100)],
+        keep: Annotated[
+            list[Annotated[str, Field(min_length=1, max_length=100)]],
+            Field(description="The facts of the conflict that hold (one, several or none).", max_length=1000),
+        ],
+        ctx: Context,
+        reason: Annotated[str | None, Field(description="Why; the audit trail keeps it.")] = None,
+        namespace: Namespace = None,
+    ) -> CallToolResult:
+        """Settle a conflict: the kept facts become believed, the others superseded."""
+        client = await clients.for_request(ctx.headers)
+        conflict = await client.resolve_conflict(id, keep, reason=reason, namespace=namespace)
+        return answer(plain(conflict), f"resolved {conflict.id}: kept {len(keep)} of {len(conflict.facts)}")
+
     add_procedure_tools(server, clients)
     return server
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
+from typing import Any
 
+from hippograph.kernel.model import DEFAULT_CONFLICT_MODES, ConflictKind, ConflictMode
 from hippograph.store.history import history_event
+from hippograph.store.rows import CONFLICT_MODES
 from hippograph.store.store import Store, Transaction
 
 # The labels a namespace's data has, in the order an import creates them. Namespace is the
@@ -98,3 +101,35 @@ def delete_namespace(store: Store, namespace: str) -> dict[str, int]:
 def _delete_some(tx: Transaction, label: str, namespace: str) -> int:
     rows = tx.run("delete_namespace_nodes", labels={"NODE_LABEL": label}, namespace=namespace, limit=_DELETE_BATCH)
     return int(rows[0]["deleted"])
+
+
+def conflict_modes_of(row: Mapping[str, Any]) -> dict[ConflictKind, ConflictMode]:
+    """A namespace's conflict mode for each kind, from its record's row (conflict_modes): the
+    default where it set none."""
+    return {kind: ConflictMode(row[kind.value] or DEFAULT_CONFLICT_MODES[kind]) for kind in ConflictKind}
+
+
+def conflict_modes(store: Store, namespace: str) -> dict[ConflictKind, ConflictMode]:
+    [row] = store.read(CONFLICT_MODES, namespace=namespace)
+    return conflict_modes_of(row)
+
+
+def set_conflict_mode(
+    store: Store, namespace: str, kind: ConflictKind, mode: ConflictMode, actor: str, now: datetime
+) -> dict[ConflictKind, ConflictMode]:
+    """Set the namespace's mode for ``kind``; History records the change (target: the namespace)
+    with the mode it replaced. Open conflicts stay open whatever the new mode is."""
+
+    def write(tx: Transaction) -> None:
+        [row] = tx.run(CONFLICT_MODES, namespace=namespace)
+        before = conflict_modes_of(row)[kind]
+        modes: dict[str, Any] = {k.value: mode.value if k is kind else None for k in ConflictKind}
+        tx.run("set_conflict_mode", namespace=namespace, **modes)
+        metadata = {"kind": kind.value, "mode": mode.value, "previous": before.value}
+        tx.run(
+            "record_history",
+            rows=[history_event(namespace, namespace, "conflict_mode_set", actor, now, metadata=metadata)],
+        )
+
+    store.write(write)
+    return conflict_modes(store, namespace)

@@ -174,3 +174,16 @@ NAMESPACE_EPISODE_COUNT = Query("namespace_episode_count", EpisodeCount)
 GRAPH_SEED_NODES = Query("graph_seed_nodes", SeedNode)
 GRAPH_NODE_MEMORIES = Query("graph_node_memories", NodeMemory, listed=True)
 GRAPH_NEXT_EPISODES = Query("graph_next_episodes", NextEpisode, listed=True)
+
+
+# A namespace's settings (store/namespaces.py).
+
+
+class ConflictModesRow(TypedDict):
+    """The conflict mode a namespace set for each kind (kernel ConflictKind); None: the default."""
+
+    attribute: str | None
+    relation: str | None
+
+
+CONFLICT_MODES = Query("conflict_modes", ConflictModesRow)
