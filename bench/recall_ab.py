@@ -10,7 +10,7 @@ counted apart), median and p95, and R@k as ``locomo_recall.py`` scores it; then 
 baseline as ratios.
 
     git archive BASE src cypher extract graphql | tar -x -C /tmp/base     # the baseline checkout
-    python bench/recall_ab.py --data-dir DIR --baseline /tmp/base [--conversations 2] [--channels all]
+    python bench/recall_ab.py --data-dir DIR --baseline /tmp/base [--candidate CHECKOUT] [--conversations 2] [--channels all]
 """
 
 from __future__ import annotations
@@ -123,6 +123,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data-dir", type=Path, required=True, help="a store locomo_recall.py filled")
     parser.add_argument("--baseline", type=Path, required=True, help="the checkout to compare this one with")
+    parser.add_argument("--candidate", type=Path, default=REPO, help="the checkout measured (default: this one)")
     parser.add_argument("--conversations", type=int, help="only the first N LoCoMo conversations")
     parser.add_argument("--channels", default="all", choices=sorted(ABLATIONS))
     parser.add_argument("--warmup", type=int, default=200, help="recalls of turns on each server before measuring")
@@ -140,7 +141,7 @@ def main() -> None:
     load_before = load_average()
     with ExitStack() as stack:
         sides = []
-        for name, root in (("baseline", args.baseline.resolve()), ("candidate", REPO)):
+        for name, root in (("baseline", args.baseline.resolve()), ("candidate", args.candidate.resolve())):
             data_dir = args.data_dir
             if not on_neo4j():  # each embedded engine holds its directory's lock
                 data_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=f"recall-ab-{name}-")))
