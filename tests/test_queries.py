@@ -18,7 +18,7 @@ from hippograph.kernel.filters import MemoryFilters, filter_params
 from hippograph.kernel.model import CaptureInput, Role
 from hippograph.lifecycle.remember import RememberInput, remember
 from hippograph.runtime import Runtime
-from hippograph.store.rows import GRAPH_SEED_NODES, PAGE_FACTS, Query, declared
+from hippograph.store.rows import GRAPH_WALK, PAGE_FACTS, NodeMemory, Query, SeedNode, declared
 from hippograph.store.search import scoped_query
 from hippograph.store.store import cypher, query_files
 
@@ -53,7 +53,6 @@ class Stored:
     session: str
     episodes: list[str]
     facts: list[str]
-    nodes: list[str]
     embedding: list[float]
 
 
@@ -72,12 +71,8 @@ def stored(runtime: Runtime) -> Stored:
     consolidate(runtime, namespace=namespace)
     remember(runtime, RememberInput("Never share Caroline's address.", kind="core", namespace=namespace))
     facts = [row["id"] for row in runtime.store.read(PAGE_FACTS, namespace=namespace, before=None, limit=50)]
-    now = datetime.now(UTC)
-    seeds = runtime.store.read(
-        GRAPH_SEED_NODES, entities=[], concept_keys=[], hits=episodes, namespace=namespace, as_of=now, known_at=now
-    )
     embedding = runtime.embedder.embed_query("Where does Caroline work?")
-    return Stored(namespace, session, episodes, facts, [row["id"] for row in seeds], list(embedding))
+    return Stored(namespace, session, episodes, facts, list(embedding))
 
 
 def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[str, Any]:
@@ -120,8 +115,17 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
         },
         "vector_scope": {},
         "namespace_episode_count": {},
-        "graph_seed_nodes": {"entities": [], "concept_keys": [], "hits": stored.episodes, **times},
-        "graph_node_memories": {"nodes": stored.nodes, "fact_concepts": True, **times},
+        "graph_walk": {
+            "entities": [],
+            "concept_keys": [],
+            "hits": stored.episodes,
+            "expanded": [],
+            "concepts": True,
+            "fact_concepts": True,
+            "hub_share": 1.0,
+            "min_hub_df": 10,
+            **times,
+        },
         "graph_next_episodes": {"memories": stored.episodes, **times},
         "conflict_modes": {},
     }
@@ -137,3 +141,15 @@ def test_a_declared_query_returns_its_record(runtime: Runtime, stored: Stored, q
     declared_columns = set(get_type_hints(query.row))
     for row in rows:
         assert set(cast(dict[str, Any], row)) == declared_columns
+
+
+def test_a_graph_step_lists_seeds_and_links_with_their_columns(runtime: Runtime, stored: Stored) -> None:
+    """graph_walk's lists hold maps too: their keys are the row types' (SeedNode, NodeMemory)."""
+    [step] = runtime.store.read(GRAPH_WALK, **params_of(GRAPH_WALK, runtime, stored))
+    assert step["episodes"] == len(stored.episodes)
+    assert step["seeds"] and step["links"]
+    assert {frozenset(row) for row in step["seeds"]} == {frozenset(get_type_hints(SeedNode))}
+    assert {frozenset(row) for row in step["links"]} == {frozenset(get_type_hints(NodeMemory))}
+    # Every seed of the hits is linked to the hit it came by, and its memories include that hit.
+    linked = {(link["node"], link["memory"]) for link in step["links"]}
+    assert all((row["id"], row["via"]) in linked for row in step["seeds"])

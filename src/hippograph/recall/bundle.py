@@ -15,7 +15,7 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from hippograph.kernel.model import Episode, Fact, Memory, Role
 from hippograph.kernel.rules import load_rules
@@ -34,6 +34,8 @@ _UNREADABLE = "(unreadable)"
 _REMOVED = "(removed)"
 # Of a long text, only its start can reach the snippet: excision reads that much of it, not 64 KiB.
 _EXCISION_CHARS = 2 * SNIPPET_CHARS
+# Snippets and fields kept rendered: a few MiB at most (a snippet's text is cut to _EXCISION_CHARS).
+_RENDERED = 4096
 # Control characters (Unicode category Cc) and lone surrogates, which no reader shows as text.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
@@ -87,7 +89,14 @@ def _line(memory: Memory) -> str:
 
 def _snippet(text: str, speaker: str) -> str:
     # Cut before reading, as reading all of a long text would cost more than the recall it serves.
-    flat = _without_speaker(_one_line(_excised(text[:_EXCISION_CHARS])), speaker)
+    return _rendered_snippet(text[:_EXCISION_CHARS], speaker)
+
+
+# Rendering is a function of the text alone, and the same memories come back recall after recall
+# (core facts in every one): each is read once, not once per recall (about 1 ms apiece).
+@lru_cache(maxsize=_RENDERED)
+def _rendered_snippet(text: str, speaker: str) -> str:
+    flat = _without_speaker(_one_line(_excised(text)), speaker)
     if len(flat) > SNIPPET_CHARS:
         flat = flat[: SNIPPET_CHARS - 1].rstrip() + "…"
     snippet = _untagged(flat)
@@ -103,6 +112,7 @@ def _without_speaker(text: str, speaker: str) -> str:
     return text[len(prefix) :].lstrip() if text[: len(prefix)].casefold() == prefix.casefold() else text
 
 
+@lru_cache(maxsize=_RENDERED)
 def _field(value: str) -> str:
     """A short field (kind, source): excised, on one line, with none of our tags. Capture refuses
     the system role, so no name may read as it either (what ``<|im_start|>system`` leaves)."""

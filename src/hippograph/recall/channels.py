@@ -20,9 +20,10 @@ from hippograph.recall.graph import GraphQuery, QuerySeeds, graph_channel, query
 from hippograph.recall.modes import ModePreset
 from hippograph.recall.request import Channel, Degradation, RecallRequest
 from hippograph.runtime import Runtime
-from hippograph.store.rows import FULLTEXT_SEARCH
+from hippograph.store import Transaction
+from hippograph.store.rows import FULLTEXT_SEARCH, VectorScope
 from hippograph.store.search import scoped_query
-from hippograph.store.vectors import CONTEXTS, VectorQuery, vector_channel
+from hippograph.store.vectors import CONTEXTS, VectorQuery, vector_channel, vector_scope
 
 log = logging.getLogger(__name__)
 
@@ -63,11 +64,31 @@ def run_channels(
             embedding.set_exception(error)
         if Channel.VECTOR not in wanted:
             return None
-        return attempt(Channel.VECTOR, lambda: _vector(runtime, request, fetch, embedding.result()))
+        return attempt(Channel.VECTOR, vector)
+
+    # Both vector searches weigh the namespace's vector_scope: the vector channel reads it and
+    # hands it to the context channel, which otherwise reads it itself.
+    scope: Future[VectorScope] = Future()
+    shared = Channel.VECTOR in wanted
+
+    def vector() -> list[Ranked]:
+        def read_scope(tx: Transaction) -> VectorScope:
+            try:
+                found = vector_scope(tx, request.namespace)
+            except BaseException as error:
+                if not scope.done():
+                    scope.set_exception(error)
+                raise
+            if not scope.done():  # a transaction the driver runs again reads it again
+                scope.set_result(found)
+            return found
+
+        query = VectorQuery(request.namespace, embedding.result(), fetch, MIN_COSINE)
+        return vector_channel(runtime.store, query, read_scope)
 
     def context() -> list[Ranked]:
         query = VectorQuery(request.namespace, embedding.result(), fetch, MIN_COSINE, (CONTEXTS,))
-        return vector_channel(runtime.store, query)
+        return vector_channel(runtime.store, query, (lambda _: scope.result()) if shared else None)
 
     def graph() -> list[Ranked]:
         assert named is not None
@@ -142,7 +163,3 @@ def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> list[Ranke
     ]
     rows = runtime.store.read_listed(FULLTEXT_SEARCH, searches=searches, namespace=request.namespace, limit=fetch)
     return [Ranked(row["id"], row["score"], row["label"]) for row in rows]
-
-
-def _vector(runtime: Runtime, request: RecallRequest, fetch: int, embedding: Vector) -> list[Ranked]:
-    return vector_channel(runtime.store, VectorQuery(request.namespace, embedding, fetch, MIN_COSINE))

@@ -22,7 +22,7 @@ from hippograph.recall.ppr import Subgraph, personalized_pagerank, spreading_act
 from hippograph.resolution.resolve import name_ref, resolve_names
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
-from hippograph.store.rows import GRAPH_NEXT_EPISODES, GRAPH_NODE_MEMORIES, GRAPH_SEED_NODES, NAMESPACE_EPISODE_COUNT
+from hippograph.store.rows import GRAPH_NEXT_EPISODES, GRAPH_WALK
 
 PPR = "ppr"
 SPREADING = "spreading"
@@ -81,8 +81,7 @@ def _rank(tx: Transaction, request: GraphQuery, seeds: QuerySeeds, text_hits: Se
     keys = list(seeds.concept_keys) if options.concepts else []
     if not seeds.entities and not keys and not text_hits:
         return []
-    [count] = tx.run(NAMESPACE_EPISODE_COUNT, namespace=request.namespace)
-    walk = _Walk(tx, request, max(count["episodes"], 1))
+    walk = _Walk(tx, request)
     start: dict[str, float] = dict.fromkeys(text_hits, HIT_SEED_WEIGHT)
     walk.expand(list(seeds.entities), keys, list(text_hits), start)
     for _ in range(options.hops - 1):
@@ -104,8 +103,8 @@ def _rank(tx: Transaction, request: GraphQuery, seeds: QuerySeeds, text_hits: Se
 class _Walk:
     """The subgraph read so far: nodes with their weights, memories with their labels."""
 
-    def __init__(self, tx: Transaction, request: GraphQuery, episodes: int) -> None:
-        self.tx, self.request, self.episodes = tx, request, episodes
+    def __init__(self, tx: Transaction, request: GraphQuery) -> None:
+        self.tx, self.request = tx, request
         self.graph = Subgraph()
         self.labels: dict[str, str] = {}
         self.expanded: set[str] = set()
@@ -131,40 +130,32 @@ class _Walk:
 
     def expand(self, entities: list[str], keys: list[str], memories: list[str], start: dict[str, float] | None) -> None:
         """Add the seeds' nodes (into ``start`` when given), the memories' nodes, and every new
-        node's memories."""
+        node's memories: one statement, which leaves hubs out."""
         request, options = self.request, self.request.options
         self.expanded.update(memories)
-        rows = self.tx.run(
-            GRAPH_SEED_NODES,
+        [step] = self.tx.run(
+            GRAPH_WALK,
             entities=entities,
             concept_keys=keys,
             hits=memories,
+            expanded=sorted(self.graph.weight),
+            concepts=options.concepts,
+            fact_concepts=options.fact_concepts,
+            hub_share=options.hub_share,
+            min_hub_df=HUB_MIN_DF,
             namespace=request.namespace,
             as_of=request.as_of,
             known_at=request.known_at,
         )
-        new: set[str] = set()
-        for row in rows:
-            if _is_hub(row["df"], self.episodes, options) or (row["label"] == "Concept" and not options.concepts):
-                continue
-            weight = idf(row["df"], self.episodes) if options.idf else 1.0
-            if row["id"] not in self.graph.weight:
-                new.add(row["id"])
+        episodes = max(step["episodes"], 1)
+        for row in step["seeds"]:
+            weight = idf(row["df"], episodes) if options.idf else 1.0
             self.graph.weight[row["id"]] = weight
             if row["via"] is None and start is not None:
                 start[row["id"]] = max(start.get(row["id"], 0.0), weight)
             elif row["via"] is not None:
                 self.graph.link(row["id"], row["via"])
-        if not new:
-            return
-        for link in self.tx.run_listed(
-            GRAPH_NODE_MEMORIES,
-            nodes=sorted(new),
-            fact_concepts=options.fact_concepts,
-            namespace=request.namespace,
-            as_of=request.as_of,
-            known_at=request.known_at,
-        ):
+        for link in step["links"]:
             self.graph.link(link["node"], link["memory"])
             self.labels[link["memory"]] = link["label"]
 
@@ -173,7 +164,3 @@ def _propagate(graph: Subgraph, start: dict[str, float], request: GraphQuery) ->
     if request.options.propagation == SPREADING:
         return spreading_activation(graph, start, request.activation)
     return personalized_pagerank(graph, start, request.options.damping)
-
-
-def _is_hub(df: int, episodes: int, options: GraphSettings) -> bool:
-    return df > max(options.hub_share * episodes, HUB_MIN_DF)

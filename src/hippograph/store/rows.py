@@ -161,6 +161,15 @@ class NodeMemory(TypedDict):
     label: str
 
 
+class GraphStep(TypedDict):
+    """One step of the graph channel's walk: the namespace's episode count, the seed nodes that
+    are not hubs, and the memories of the new ones."""
+
+    episodes: int
+    seeds: list[SeedNode]
+    links: list[NodeMemory]
+
+
 class NextEpisode(TypedDict):
     memory: str
     neighbour: str
@@ -171,8 +180,7 @@ VECTOR_EXACT = Query("vector_exact", NearestRow, listed=True)
 VECTOR_SEARCH = Query("vector_search", IndexAnswer, listed=True)
 VECTOR_SCOPE = Query("vector_scope", VectorScope)
 NAMESPACE_EPISODE_COUNT = Query("namespace_episode_count", EpisodeCount)
-GRAPH_SEED_NODES = Query("graph_seed_nodes", SeedNode)
-GRAPH_NODE_MEMORIES = Query("graph_node_memories", NodeMemory, listed=True)
+GRAPH_WALK = Query("graph_walk", GraphStep)
 GRAPH_NEXT_EPISODES = Query("graph_next_episodes", NextEpisode, listed=True)
 
 

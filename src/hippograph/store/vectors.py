@@ -30,7 +30,7 @@ namespace's memories of that label exactly reads fewer than that many.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
@@ -77,18 +77,26 @@ class VectorQuery:
     kinds: tuple[Kind, ...] = KINDS  # ranked together
 
 
-def vector_channel(store: Store, query: VectorQuery) -> list[Ranked]:
+def vector_channel(
+    store: Store, query: VectorQuery, scope: Callable[[Transaction], VectorScope] | None = None
+) -> list[Ranked]:
     """The namespace's ``limit`` memories nearest to the embedding with a cosine of at least
-    ``min_cosine``, best first, scored as the indexes score."""
+    ``min_cosine``, best first, scored as the indexes score; ``scope`` gives the namespace's
+    ``vector_scope`` row when the caller shares one read of it between searches."""
+    return store.read_in(lambda tx: nearest(store, tx, query, None if scope is None else scope(tx)))
 
-    return store.read_in(lambda tx: nearest(store, tx, query))
+
+def vector_scope(tx: Transaction, namespace: str) -> VectorScope:
+    """What the vector channel weighs before choosing how to search (vector_scope.cypher)."""
+    [scope] = tx.run(VECTOR_SCOPE, namespace=namespace)
+    return scope
 
 
 def nearest(store: Store, tx: Transaction, query: VectorQuery, scope: VectorScope | None = None) -> list[Ranked]:
     """``vector_channel`` inside a transaction of the caller's; ``scope``: the namespace's
     ``vector_scope`` row, when the caller read it already for another query of the namespace."""
     if scope is None:
-        [scope] = tx.run(VECTOR_SCOPE, namespace=query.namespace)
+        scope = vector_scope(tx, query.namespace)
     exact = exact_kinds(scope, query.limit, store.dialect.vector_rebuilt_below, query.kinds)
     # Widening stops at WIDEN times what a namespace of this share needs when its text is like
     # the others': a namespace with few facts among many like them elsewhere would otherwise

@@ -1,0 +1,189 @@
+"""Two checkouts of Hippograph answering the same LoCoMo questions side by side, over HTTP: what a
+change to recall costs or saves, as ratios measured in one run on the same noisy cores.
+
+Each checkout serves its own copy of a store ``locomo_recall.py`` filled (on Neo4j both serve the
+same database: recall with ``countAccess: false`` writes nothing). After ``--warmup`` recalls of
+conversation turns on each, every question is asked of both, in alternating order, one request at
+a time. Per checkout: the client's latency and the server process's CPU milliseconds per recall
+(its Python threads and, on the embedded store, the engine's; on Neo4j the database's CPU is
+counted apart), median and p95, and R@k as ``locomo_recall.py`` scores it; then candidate /
+baseline as ratios.
+
+    git archive BASE src cypher extract graphql | tar -x -C /tmp/base     # the baseline checkout
+    python bench/recall_ab.py --data-dir DIR --baseline /tmp/base [--candidate CHECKOUT] [--conversations 2] [--channels all]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psutil
+from harness import (
+    REPO,
+    GraphQLClient,
+    add_store_option,
+    free_port,
+    load_average,
+    load_turns,
+    locomo_dev,
+    machine,
+    neo4j_home,
+    on_neo4j,
+    stop,
+    summary,
+    use_store,
+    wait_ready,
+)
+from locomo_recall import ABLATIONS, INGEST_RECORD, KS, load_queries, namespace_of, recall_at, retrieved_turns
+from tqdm import tqdm
+
+
+@dataclass
+class Side:
+    """One checkout's server and what it measured."""
+
+    name: str
+    gql: GraphQLClient
+    process: psutil.Process
+    latency_ms: list[float] = field(default_factory=list)
+    cpu_ms: list[float] = field(default_factory=list)
+    store_cpu_ms: list[float] = field(default_factory=list)
+    recall: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+
+
+def cpu_seconds(process: psutil.Process | None) -> float:
+    if process is None:
+        return 0.0
+    times = process.cpu_times()
+    return times.user + times.system
+
+
+@contextmanager
+def serving(root: Path, data_dir: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """``hippograph serve`` of the checkout at ``root`` on ``data_dir``, background consolidation off."""
+    env = {**os.environ, "PYTHONPATH": str(root / "src"), "HIPPOGRAPH_CONSOLIDATION_INTERVAL_S": "0"}
+    port = free_port()
+    command = [sys.executable, "-m", "hippograph.cli", "serve", "--data-dir", str(data_dir), "--port", str(port)]
+    with tempfile.TemporaryFile() as log:
+        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=root)
+        server.port = port  # type: ignore[attr-defined]
+        try:
+            wait_ready(server, f"http://127.0.0.1:{port}/readyz")
+            yield server
+        except Exception:
+            log.seek(0)
+            print(log.read().decode(errors="replace")[-4000:], file=sys.stderr)
+            raise
+        finally:
+            stop(server)
+
+
+def ask(side: Side, given: dict[str, Any], store: psutil.Process | None) -> dict[str, Any]:
+    cpu, store_cpu = cpu_seconds(side.process), cpu_seconds(store)
+    elapsed_ms, data = side.gql.post("recall", input=given)
+    side.cpu_ms.append((cpu_seconds(side.process) - cpu) * 1000)
+    side.store_cpu_ms.append((cpu_seconds(store) - store_cpu) * 1000)
+    side.latency_ms.append(elapsed_ms)
+    return data["recall"]
+
+
+def report(side: Side) -> dict[str, Any]:
+    figures: dict[str, Any] = {
+        "latency_ms": summary(side.latency_ms, 95),
+        "cpu_ms": summary(side.cpu_ms, 95),
+        "recall": {key: round(statistics.fmean(values), 4) for key, values in sorted(side.recall.items())},
+    }
+    if on_neo4j():
+        figures["neo4j_cpu_ms"] = summary(side.store_cpu_ms, 95)
+    return figures
+
+
+def ratios(baseline: dict[str, Any], candidate: dict[str, Any]) -> dict[str, float]:
+    keys = [("latency_ms", "median"), ("latency_ms", "p95"), ("cpu_ms", "median"), ("cpu_ms", "p95")]
+    if "neo4j_cpu_ms" in baseline:
+        keys += [("neo4j_cpu_ms", "median"), ("neo4j_cpu_ms", "p95")]
+    return {f"{a}.{b}": round(candidate[a][b] / baseline[a][b], 3) for a, b in keys if baseline[a][b]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data-dir", type=Path, required=True, help="a store locomo_recall.py filled")
+    parser.add_argument("--baseline", type=Path, required=True, help="the checkout to compare this one with")
+    parser.add_argument("--candidate", type=Path, default=REPO, help="the checkout measured (default: this one)")
+    parser.add_argument("--conversations", type=int, help="only the first N LoCoMo conversations")
+    parser.add_argument("--channels", default="all", choices=sorted(ABLATIONS))
+    parser.add_argument("--warmup", type=int, default=200, help="recalls of turns on each server before measuring")
+    parser.add_argument("--out", type=Path)
+    add_store_option(parser)
+    args = parser.parse_args()
+    use_store(args.store)
+    samples = json.loads(locomo_dev().read_text())[: args.conversations]
+    turns = load_turns(samples)
+    queries, _ = load_queries(samples, turns)
+    turns_of = json.loads((args.data_dir / INGEST_RECORD).read_text())["turns_of"]
+    store = None
+    if on_neo4j():
+        store = psutil.Process(int((neo4j_home() / "neo4j.pid").read_text()))
+    load_before = load_average()
+    with ExitStack() as stack:
+        sides = []
+        for name, root in (("baseline", args.baseline.resolve()), ("candidate", args.candidate.resolve())):
+            data_dir = args.data_dir
+            if not on_neo4j():  # each embedded engine holds its directory's lock
+                data_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=f"recall-ab-{name}-")))
+                shutil.copytree(args.data_dir, data_dir, dirs_exist_ok=True)
+            server = stack.enter_context(serving(root, data_dir))
+            gql = GraphQLClient(f"http://127.0.0.1:{server.port}", ("recall",), timeout_s=120)  # type: ignore[attr-defined]
+            sides.append(Side(name, gql, psutil.Process(server.pid)))
+        step = max(1, len(turns) // max(args.warmup, 1))
+        for turn in tqdm(turns[::step][: args.warmup], desc="warm-up", unit="q"):
+            for side in sides:
+                given = {"namespace": namespace_of(turn.sample_id), "query": turn.text, "limit": 20}
+                side.gql.post("recall", input={**given, "countAccess": False})
+        for number, query in enumerate(tqdm(queries, desc="questions", unit="q")):
+            given = {
+                "namespace": query.namespace,
+                "query": query.question,
+                "limit": max(KS),
+                "channels": list(ABLATIONS[args.channels]),
+                "countAccess": False,
+                "referenceTime": query.asked_at,
+            }
+            for side in sides if number % 2 == 0 else sides[::-1]:
+                ranked = retrieved_turns(ask(side, given, store)["hits"], turns_of)
+                for k in KS:
+                    side.recall[f"overall@{k}"].append(recall_at(query.evidence, ranked, k))
+    baseline, candidate = (report(side) for side in sides)
+    results = {
+        "machine": machine(),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "command": " ".join(["python", *sys.argv]),
+        "store": "neo4j" if on_neo4j() else "embedded",
+        "questions": len(queries),
+        "load_average": [load_before, load_average()],
+        "baseline": baseline,
+        "candidate": candidate,
+        "candidate_over_baseline": ratios(baseline, candidate),
+    }
+    text = json.dumps(results, indent=2)
+    if args.out:
+        args.out.write_text(text + "\n")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
