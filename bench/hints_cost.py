@@ -18,6 +18,7 @@ import statistics
 import sys
 import time
 from datetime import datetime
+from pathlib import Path
 
 from harness import REPO, load_turns, locomo_dev, machine
 
@@ -35,7 +36,7 @@ def main() -> None:
     parser.add_argument("--locomo", default=None)
     parser.add_argument("--conversations", type=int, default=1)
     args = parser.parse_args()
-    samples = json.loads(open(args.locomo or locomo_dev()).read())[: args.conversations]
+    samples = json.loads(Path(args.locomo or locomo_dev()).read_text())[: args.conversations]
     turns = [
         Turn(f"{t.speaker}: {t.text}", speaker=t.speaker, said_at=datetime.fromisoformat(t.occurred_at))
         for t in load_turns(samples)

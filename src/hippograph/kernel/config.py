@@ -181,8 +181,9 @@ class RecallSettings:
     # "research"; capture writes them) rather than by their words as written.
     keyword_stems: bool = True
     # Whether recall runs the hint channel (the words consolidation derived for each episode as a
-    # question may put them: extraction/hints.py) when a request asks for it.
-    hint_channel: bool = True
+    # question may put them: extraction/hints.py) when a request asks for it. Off: on LoCoMo it
+    # moved R@10 by +0.003 ± 0.002, within noise (docs/benchmarks.md, Hints on LoCoMo).
+    hint_channel: bool = False
     # A hit only the hint channel found scores as if it ranked this many places lower: hints
     # rescue a memory nothing else finds without outranking what the text channels found.
     hint_only_offset: Count = 10
