@@ -58,11 +58,13 @@ from tqdm import tqdm
 
 KS = (1, 5, 10, 20)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
-ALL_CHANNELS = ("KEYWORD", "VECTOR", "GRAPH", "CONTEXT")
+ALL_CHANNELS = ("KEYWORD", "VECTOR", "GRAPH", "CONTEXT", "HINT")
 ABLATIONS: dict[str, tuple[str, ...]] = {
     "keyword": ("KEYWORD",),
     "vector": ("VECTOR",),
     "graph": ("GRAPH",),
+    "hint": ("HINT",),
+    "all-hint": tuple(channel for channel in ALL_CHANNELS if channel != "HINT"),
     "keyword+vector": ("KEYWORD", "VECTOR"),
     "all": ALL_CHANNELS,
     "all+window-off": ALL_CHANNELS,

@@ -10,7 +10,7 @@ question by question: the mean difference and its standard error (paired, so muc
 either figure's own), overall and per category.
 
     python bench/locomo_variants.py --data-dir DIR --variant without-next:graph_next_turns=false \
-        --variant defaults: [--channels all|graph] [--warmup N] [--out FILE]
+        --variant defaults: [--channels all|graph] [--warmup N] [--conversations N] [--out FILE]
 
 A variant with nothing after the colon is the defaults.
 """
@@ -73,7 +73,7 @@ def ask(runtime: Runtime, query: Query, channels: frozenset[Channel]) -> tuple[f
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    samples = json.loads(args.locomo.read_text())
+    samples = json.loads(args.locomo.read_text())[: args.conversations]
     turns = load_turns(samples)
     queries, _ = load_queries(samples, turns)
     turns_of = json.loads((args.data_dir / INGEST_RECORD).read_text())["turns_of"]
@@ -164,6 +164,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--data-dir", type=Path, required=True, help="a store locomo_recall.py filled")
     parser.add_argument("--variant", action="append", required=True, help="name:field=value,...")
     parser.add_argument("--channels", choices=sorted(CHANNELS), default="all")
+    parser.add_argument(
+        "--conversations", type=int, help="only the first N conversations, as the store holds (default: all)"
+    )
     parser.add_argument("--warmup", type=int, default=300, help="recalls of turns before measuring")
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "locomo_variants.json")
     args = parser.parse_args(argv)

@@ -171,6 +171,22 @@ def test_a_better_rank_in_one_channel_never_hurts(ranked: dict, data: st.DataObj
     assert [hit.id for hit in after].index(promoted) <= position
 
 
+@PROPERTY_SETTINGS
+@given(rankings, st.integers(1, 100), st.integers(0, 20))
+def test_a_hit_only_a_supporting_channel_found_never_outranks_another_channels_best(
+    ranked: dict, k: int, offset: int
+) -> None:
+    fused = reciprocal_rank_fusion(ranked, k=k, supporting={Channel.HINT: offset})
+    found_by = {hit.id: {c.channel for c in hit.channels} for hit in fused}
+    score = {hit.id: hit.score for hit in fused}
+    direct_best = {
+        hit.id for channel, hits in ranked.items() if channel is not Channel.HINT for hit in hits[: offset + 1]
+    }
+    for memory_id, channels in found_by.items():
+        if channels == {Channel.HINT}:
+            assert all(score[memory_id] <= score[best] for best in direct_best)
+
+
 # --- retention ------------------------------------------------------------------------------------
 
 _NOW = datetime(2026, 1, 1, tzinfo=UTC)

@@ -34,6 +34,7 @@ CREATE PROPERTY Episode.namespace IF NOT EXISTS STRING;
 CREATE PROPERTY Episode.content_hash IF NOT EXISTS STRING;
 CREATE PROPERTY Episode.content IF NOT EXISTS STRING;
 CREATE PROPERTY Episode.stems IF NOT EXISTS STRING;
+CREATE PROPERTY Episode.hints IF NOT EXISTS STRING;
 CREATE PROPERTY Episode.namespace_token IF NOT EXISTS STRING;
 CREATE PROPERTY Episode.state IF NOT EXISTS STRING;
 CREATE PROPERTY Episode.embedding_pending IF NOT EXISTS BOOLEAN;
@@ -121,6 +122,7 @@ DROP INDEX `Fact[statement]` IF EXISTS;
 DROP INDEX `Entity[name]` IF EXISTS;
 CREATE INDEX IF NOT EXISTS ON Episode (content, namespace_token) FULL_TEXT;
 CREATE INDEX IF NOT EXISTS ON Episode (stems, namespace_token) FULL_TEXT;
+CREATE INDEX IF NOT EXISTS ON Episode (hints, namespace_token) FULL_TEXT;
 CREATE INDEX IF NOT EXISTS ON Fact (statement, namespace_token) FULL_TEXT;
 CREATE INDEX IF NOT EXISTS ON Entity (name, namespace_token) FULL_TEXT;
 

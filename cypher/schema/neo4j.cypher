@@ -46,6 +46,7 @@ DROP INDEX fact_statement IF EXISTS;
 DROP INDEX entity_name IF EXISTS;
 CREATE FULLTEXT INDEX episode_search IF NOT EXISTS FOR (n:Episode) ON EACH [n.content, n.namespace_token];
 CREATE FULLTEXT INDEX episode_stems IF NOT EXISTS FOR (n:Episode) ON EACH [n.stems, n.namespace_token];
+CREATE FULLTEXT INDEX episode_hints IF NOT EXISTS FOR (n:Episode) ON EACH [n.hints, n.namespace_token];
 CREATE FULLTEXT INDEX fact_search IF NOT EXISTS FOR (n:Fact) ON EACH [n.statement, n.namespace_token];
 CREATE FULLTEXT INDEX entity_search IF NOT EXISTS FOR (n:Entity) ON EACH [n.name, n.namespace_token];
 

@@ -26,6 +26,7 @@ class EpisodeWork:
     resolutions: dict[NameRef, Resolution]
     statement_vectors: tuple[Vector | None, ...]  # one per fact candidate
     category: str  # its knowledge category as the text alone gives it (extraction/categories.py)
+    hints: str = ""  # the words a question may find it by besides its own (extraction/hints.py)
 
 
 class Statements:

@@ -78,7 +78,7 @@ def commit_episodes(
     write_context_vectors(tx, [work.id for work in owned], context_turns)
     tx.run(
         "finish_episodes",
-        episodes=[{"id": work.id, "category": work.category} for work in owned],
+        episodes=[{"id": work.id, "category": work.category, "hints": work.hints} for work in owned],
         now=now,
         general=general_category(),
     )

@@ -26,12 +26,13 @@ from hippograph.consolidation.leases import heartbeat, lease, worker_name
 from hippograph.consolidation.shadow import rehearse, shadowed_namespaces
 from hippograph.extraction.categories import categorizer_for
 from hippograph.extraction.derive import Derived, derive_now
-from hippograph.extraction.model import EntityType, Turn
+from hippograph.extraction.hints import episode_hints
+from hippograph.extraction.model import EntityType, Extraction, Turn
 from hippograph.kernel import metrics
 from hippograph.kernel.events import MemoryEvent
 from hippograph.kernel.model import UNKNOWN_AGENT, Role
 from hippograph.kernel.priority import Priority
-from hippograph.resolution.resolve import name_ref, resolve_names
+from hippograph.resolution.resolve import NameRef, Resolution, name_ref, resolve_names
 from hippograph.runtime import Runtime
 from hippograph.store import Row, Transaction
 from hippograph.store.changes import record_changes
@@ -328,9 +329,16 @@ def _derive(runtime: Runtime, batch: list[Row], derived: list[Derived]) -> list[
             statement_vectors=item.statement_vectors,
             # The embedding capture stored: the text's own, and no model run here.
             category=categorizer.categorize(episode["content"], episode["embedding"]),
+            hints=_hints(episode["content"], extraction, refs, resolutions[episode["namespace"]]),
         )
         for episode, extraction, refs, item in zip(batch, extractions, refs_by_episode, derived, strict=True)
     ]
+
+
+def _hints(content: str, extraction: Extraction, refs: tuple[NameRef, ...], resolved: dict[NameRef, Resolution]) -> str:
+    # The names resolution found the mentions to be: an alias or a spelling of a known entity.
+    names = [name for ref in refs if (name := resolved[ref].canonical) is not None]
+    return episode_hints(content, extraction, names)
 
 
 def _turn(episode: Row) -> Turn:

@@ -180,6 +180,13 @@ class RecallSettings:
     # Whether the keyword channel searches episodes by their words' stems ("researching" meets
     # "research"; capture writes them) rather than by their words as written.
     keyword_stems: bool = True
+    # Whether recall runs the hint channel (the words consolidation derived for each episode as a
+    # question may put them: extraction/hints.py) when a request asks for it. Off: on LoCoMo it
+    # moved R@10 by +0.003 ± 0.002, within noise (docs/benchmarks.md, Hints on LoCoMo).
+    hint_channel: bool = False
+    # A hit only the hint channel found scores as if it ranked this many places lower: hints
+    # rescue a memory nothing else finds without outranking what the text channels found.
+    hint_only_offset: Count = 10
     # Whether a superseded memory ranks below the one that replaced it (recall/scoring.py), for a
     # question that is not about the past.
     current_first: bool = True

@@ -1,4 +1,4 @@
-"""Recall's channels for one request: keyword, vector, context and graph, each returning ids and
+"""Recall's channels for one request: keyword, hint, vector, context and graph, each returning ids and
 scores only (nothing is read before authorization). A failing channel degrades recall instead of
 failing it."""
 
@@ -92,7 +92,7 @@ def run_channels(
 
     def graph() -> list[Ranked]:
         assert named is not None
-        text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.recall.rrf_k)[
+        text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.recall.rrf_k, supporting=supporting(runtime))[
             : runtime.settings.recall.graph.text_hits
         ]
         query = GraphQuery(
@@ -117,6 +117,8 @@ def run_channels(
     vectors = pool.submit(embed_then_vector) if Channel.VECTOR in wanted or contexts else None
     if Channel.KEYWORD in wanted:
         keep(Channel.KEYWORD, attempt(Channel.KEYWORD, lambda: _keyword(runtime, request, fetch)))
+    if Channel.HINT in wanted and runtime.settings.recall.hint_channel:
+        keep(Channel.HINT, attempt(Channel.HINT, lambda: _hint(runtime, request, fetch)))
     in_context = attempt(Channel.CONTEXT, context) if contexts else None
     # Kept in the channels' order whichever finished first: fusion breaks ties by it.
     if vectors is not None and (result := vectors.result()) is not None:
@@ -141,6 +143,12 @@ def _names(named: Future[QuerySeeds] | None, reported: bool) -> tuple[str, ...]:
         return ()
 
 
+def supporting(runtime: Runtime) -> dict[Channel, int]:
+    """The channels that add to the others' hits, with how many places lower a hit only they found
+    counts (recall/fusion.py)."""
+    return {Channel.HINT: runtime.settings.recall.hint_only_offset}
+
+
 def _activation(runtime: Runtime, preset: ModePreset) -> ActivationParams:
     configured = runtime.settings.recall.activation
     # A mode may look further than configured, never less far.
@@ -158,8 +166,20 @@ def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> list[Ranke
         if runtime.settings.recall.keyword_stems
         else ("episode_search", plain)
     )
-    searches = [
-        {"index": runtime.store.index(index), "query": query} for index, query in (episodes, ("fact_search", plain))
-    ]
-    rows = runtime.store.read_listed(FULLTEXT_SEARCH, searches=searches, namespace=request.namespace, limit=fetch)
+    return _fulltext(runtime, request, fetch, [episodes, ("fact_search", plain)])
+
+
+def _hint(runtime: Runtime, request: RecallRequest, fetch: int) -> list[Ranked]:
+    """Episodes by their hints (extraction/hints.py), which are stems: the question's words
+    stemmed alike."""
+    terms = fulltext_query(request.query)
+    if terms is None:
+        return []
+    return _fulltext(runtime, request, fetch, [("episode_hints", scoped_query(request.namespace, stems(terms)))])
+
+
+def _fulltext(runtime: Runtime, request: RecallRequest, fetch: int, searches: list[tuple[str, str]]) -> list[Ranked]:
+    """The best ``fetch`` hits of full-text searches, each an index and a query, in one statement."""
+    listed = [{"index": runtime.store.index(index), "query": query} for index, query in searches]
+    rows = runtime.store.read_listed(FULLTEXT_SEARCH, searches=listed, namespace=request.namespace, limit=fetch)
     return [Ranked(row["id"], row["score"], row["label"]) for row in rows]

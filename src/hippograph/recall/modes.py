@@ -13,7 +13,7 @@ GRAPH_WEIGHT = 1.0
 
 
 def _weights(graph: float = GRAPH_WEIGHT) -> Mapping[Channel, float]:
-    return {Channel.KEYWORD: 1.0, Channel.VECTOR: 1.0, Channel.CONTEXT: 1.0, Channel.GRAPH: graph}
+    return {Channel.KEYWORD: 1.0, Channel.VECTOR: 1.0, Channel.CONTEXT: 1.0, Channel.HINT: 1.0, Channel.GRAPH: graph}
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,8 @@ class Channel(StrEnum):
     GRAPH = "graph"
     # Episodes by their context vectors: their text with the turns before it (embedding/context.py).
     CONTEXT = "context"
+    # Episodes by their hints: words consolidation derived for them (extraction/hints.py).
+    HINT = "hint"
 
 
 class Mode(StrEnum):

@@ -1,4 +1,4 @@
-"""Recall (docs/architecture.md, Recall): keyword, vector and graph channels fused by RRF, authorized, scored
+"""Recall (docs/architecture.md, Recall): keyword, hint, vector, context and graph channels fused by RRF, authorized, scored
 (within the question's time window: window.py), hydrated, rendered.
 
 This module runs the stages in order; each has a module of its own: channels.py, fusion.py,
@@ -15,7 +15,7 @@ from hippograph.kernel.timing import StageTiming, Stopwatch
 from hippograph.kernel.validation import validate_namespace
 from hippograph.recall.authorize import authorized
 from hippograph.recall.bundle import render_bundle
-from hippograph.recall.channels import run_channels
+from hippograph.recall.channels import run_channels, supporting
 from hippograph.recall.fusion import reciprocal_rank_fusion
 from hippograph.recall.hydrate import hydrate_with_core
 from hippograph.recall.modes import PRESETS
@@ -44,7 +44,9 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
     rankings, degraded, names = run_channels(runtime, request, preset, fetch, now, watch)
 
     with watch.stage("fuse"):
-        fused = reciprocal_rank_fusion(rankings, k=runtime.settings.recall.rrf_k, weights=preset.weights)
+        fused = reciprocal_rank_fusion(
+            rankings, k=runtime.settings.recall.rrf_k, weights=preset.weights, supporting=supporting(runtime)
+        )
 
     past = asks_about_past(request, now)
     span, use = in_window.result()

@@ -19,6 +19,7 @@ from hippograph.kernel.resources import read_text
 SEARCH_INDEXES: dict[str, tuple[str, str]] = {
     "episode_search": ("Episode", "content,namespace_token"),
     "episode_stems": ("Episode", "stems,namespace_token"),
+    "episode_hints": ("Episode", "hints,namespace_token"),
     "fact_search": ("Fact", "statement,namespace_token"),
     "episode_embedding": ("Episode", "embedding"),
     "episode_context_embedding": ("Episode", "context_embedding"),
