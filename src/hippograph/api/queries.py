@@ -195,6 +195,7 @@ class Query(ConceptQuery, ProcedureQuery, SummaryQuery, graphene.ObjectType):
             depth=depth,
             as_of=as_of or now,
             known_at=known_at or now,
+            scale=runtime.settings.relations,
         )
 
     @staticmethod

@@ -21,7 +21,7 @@ const ENTITY = `query Entity($namespace: String, $id: ID!, $depth: Int, $asOf: D
   entity(namespace: $namespace, id: $id) { id name type aliases mentionCount firstSeenAt lastSeenAt mergedInto }
   neighborhood(namespace: $namespace, entityId: $id, depth: $depth, asOf: $asOf) {
     nodes { id name type }
-    edges { type source target validFrom validTo recordedAt expiredAt strength count fact }
+    edges { type source target validFrom validTo recordedAt expiredAt count fact confidence support lastSupport strength inverse }
   }
   timeline(namespace: $namespace, entityId: $id) { fact { ${FACT} } supersedes supersededBy contradicts }
 }`;
