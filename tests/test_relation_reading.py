@@ -5,7 +5,7 @@ store: each edge is stored once, and the neighborhood names its reverse reading
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime
 
 import pytest
 from support.census import relationship_census
@@ -14,6 +14,7 @@ from support.operations import capture_turns, consolidate_over_api, entity_id
 
 from hippograph.kernel.strength import strength
 from hippograph.runtime import Runtime
+from hippograph.store.rows import GRAPH_SEED_NODES
 
 TURNS = [
     ("Ben", "Ben: My mom Linda lives in Tampa.", "2023-01-10T10:00:00Z"),
@@ -79,3 +80,25 @@ def test_strength_weighs_support_recency_and_confidence_as_of_the_read(
     before = one(typed_edges(gql, family, "Lisa", asOf="2023-03-01T00:00:00Z"), "REPORTS_TO")
     assert before["support"] == 1 and before["lastSupport"] == "2023-01-10T10:02:00Z"
     assert before["strength"] < strength(1, datetime.fromisoformat(LATER), reports["confidence"], at)
+
+
+def test_the_graph_channel_reads_a_named_entitys_typed_edges_from_either_end_with_their_support(
+    runtime: Runtime, family: dict[str, str]
+) -> None:
+    at, now = datetime.fromisoformat(LATER), datetime.now(UTC)
+    rows = runtime.store.read(
+        GRAPH_SEED_NODES,
+        entities=[family["Ben"]],
+        concept_keys=[],
+        hits=[],
+        namespace=family["namespace"],
+        as_of=at,
+        known_at=now,
+    )
+    typed = {row["id"]: row for row in rows if row["via"] == family["Ben"] and row["supports"] is not None}
+    # Linda is the subject of PARENT_OF, Lisa and Anna objects: all three are Ben's neighbours.
+    assert {family["Linda"], family["Anna"], family["Lisa"]} <= set(typed)
+    lisa = typed[family["Lisa"]]
+    assert lisa["supports"] == 2 and lisa["last_support"] == datetime(2023, 6, 1, 9, tzinfo=UTC)
+    assert lisa["confidence"] is not None and 0 < lisa["confidence"] <= 1
+    assert typed[family["Linda"]]["supports"] == 1
