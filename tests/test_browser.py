@@ -40,6 +40,7 @@ REPO = Path(__file__).resolve().parents[1]
 WAIT_MS = 120_000
 expect.set_options(timeout=WAIT_MS)
 
+FAMILY = ("Caroline", "Caroline: My mom Linda lives in Tampa.", "2022-03-01T10:10:00Z")
 STORY = [
     ("Caroline", "Caroline: I live in Denver with my two cats.", "2022-03-01T10:00:00Z"),
     ("Melanie", "Melanie: I work at Google as a nurse consultant.", "2022-03-01T10:05:00Z"),
@@ -258,6 +259,7 @@ def click_in_graph(page: Any, selector_js: str) -> None:
 def test_the_explorer_searches_draws_follows_and_moves_in_time(
     watched: Watched, base_url: str, admin_secret: str, gql: GraphQLClient, namespace: str
 ) -> None:
+    capture_turns(gql, namespace, [FAMILY], session="s0")
     seed(gql, namespace)
     page = watched.page
     page.goto(f"{base_url}/explore")
@@ -275,6 +277,15 @@ def test_the_explorer_searches_draws_follows_and_moves_in_time(
     assert graph_names(page) == sorted(node["name"] for node in hood["nodes"])
     assert "Boston" in graph_names(page) and "Denver" not in graph_names(page)
     assert "LIVES_IN" in page.inner_text("#edge-list li.edge[data-type=LIVES_IN]")
+
+    # "Linda PARENT_OF Caroline", stored once, reads from her end as its inverse, with its strength.
+    mother = page.locator("#edge-list li.edge[data-type=PARENT_OF]")
+    assert mother.get_attribute("data-reading") == "CHILD_OF"
+    assert "—CHILD_OF→ Linda" in mother.inner_text() and "strength 0." in mother.inner_text()
+    mother.locator("button.edge-info").click()
+    detail = page.locator("#edge-detail")
+    expect(detail.locator(".inverse")).to_have_text("read from Caroline: Caroline —CHILD_OF→ Linda")
+    assert "1 supporting episode(s), last 2022-03-01" in detail.locator(".strength").inner_text()
 
     # Her facts, with validity intervals and the episodes they come from.
     denver = page.locator("#fact-list li.fact", has_text="Denver")

@@ -6,7 +6,9 @@
 // proximity), and the entities and concepts of the given memories ($hits: episodes directly, facts
 // through what they are about and the episodes that support them). Each comes with what it is
 // linked to (`via`: the hit or the named entity; null for the query's own) and how many memories
-// it links (its document frequency, for the idf). Hubs are left out here, before their memories
+// it links (its document frequency, for the idf). A typed edge's neighbour also comes with what its
+// strength is computed from (kernel/strength.py): the episodes supporting the edge's fact as of the
+// query's times, the last of them, and the edge's confidence; null for the other rows. Hubs are left out here, before their memories
 // are read: a node linked to more than $hub_share of the namespace's episodes (and to more than
 // $min_hub_df memories), like the speakers of a conversation; so are concepts unless $concepts.
 // Memories of the seed nodes not in $expanded (read by an earlier step): episodes that mention an
@@ -21,34 +23,39 @@ CALL (hub_df) {
   CALL () {
     UNWIND $entities AS id
     MATCH (n:Entity {id: id})
-    RETURN n, null AS via
+    RETURN n, null AS via, null AS supports, null AS last_support, null AS confidence
     UNION
     UNWIND $concept_keys AS key
     MATCH (n:Concept {namespace: $namespace, key: key})
-    RETURN n, null AS via
+    RETURN n, null AS via, null AS supports, null AS last_support, null AS confidence
     UNION
     UNWIND $entities AS id
     MATCH (:Entity {id: id})-[r]-(n:Entity)
     WHERE type(r) <> 'CO_OCCURS' AND r.forgotten_at IS NULL
       AND (r.valid_from IS NULL OR r.valid_from <= $as_of) AND (r.valid_to IS NULL OR r.valid_to > $as_of)
       AND (r.recorded_at IS NULL OR r.recorded_at <= $known_at) AND (r.expired_at IS NULL OR r.expired_at > $known_at)
-    RETURN n, id AS via
+    OPTIONAL MATCH (:Fact {id: r.fact})-[:SUPPORTED_BY]->(e:Episode)
+    WHERE e.forgotten_at IS NULL AND coalesce(e.occurred_at, e.captured_at) <= $as_of AND e.captured_at <= $known_at
+    WITH n, id, r, count(DISTINCT e) AS supports, max(coalesce(e.occurred_at, e.captured_at)) AS last_support
+    RETURN n, id AS via, supports, coalesce(last_support, r.recorded_at) AS last_support, r.confidence AS confidence
     UNION
     UNWIND $hits AS id
     MATCH (:Episode {id: id})-[:MENTIONS|MENTIONS_CONCEPT]->(n)
-    RETURN n, id AS via
+    RETURN n, id AS via, null AS supports, null AS last_support, null AS confidence
     UNION
     UNWIND $hits AS id
     MATCH (:Fact {id: id})-[:ABOUT]->(n:Entity)
-    RETURN n, id AS via
+    RETURN n, id AS via, null AS supports, null AS last_support, null AS confidence
     UNION
     UNWIND $hits AS id
     MATCH (:Fact {id: id})-[:SUPPORTED_BY]->(:Episode)-[:MENTIONS_CONCEPT]->(n:Concept)
-    RETURN n, id AS via
+    RETURN n, id AS via, null AS supports, null AS last_support, null AS confidence
   }
-  WITH n, via, coalesce(n.mention_count, n.episode_count, 1) AS df
+  WITH n, via, supports, last_support, confidence, coalesce(n.mention_count, n.episode_count, 1) AS df
   WHERE n.namespace = $namespace AND n.merged_into IS NULL AND ($concepts OR NOT n:Concept) AND df <= hub_df
-  RETURN collect({id: n.id, label: labels(n)[0], df: df, via: via}) AS seeds, collect(DISTINCT n.id) AS nodes
+  RETURN collect({id: n.id, label: labels(n)[0], df: df, via: via, supports: supports, last_support: last_support,
+                  confidence: confidence}) AS seeds,
+         collect(DISTINCT n.id) AS nodes
 }
 CALL (nodes) {
   UNWIND [id IN nodes WHERE NOT id IN $expanded] AS id

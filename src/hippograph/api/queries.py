@@ -196,6 +196,7 @@ class Query(ConflictQuery, ConceptQuery, ProcedureQuery, SummaryQuery, graphene.
             depth=depth,
             as_of=as_of or now,
             known_at=known_at or now,
+            scale=runtime.settings.relations,
         )
 
     @staticmethod

@@ -301,9 +301,19 @@ class GraphEdge(graphene.ObjectType):
     valid_to = DateTime(description="When it stopped holding; null while it holds.")
     recorded_at = DateTime(description="When Hippograph learned it.")
     expired_at = DateTime(description="When Hippograph stopped believing it; null while believed.")
-    strength = graphene.Int(description="Episodes supporting a typed edge.")
     count = graphene.Int(description="Episodes naming both ends of a CO_OCCURS edge.")
     fact = graphene.ID(description="The fact a typed edge mirrors.")
+    confidence = graphene.Float(description="A typed edge's confidence, 0..1.")
+    support = graphene.Int(description="Episodes supporting a typed edge as of asOf and knownAt.")
+    last_support = DateTime(description="When the last of them occurred (a typed edge).")
+    strength = graphene.Float(
+        description="How strongly a typed edge holds at asOf, 0..1: 0.4 × count + 0.3 × recency + 0.3 × confidence, "
+        "where count is 1 − exp(−support / 2) and recency halves every 90 days after lastSupport (both settings)."
+    )
+    inverse = graphene.String(
+        description="What a typed edge means read from target to source: its own type when symmetric (MARRIED_TO), "
+        "the other of an inverse pair (PARENT_OF: CHILD_OF); null when it has no such reading. Stored once."
+    )
 
 
 class Neighborhood(graphene.ObjectType):

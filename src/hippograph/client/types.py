@@ -414,9 +414,13 @@ class GraphEdge:
     valid_to: datetime | None
     recorded_at: datetime | None
     expired_at: datetime | None
-    strength: int | None
     count: int | None
     fact: str | None
+    confidence: float | None = None
+    support: int | None = None
+    last_support: datetime | None = None
+    strength: float | None = None
+    inverse: str | None = None
 
 
 @dataclass(frozen=True)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from datetime import datetime
 from typing import Any
 
+from hippograph.extraction.directions import reverse_type
+from hippograph.kernel.config import RelationStrength
 from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
 from hippograph.kernel.lucene import fulltext_query
 from hippograph.kernel.model import Entity, Fact
+from hippograph.kernel.strength import strength
 from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store
 from hippograph.store.memories import hydrate
@@ -20,6 +23,11 @@ MAX_EDGES = 500
 
 @dataclass(frozen=True)
 class GraphEdge:
+    """An edge as stored, once, from ``source`` to ``target``; ``inverse`` is what it means read
+    from the target (extract/relation_directions.toml). Typed edges carry their ``fact``,
+    ``confidence``, ``support`` (episodes supporting the fact, as of the read) and ``strength``;
+    CO_OCCURS its ``count``."""
+
     type: str
     source: str
     target: str
@@ -27,9 +35,13 @@ class GraphEdge:
     valid_to: datetime | None
     recorded_at: datetime | None
     expired_at: datetime | None
-    strength: int | None
     count: int | None
     fact: str | None
+    confidence: float | None = None
+    support: int | None = None
+    last_support: datetime | None = None
+    strength: float | None = None
+    inverse: str | None = None
 
 
 @dataclass(frozen=True)
@@ -73,19 +85,42 @@ def list_entities(
 
 
 def neighborhood(
-    store: Store, namespace: str, entity_id: str, *, depth: int, as_of: datetime, known_at: datetime
+    store: Store,
+    namespace: str,
+    entity_id: str,
+    *,
+    depth: int,
+    as_of: datetime,
+    known_at: datetime,
+    scale: RelationStrength = RelationStrength(),
 ) -> Neighborhood:
-    """What surrounded an entity at ``as_of`` (valid time) as Hippograph knew it at ``known_at``."""
+    """What surrounded an entity at ``as_of`` (valid time) as Hippograph knew it at ``known_at``;
+    typed edges with their strength at ``as_of``."""
     if not 1 <= depth <= MAX_DEPTH:
         raise bad_input(f"depth must be between 1 and {MAX_DEPTH}", field="depth")
     start = get_entity(store, namespace, entity_id)
     rows = store.read(
         "neighborhood", namespace=namespace, id=entity_id, depth=depth, as_of=as_of, known_at=known_at, limit=MAX_EDGES
     )
-    edges = [GraphEdge(**{f.name: row[f.name] for f in fields(GraphEdge)}) for row in rows]
-    ids = sorted(({edge.source for edge in edges} | {edge.target for edge in edges}) - {start.id})
+    ids = sorted(({row["source"] for row in rows} | {row["target"] for row in rows}) - {start.id})
     others = [_entity(row["entity"]) for row in store.read("entities_by_ids", namespace=namespace, ids=ids)]
-    return Neighborhood([start, *others], edges)
+    types = {entity.id: entity.type for entity in [start, *others]}
+    return Neighborhood([start, *others], [_edge(row, types, as_of, scale) for row in rows])
+
+
+def _edge(row: dict[str, Any], types: dict[str, str], as_of: datetime, scale: RelationStrength) -> GraphEdge:
+    # The fields without a default are every edge's own, read as they are; the rest a typed edge's.
+    stored = {f.name: row[f.name] for f in fields(GraphEdge) if f.default is MISSING}
+    if row["fact"] is None:  # CO_OCCURS: proximity, no stated relation to weigh or reverse
+        return GraphEdge(**stored)
+    return GraphEdge(
+        **stored,
+        confidence=row["confidence"],
+        support=row["supports"],
+        last_support=row["last_support"],
+        strength=strength(row["supports"], row["last_support"], row["confidence"] or 0.0, as_of, scale),
+        inverse=reverse_type(row["type"], types.get(row["target"])),
+    )
 
 
 def timeline(store: Store, namespace: str, entity_id: str) -> list[TimelineEntry]:

@@ -162,6 +162,20 @@ class GraphSettings:
     next_turns: bool = True
     # Whether a concept leads to the facts that mention it too, not only to episodes.
     fact_concepts: bool = False
+    # Whether a typed edge between a named entity and its neighbour weighs its strength
+    # (kernel/strength.py) in the walk rather than 1 like every other link.
+    edge_strength: bool = False
+
+
+@dataclass(frozen=True, config=_STRICT)
+class RelationStrength:
+    """The strength of a typed relation (kernel/strength.py)."""
+
+    PREFIX: ClassVar[str] = "relation_strength_"
+    # The supporting episodes at which the count term reaches 1 − 1/e (0.63).
+    count_scale: Annotated[float, Field(gt=0)] = 2.0
+    # Days after its last support at which the recency term has halved.
+    half_life_days: Annotated[float, Field(gt=0)] = 90.0
 
 
 @dataclass(frozen=True, config=_STRICT)
@@ -295,6 +309,7 @@ class Settings:
     dedup: DedupSettings = DedupSettings()
     limits: Limits = Limits()
     access: Access = Access()
+    relations: RelationStrength = RelationStrength()
 
     def items(self) -> list[tuple[str, Any]]:
         """Every setting's name (``consolidation_batch``, ``neo4j_uri``, ...) and value, in the

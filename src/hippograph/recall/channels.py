@@ -102,6 +102,7 @@ def run_channels(
             limit=fetch,
             options=runtime.settings.recall.graph,
             activation=_activation(runtime, preset),
+            strength=runtime.settings.relations,
         )
         return graph_channel(runtime, query, named.result(), [hit.id for hit in text_hits])
 

@@ -6,7 +6,9 @@ vector hits. Over the subgraph of the seeds' memories, the hits' nodes and the t
 hits and the best memories (a question and its answer are two turns), personalized PageRank
 (HippoRAG) or spreading activation ranks the memories; nodes are weighted by their idf, and hubs
 (nodes linked to more than ``hub_share`` of the namespace's episodes: the speakers of a
-conversation, "friend") are left out, as stopwords are left out of a keyword query.
+conversation, "friend") are left out, as stopwords are left out of a keyword query. A named
+entity's typed edges are read from either end; with ``edge_strength`` each such link weighs the
+edge's strength (kernel/strength.py), else 1.
 """
 
 from __future__ import annotations
@@ -15,14 +17,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from hippograph.kernel.config import ActivationParams, GraphSettings
+from hippograph.kernel.config import ActivationParams, GraphSettings, RelationStrength
+from hippograph.kernel.strength import strength
 from hippograph.recall.activation import idf
 from hippograph.recall.fusion import Ranked
 from hippograph.recall.ppr import Subgraph, personalized_pagerank, spreading_activation
 from hippograph.resolution.resolve import name_ref, resolve_names
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
-from hippograph.store.rows import GRAPH_NEXT_EPISODES, GRAPH_WALK
+from hippograph.store.rows import GRAPH_NEXT_EPISODES, GRAPH_WALK, SeedNode
 
 PPR = "ppr"
 SPREADING = "spreading"
@@ -46,6 +49,7 @@ class GraphQuery:
     limit: int
     options: GraphSettings = GraphSettings()
     activation: ActivationParams = ActivationParams()
+    strength: RelationStrength = RelationStrength()
 
 
 @dataclass(frozen=True)
@@ -154,10 +158,18 @@ class _Walk:
             if row["via"] is None and start is not None:
                 start[row["id"]] = max(start.get(row["id"], 0.0), weight)
             elif row["via"] is not None:
-                self.graph.link(row["id"], row["via"])
+                self.graph.link(row["id"], row["via"], self._strength(row))
         for link in step["links"]:
             self.graph.link(link["node"], link["memory"])
             self.labels[link["memory"]] = link["label"]
+
+    def _strength(self, row: SeedNode) -> float | None:
+        """A typed edge's strength at the query's valid time, when the channel weighs it; None
+        (a link like any other) for other rows."""
+        if not self.request.options.edge_strength or row["supports"] is None or row["last_support"] is None:
+            return None
+        confidence = row["confidence"] if row["confidence"] is not None else 0.0
+        return strength(row["supports"], row["last_support"], confidence, self.request.as_of, self.request.strength)
 
 
 def _propagate(graph: Subgraph, start: dict[str, float], request: GraphQuery) -> dict[str, float]:

@@ -3,8 +3,9 @@ activation to compare it with), on plain data: memories, the entities and concep
 typed edges between entities.
 
 A walk restarts at the seeds with probability ``1 − damping``; otherwise it moves to a neighbour
-in proportion to the neighbour's weight: a memory weighs 1, a node its idf (a rare concept says
-more about a memory than a common one). A memory's score is the walk's stationary probability of
+in proportion to the neighbour's weight times the link's: a memory weighs 1, a node its idf (a
+rare concept says more about a memory than a common one); a link weighs 1 unless given (a typed
+edge's strength). A memory's score is the walk's stationary probability of
 standing on it.
 """
 
@@ -24,14 +25,24 @@ LINK = "LINKS"  # the edge type spreading activation sees: memory–node links a
 
 @dataclass
 class Subgraph:
-    """Undirected links between vertices; ``weight`` is each node's weight (1 where none is given)."""
+    """Undirected links between vertices; ``weight`` is each node's weight and ``link_weight``
+    each link's (1 where none is given)."""
 
     neighbours: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     weight: dict[str, float] = field(default_factory=dict)
+    link_weight: dict[frozenset[str], float] = field(default_factory=dict)
 
-    def link(self, a: str, b: str) -> None:
+    def link(self, a: str, b: str, weight: float | None = None) -> None:
+        """Link ``a`` and ``b``; a weight given twice keeps the larger (two edges, the stronger)."""
         self.neighbours[a].add(b)
         self.neighbours[b].add(a)
+        if weight is not None:
+            pair = frozenset((a, b))
+            self.link_weight[pair] = max(weight, self.link_weight.get(pair, 0.0))
+
+    def share(self, vertex: str, target: str) -> float:
+        """How much a walk at ``vertex`` leans to ``target``."""
+        return self.weight.get(target, 1.0) * self.link_weight.get(frozenset((vertex, target)), 1.0)
 
 
 def personalized_pagerank(
@@ -49,7 +60,7 @@ def personalized_pagerank(
     vertices = list(dict.fromkeys([*graph.neighbours, *seeds]))
     index = {vertex: i for i, vertex in enumerate(vertices)}
     links = [
-        (index[vertex], index[target], graph.weight.get(target, 1.0))
+        (index[vertex], index[target], graph.share(vertex, target))
         for vertex, neighbours in graph.neighbours.items()
         for target in neighbours
     ]
@@ -88,4 +99,4 @@ def spreading_activation(graph: Subgraph, seeds: Mapping[str, float], params: Ac
 
 def _targets(graph: Subgraph, vertex: str) -> dict[str, float]:
     """Where a walk moves from ``vertex``, with relative weights."""
-    return {target: graph.weight.get(target, 1.0) for target in graph.neighbours.get(vertex, ())}
+    return {target: graph.share(vertex, target) for target in graph.neighbours.get(vertex, ())}

@@ -153,6 +153,10 @@ class SeedNode(TypedDict):
     label: str
     df: int
     via: str | None
+    # A typed edge's neighbour only: its support, last support and confidence (kernel/strength.py).
+    supports: int | None
+    last_support: datetime | None
+    confidence: float | None
 
 
 class NodeMemory(TypedDict):

@@ -21,7 +21,7 @@ const ENTITY = `query Entity($namespace: String, $id: ID!, $depth: Int, $asOf: D
   entity(namespace: $namespace, id: $id) { id name type aliases mentionCount firstSeenAt lastSeenAt mergedInto }
   neighborhood(namespace: $namespace, entityId: $id, depth: $depth, asOf: $asOf) {
     nodes { id name type }
-    edges { type source target validFrom validTo recordedAt expiredAt strength count fact }
+    edges { type source target validFrom validTo recordedAt expiredAt count fact confidence support lastSupport strength inverse }
   }
   timeline(namespace: $namespace, entityId: $id) { fact { ${FACT} } supersedes supersededBy contradicts }
 }`;
@@ -220,12 +220,14 @@ async function showEdge(edge, names) {
   const box = $("edge-detail");
   const shown = ++edgeShown;
   const cooccurs = edge.type === "CO_OCCURS";
-  box.replaceChildren(
+  box.replaceChildren(...[
     el("h3", {}, `${names[edge.source]} ${cooccurs ? "—co-occurs—" : `—${edge.type}→`} ${names[edge.target]}`),
+    edge.inverse ? el("p", { className: "inverse" }, `read from ${names[edge.target]}: ${names[edge.target]} —${edge.inverse}→ ${names[edge.source]}`) : null,
     el("p", {}, cooccurs
       ? `named together in ${edge.count} episode(s); a co-occurrence has no validity interval`
-      : `valid ${interval(edge.validFrom, edge.validTo)} · recorded ${day(edge.recordedAt)} · ${edge.strength} supporting episode(s)`),
-  );
+      : `valid ${interval(edge.validFrom, edge.validTo)} · recorded ${day(edge.recordedAt)}`),
+    cooccurs ? null : el("p", { className: "strength" }, strengthText(edge)),
+  ].filter((child) => child !== null));
   box.hidden = false;
   if (!edge.fact) return;
   let answer;
@@ -238,14 +240,24 @@ async function showEdge(edge, names) {
   if (shown === edgeShown && answer) box.append(answer);
 }
 
+// What an edge says of a typed relation's weight: its strength, and what that is made of.
+function strengthText(edge) {
+  const last = edge.lastSupport ? `, last ${day(edge.lastSupport)}` : "";
+  return `strength ${edge.strength.toFixed(2)}: ${edge.support} supporting episode(s)${last}, confidence ${(edge.confidence ?? 0).toFixed(2)}`;
+}
+
 function edgeItem(edge, centre, names) {
   const outgoing = edge.source === centre;
   const other = outgoing ? edge.target : edge.source;
-  const label = edge.type === "CO_OCCURS" ? `co-occurs ×${edge.count}` : edge.type;
-  return el("li", { className: "edge", dataset: { type: edge.type, other } },
-    edge.type === "CO_OCCURS" ? `—${label}— ` : outgoing ? `—${label}→ ` : `←${label}— `,
+  const cooccurs = edge.type === "CO_OCCURS";
+  // An edge is stored once; from its target it reads as its inverse (PARENT_OF: CHILD_OF), when it has one.
+  const reading = !outgoing && edge.inverse ? edge.inverse : edge.type;
+  const label = cooccurs ? `co-occurs ×${edge.count}` : reading;
+  return el("li", { className: "edge", dataset: { type: edge.type, reading, other } },
+    cooccurs ? `—${label}— ` : outgoing || edge.inverse ? `—${label}→ ` : `←${label}— `,
     el("button", { type: "button", className: "follow", onclick: () => go({ entity: other }) }, names[other] || other),
-    edge.type === "CO_OCCURS" ? null : el("small", {}, ` ${interval(edge.validFrom, edge.validTo)}`),
+    cooccurs ? null : el("small", {}, ` ${interval(edge.validFrom, edge.validTo)}`),
+    cooccurs ? null : el("small", { className: "strength", title: strengthText(edge) }, ` · strength ${edge.strength.toFixed(2)}`),
     " ",
     el("button", { type: "button", className: "edge-info", onclick: () => showEdge(edge, names) }, "details"));
 }
