@@ -49,6 +49,7 @@ MUTATION_ROLES: dict[str, KeyRole] = {
             "createWorkItem",
             "setWorkItemState",
             "assignSession",
+            "promote",
         ),
         KeyRole.WRITER,
     ),
