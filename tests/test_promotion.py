@@ -14,6 +14,7 @@ from support.operations import consolidate_over_api, fact, forget, history
 from support.statements import run_test_statement
 
 from hippograph.access import KeyRole, create_key
+from hippograph.client import Client, PromotionGate, PromotionStatus
 from hippograph.runtime import Runtime
 
 FACTS = """query Facts($namespace: String) { memories(namespace: $namespace, first: 50) { edges { node {
@@ -137,6 +138,25 @@ def test_a_fact_is_promoted_once_and_the_source_is_left_as_it_was(
     assert (again["status"], again["copy"]["id"]) == ("ALREADY_PROMOTED", copy["id"])
     assert [f["id"] for f in facts(gql, shared)] == [copy["id"]]
     assert gql.data("promotionPolicy", namespace=namespace)["promotionPolicy"]["promoted"] == 1
+
+
+def test_the_python_client_promotes_and_reads_the_policy(
+    base_url: str, admin_secret: str, world: dict[str, Any]
+) -> None:
+    namespace, shared = world["namespace"], world["shared"]
+    with Client(base_url, key=admin_secret, namespace=namespace) as client:
+        state = client.set_promotion_policy(True, quorum=2, threshold=0.6, prior_failures=1.0)
+        assert state.policy.enabled and state.promoted == 1
+        again = client.promote(world["home"], shared)
+        assert again.status is PromotionStatus.ALREADY_PROMOTED and again.copy is not None
+        assert again.copy.namespace == shared and again.copy.origin == "promoted"
+        refused = client.promote(world["studies"], shared)
+        assert (refused.status, refused.failed_gate, refused.attesters) == (
+            PromotionStatus.REFUSED,
+            PromotionGate.QUORUM,
+            ["ana"],
+        )
+        assert client.promotion_policy().policy.threshold == 0.6
 
 
 def test_a_fact_no_longer_current_is_refused(gql: GraphQLClient, world: dict[str, Any]) -> None:
