@@ -39,6 +39,7 @@ TOOLS = {
     "forget_preview",
     "forget",
     "history",
+    "promote",
     "find_entities",
     "entity_neighborhood",
     "find_concepts",
@@ -111,6 +112,8 @@ def test_in_process_it_captures_recalls_and_forgets_on_its_own_store(tmp_path: P
             assert fact["status"] == "CREATED" and fact["fact"]["statement"] == "Caroline prefers tea"
             events = await call(s, "history", id=fact["fact"]["id"])
             assert [e["event"] for e in events["events"]] == ["created"]
+            refused = await call(s, "promote", id=fact["fact"]["id"], target="shared")
+            assert (refused["status"], refused["failed_gate"], refused["copy"]) == ("REFUSED", "POLICY", None)
 
             preview = await call(s, "forget_preview", query="Boston")
             assert preview["candidates"] == [captured["id"]] and preview["token"]

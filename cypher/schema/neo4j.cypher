@@ -33,6 +33,7 @@ CREATE INDEX fact_key IF NOT EXISTS FOR (n:Fact) ON (n.key);
 CREATE INDEX fact_subject IF NOT EXISTS FOR (n:Fact) ON (n.subject);
 CREATE INDEX fact_content_hash IF NOT EXISTS FOR (n:Fact) ON (n.namespace, n.content_hash);
 CREATE INDEX fact_predicate IF NOT EXISTS FOR (n:Fact) ON (n.namespace, n.predicate);
+CREATE INDEX fact_promoted_from IF NOT EXISTS FOR (n:Fact) ON (n.promoted_from_namespace);
 CREATE INDEX entity_namespace IF NOT EXISTS FOR (n:Entity) ON (n.namespace);
 CREATE INDEX entity_canonical IF NOT EXISTS FOR (n:Entity) ON (n.namespace, n.canonical);
 CREATE INDEX session_namespace IF NOT EXISTS FOR (n:Session) ON (n.namespace);

@@ -50,6 +50,7 @@ MUTATION_ROLES: dict[str, KeyRole] = {
             "setWorkItemState",
             "assignSession",
             "resolveConflict",
+            "promote",
         ),
         KeyRole.WRITER,
     ),

@@ -23,6 +23,7 @@ from hippograph.api.inputs import (
     to_remember,
 )
 from hippograph.api.procedures import ProcedureMutation
+from hippograph.api.promotion import PromotionMutation
 from hippograph.api.summaries import SummaryMutation
 from hippograph.api.threads import call
 from hippograph.capture.messages import message_captures
@@ -55,7 +56,7 @@ def _memory_change(description: str) -> graphene.Field:
     )
 
 
-class Mutation(ConflictMutation, ProcedureMutation, SummaryMutation, graphene.ObjectType):
+class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMutation, graphene.ObjectType):
     capture = graphene.Field(
         graphene.NonNull(types.CaptureResult),
         input=graphene.Argument(graphene.NonNull(CaptureInput)),

@@ -20,6 +20,7 @@ from hippograph.api.pagination import (
     page_size_argument,
 )
 from hippograph.api.procedures import ProcedureQuery
+from hippograph.api.promotion import PromotionQuery
 from hippograph.api.scalars import DateTime
 from hippograph.api.summaries import SummaryQuery
 from hippograph.api.threads import call
@@ -32,7 +33,7 @@ from hippograph.lifecycle.stats import stats
 from hippograph.recall.service import recall
 
 
-class Query(ConflictQuery, ConceptQuery, ProcedureQuery, SummaryQuery, graphene.ObjectType):
+class Query(ConflictQuery, ConceptQuery, ProcedureQuery, PromotionQuery, SummaryQuery, graphene.ObjectType):
     recall = graphene.Field(
         graphene.NonNull(types.RecallResult),
         input=graphene.Argument(graphene.NonNull(RecallInput)),

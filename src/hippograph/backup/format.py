@@ -64,6 +64,7 @@ STRUCTURAL_TYPES: tuple[str, ...] = (
     "BAD_PATTERN_OF",
     "CHILD_OF",
     "SUMMARIZES",
+    "PROMOTED_TO",
 )
 
 _DATETIME = "$datetime"

@@ -38,6 +38,8 @@ from hippograph.client.types import (
     Neighborhood,
     Page,
     ProjectOverview,
+    PromotionPolicy,
+    PromotionResult,
     RecallResult,
     RememberResult,
     ResetNamespaceResult,
@@ -436,6 +438,37 @@ class Client:
     def recover(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:
         given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))
         return decode_memory((self.execute("recover", given))["recover"])
+
+    def promote(self, id: str, target: str, *, namespace: str | None = None) -> PromotionResult:
+        """Copy a fact into ``target`` when every promotion gate passes; otherwise REFUSED with the
+        gate that failed. The key must be allowed on both namespaces."""
+        given = graphql_input(id=id, target=target, namespace=self.config.scope(namespace))
+        return decode(PromotionResult, (self.execute("promote", given))["promote"])
+
+    def promotion_policy(self, *, namespace: str | None = None) -> PromotionPolicy:
+        data = self.execute("promotionPolicy", graphql_input(namespace=self.config.scope(namespace)))
+        return decode(PromotionPolicy, data["promotionPolicy"])
+
+    def set_promotion_policy(
+        self,
+        enabled: bool,
+        *,
+        quorum: int | None = None,
+        threshold: float | None = None,
+        prior_successes: float | None = None,
+        prior_failures: float | None = None,
+        namespace: str | None = None,
+    ) -> PromotionPolicy:
+        """Set a namespace's promotion policy (admin); a value left out keeps the one set before."""
+        given = graphql_input(
+            enabled=enabled,
+            quorum=quorum,
+            threshold=threshold,
+            prior_successes=prior_successes,
+            prior_failures=prior_failures,
+            namespace=self.config.scope(namespace),
+        )
+        return decode(PromotionPolicy, (self.execute("setPromotionPolicy", given))["setPromotionPolicy"])
 
     def pin(self, id: str, *, reason: str | None = None, namespace: str | None = None) -> Memory:
         given = graphql_input(id=id, reason=reason, namespace=self.config.scope(namespace))

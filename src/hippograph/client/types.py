@@ -72,6 +72,19 @@ class RememberStatus(StrEnum):
     DUPLICATE = "DUPLICATE"
 
 
+class PromotionStatus(StrEnum):
+    PROMOTED = "PROMOTED"
+    ALREADY_PROMOTED = "ALREADY_PROMOTED"
+    REFUSED = "REFUSED"
+
+
+class PromotionGate(StrEnum):
+    POLICY = "POLICY"
+    CURRENT = "CURRENT"
+    QUORUM = "QUORUM"
+    RELIABILITY = "RELIABILITY"
+
+
 class LifecycleState(StrEnum):
     ACTIVE = "ACTIVE"
     STALE = "STALE"
@@ -228,6 +241,36 @@ class RememberResult:
     redactions: list[Redaction]
     match: DuplicateMatch | None = None  # how a DUPLICATE was recognised
     extends: str | None = None  # the close current fact a CREATED one adds to
+
+
+@dataclass(frozen=True)
+class PromotionSettings:
+    enabled: bool
+    quorum: int
+    threshold: float
+    prior_successes: float
+    prior_failures: float
+
+
+@dataclass(frozen=True)
+class PromotionPolicy:
+    namespace: str
+    policy: PromotionSettings
+    promoted: int  # facts of the namespace with a current copy in another
+
+
+@dataclass(frozen=True)
+class PromotionResult:
+    status: PromotionStatus
+    source: str
+    namespace: str
+    target: str
+    reason: str
+    attesters: list[str]
+    policy: PromotionSettings
+    failed_gate: PromotionGate | None = None  # REFUSED: the first gate that failed
+    posterior: float | None = None
+    copy: Fact | None = None
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from hippograph.resolution.resolve import NameRef, Resolution, name_ref, resolve
 from hippograph.runtime import Runtime
 from hippograph.store import Row, Transaction
 from hippograph.store.changes import record_changes
+from hippograph.store.promotions import review_quietly
 
 log = logging.getLogger(__name__)
 
@@ -175,6 +176,9 @@ def _process(runtime: Runtime, batch: list[Row], derived: Future[list[Derived]],
     rehearsed, failed = _rehearse(runtime, batch, works, worker, shadowed)
     kept = [i for i, work in enumerate(works) if work.namespace not in shadowed]
     done, errors = _process_derived(runtime, [batch[i] for i in kept], [works[i] for i in kept], worker)
+    if done:
+        # Belief revision may have superseded or quarantined a promoted fact's source.
+        review_quietly(runtime.store, (works[i].namespace for i in kept), runtime.clock())
     return rehearsed + done, failed + errors + crashed
 
 

@@ -18,6 +18,7 @@ from hippograph.store import Transaction
 from hippograph.store.changes import with_changes
 from hippograph.store.history import history_event
 from hippograph.store.memories import hydrate_in
+from hippograph.store.promotions import review_quietly
 
 
 @dataclass(frozen=True)
@@ -31,12 +32,14 @@ def erase(runtime: Runtime, namespace: str, memory_id: str, reason: str, actor: 
     validate_namespace(namespace)
     why = require_reason(reason)
     now = runtime.clock()
-    return runtime.store.write(
+    outcome = runtime.store.write(
         with_changes(
             lambda tx: erase_in(tx, namespace, memory_id, why, actor, now),
             lambda outcome: erased_events(namespace, outcome, now, actor, why),
         )
     )
+    review_quietly(runtime.store, [namespace], now)
+    return outcome
 
 
 def erased_events(namespace: str, outcome: EraseOutcome, now: datetime, actor: str, reason: str) -> list[MemoryEvent]:

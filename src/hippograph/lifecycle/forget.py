@@ -24,6 +24,7 @@ from hippograph.store import Transaction
 from hippograph.store.changes import with_changes
 from hippograph.store.history import history_event
 from hippograph.store.memories import get_memory, hydrate_in
+from hippograph.store.promotions import review_quietly
 from hippograph.store.search import scoped_query
 
 
@@ -96,6 +97,7 @@ def forget(runtime: Runtime, request: ForgetRequest) -> ForgetOutcome:
         ]
 
     candidates, forgotten = runtime.store.write(with_changes(execute, events))
+    review_quietly(runtime.store, [request.namespace], now)
     return ForgetOutcome(ForgetMode.EXECUTE, candidates, None, None, len(candidates) > threshold, forgotten)
 
 

@@ -25,6 +25,7 @@ from hippograph.store.changes import with_changes
 from hippograph.store.facts import next_version
 from hippograph.store.history import history_event
 from hippograph.store.memories import get_fact, hydrate
+from hippograph.store.promotions import review_quietly
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,7 @@ def modify(runtime: Runtime, change: ModifyInput) -> Fact:
         MemoryEvent(EventKind.CREATED, change.namespace, new_id, now, change.actor, (old.id,), reason),
     ]
     runtime.store.write(with_changes(write, lambda _: events))
+    review_quietly(runtime.store, [change.namespace], now)
     fact = hydrate(runtime.store, change.namespace, [new_id])[new_id]
     assert isinstance(fact, Fact)
     return fact

@@ -31,6 +31,7 @@ from hippograph.store.facts import FactRecord, fact_properties
 from hippograph.store.history import history_event
 from hippograph.store.memories import hydrate
 from hippograph.store.near import FACT_LABEL, MERGED, NearMatch, Probe, near_duplicates
+from hippograph.store.promotions import review_quietly
 
 FACT_KINDS = tuple(kind for kind in POLICIES if kind != EPISODE_KIND)
 
@@ -168,6 +169,8 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
         ]
 
     stored = runtime.store.write(with_changes(write, events))
+    if stored.superseded:
+        review_quietly(runtime.store, [item.namespace], now)
     if stored.status is not RememberStatus.CREATED:
         warnings.append(
             "an identical current fact exists; nothing new was stored"

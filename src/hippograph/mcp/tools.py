@@ -223,6 +223,21 @@ def build_server(clients: Clients) -> MCPServer:
         result = await client.forget_execute(reason, ids=ids, token=token, namespace=namespace)
         return answer({"forgotten": result.forgotten})
 
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False))
+    @coded
+    async def promote(
+        id: Annotated[str, Field(description="A fact's id.", min_length=1)],
+        target: Annotated[str, Field(description="The namespace to copy it into, such as a shared one.", min_length=1)],
+        ctx: Context,
+        namespace: Namespace = None,
+    ) -> CallToolResult:
+        """Copy a fact that enough reliable agents attest into another namespace (its namespace's
+        promotion policy must be on); says which gate refused it otherwise."""
+        client = await clients.for_request(ctx.headers)
+        result = await client.promote(id, target, namespace=namespace)
+        gate = f" at {result.failed_gate.value}: {result.reason}" if result.failed_gate is not None else ""
+        return answer(plain(result), f"{result.status.value.lower()}{gate}")
+
     @server.tool(annotations=READ_ONLY)
     @coded
     async def history(
