@@ -42,8 +42,23 @@ export type CaptureStatus =
 export type Channel =
   | 'CONTEXT'
   | 'GRAPH'
+  | 'HINT'
   | 'KEYWORD'
   | 'VECTOR';
+
+/** ATTRIBUTE: opposite polarities about one subject (loves sushi, hates sushi); RELATION: a relation that holds one object at a time given another (LIVES_IN Boston, then Denver). */
+export type ConflictKind =
+  | 'ATTRIBUTE'
+  | 'RELATION';
+
+/** What belief revision does when a statement conflicts with a believed one. STRONGEST (attribute default): higher confidence, then the later statement, is believed, the other quarantined; TEMPORAL (relation default): the later statement by the time it says wins, the earlier is superseded; KEEP_EXISTING: the newcomer is superseded at once; USE_NEW: the believed one is superseded; MERGE: both stay current; ASK: both are quarantined and a Conflict is listed until resolveConflict. A relation takes TEMPORAL or MERGE. */
+export type ConflictMode =
+  | 'ASK'
+  | 'KEEP_EXISTING'
+  | 'MERGE'
+  | 'STRONGEST'
+  | 'TEMPORAL'
+  | 'USE_NEW';
 
 /** How a capture was recognised as a memory already stored. */
 export type DuplicateMatch =
@@ -149,6 +164,19 @@ export type ModifyInput = {
   /** Replaces the tags. */
   tags?: Array<string> | null | undefined;
 };
+
+/** The promotion gates, judged in this order: the source namespace's policy is on, the fact is current, a quorum of distinct agents attests it, their reliability's Beta posterior reaches the threshold. */
+export type PromotionGate =
+  | 'CURRENT'
+  | 'POLICY'
+  | 'QUORUM'
+  | 'RELIABILITY';
+
+/** What promote did. */
+export type PromotionStatus =
+  | 'ALREADY_PROMOTED'
+  | 'PROMOTED'
+  | 'REFUSED';
 
 export type RecallFiltersInput = {
   agents?: Array<string> | null | undefined;
@@ -345,6 +373,20 @@ export type ConceptsQueryVariables = Exact<{
 
 export type ConceptsQuery = { concepts: { edges: Array<{ node: { id: string, namespace: string, name: string, episodeCount: number, memoryCount: number } | null } | null>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
+export type ConflictModesQueryVariables = Exact<{
+  namespace?: string | null | undefined;
+}>;
+
+
+export type ConflictModesQuery = { conflictModes: { namespace: string, attribute: ConflictMode, relation: ConflictMode } };
+
+export type ConflictsQueryVariables = Exact<{
+  namespace?: string | null | undefined;
+}>;
+
+
+export type ConflictsQuery = { conflicts: Array<{ id: string, namespace: string, kind: ConflictKind, openedAt: string, facts: Array<{ id: string, statement: string, status: string, polarity: string | null, confidence: number, validFrom: string | null }> }> };
+
 export type ConsolidateMutationVariables = Exact<{
   namespace?: string | null | undefined;
   limit?: number | null | undefined;
@@ -422,6 +464,8 @@ export type BadPatternFieldsFragment = { id: string, skillId: string, descriptio
 
 export type WorkItemFieldsFragment = { id: string, namespace: string, title: string, body: string, state: WorkState, parentId: string | null, createdAt: string, updatedAt: string, actor: string };
 
+export type ConflictFieldsFragment = { id: string, namespace: string, kind: ConflictKind, openedAt: string, facts: Array<{ id: string, statement: string, status: string, polarity: string | null, confidence: number, validFrom: string | null }> };
+
 export type HistoryQueryVariables = Exact<{
   id: string;
   namespace?: string | null | undefined;
@@ -487,7 +531,7 @@ export type NeighborhoodQueryVariables = Exact<{
 }>;
 
 
-export type NeighborhoodQuery = { neighborhood: { nodes: Array<{ id: string, namespace: string, name: string, canonical: string, type: string, aliases: Array<string>, mentionCount: number, firstSeenAt: string | null, lastSeenAt: string | null, mergedInto: string | null }>, edges: Array<{ type: string, source: string, target: string, validFrom: string | null, validTo: string | null, recordedAt: string | null, expiredAt: string | null, strength: number | null, count: number | null, fact: string | null }> } };
+export type NeighborhoodQuery = { neighborhood: { nodes: Array<{ id: string, namespace: string, name: string, canonical: string, type: string, aliases: Array<string>, mentionCount: number, firstSeenAt: string | null, lastSeenAt: string | null, mergedInto: string | null }>, edges: Array<{ type: string, source: string, target: string, validFrom: string | null, validTo: string | null, recordedAt: string | null, expiredAt: string | null, count: number | null, fact: string | null, confidence: number | null, support: number | null, lastSupport: string | null, strength: number | null, inverse: string | null }> } };
 
 export type PinMutationVariables = Exact<{
   id: string;
@@ -508,6 +552,22 @@ export type ProjectOverviewQueryVariables = Exact<{
 
 
 export type ProjectOverviewQuery = { projectOverview: { namespace: string, project: string, sessions: Array<string>, turns: number, updatedAt: string, lines: Array<{ text: string, episodeIds: Array<string> }> } };
+
+export type PromoteMutationVariables = Exact<{
+  id: string;
+  target: string;
+  namespace?: string | null | undefined;
+}>;
+
+
+export type PromoteMutation = { promote: { status: PromotionStatus, source: string, namespace: string, target: string, failedGate: PromotionGate | null, reason: string, attesters: Array<string>, posterior: number | null, policy: { enabled: boolean, quorum: number, threshold: number, priorSuccesses: number, priorFailures: number }, copy: { id: string, namespace: string, importance: number, pinned: boolean, tags: Array<string>, accessCount: number, lastAccessedAt: string | null, forgottenAt: string | null, category: string | null, retention: number, lifecycle: LifecycleState, statement: string, kind: string, key: string | null, subject: string | null, predicate: string | null, object: string | null, confidence: number, version: number, status: string, origin: string, validFrom: string | null, validTo: string | null, recordedAt: string, expiredAt: string | null, supportedBy: Array<{ id: string }> } | null } };
+
+export type PromotionPolicyQueryVariables = Exact<{
+  namespace?: string | null | undefined;
+}>;
+
+
+export type PromotionPolicyQuery = { promotionPolicy: { namespace: string, promoted: number, policy: { enabled: boolean, quorum: number, threshold: number, priorSuccesses: number, priorFailures: number } } };
 
 export type RecallQueryVariables = Exact<{
   input: RecallInput;
@@ -558,6 +618,16 @@ export type ResetNamespaceMutationVariables = Exact<{
 
 export type ResetNamespaceMutation = { resetNamespace: { mode: ForgetMode, namespace: string, token: string | null, expiresAt: string | null, counts: Array<{ label: string, count: number }> } };
 
+export type ResolveConflictMutationVariables = Exact<{
+  id: string;
+  keep: Array<string> | string;
+  namespace?: string | null | undefined;
+  reason?: string | null | undefined;
+}>;
+
+
+export type ResolveConflictMutation = { resolveConflict: { id: string, namespace: string, kind: ConflictKind, openedAt: string, facts: Array<{ id: string, statement: string, status: string, polarity: string | null, confidence: number, validFrom: string | null }> } };
+
 export type SaveSkillMutationVariables = Exact<{
   namespace?: string | null | undefined;
   name: string;
@@ -584,6 +654,27 @@ export type SessionSummaryQueryVariables = Exact<{
 
 
 export type SessionSummaryQuery = { sessionSummary: { namespace: string, session: string, turns: number, updatedAt: string, lines: Array<{ text: string, episodeIds: Array<string> }> } };
+
+export type SetConflictModeMutationVariables = Exact<{
+  kind: ConflictKind;
+  mode: ConflictMode;
+  namespace?: string | null | undefined;
+}>;
+
+
+export type SetConflictModeMutation = { setConflictMode: { namespace: string, attribute: ConflictMode, relation: ConflictMode } };
+
+export type SetPromotionPolicyMutationVariables = Exact<{
+  enabled: boolean;
+  quorum?: number | null | undefined;
+  threshold?: number | null | undefined;
+  priorSuccesses?: number | null | undefined;
+  priorFailures?: number | null | undefined;
+  namespace?: string | null | undefined;
+}>;
+
+
+export type SetPromotionPolicyMutation = { setPromotionPolicy: { namespace: string, promoted: number, policy: { enabled: boolean, quorum: number, threshold: number, priorSuccesses: number, priorFailures: number } } };
 
 export type SetWorkItemStateMutationVariables = Exact<{
   namespace?: string | null | undefined;
@@ -846,6 +937,22 @@ export const WorkItemFieldsFragmentDoc = new TypedDocumentString(`
   actor
 }
     `, {"fragmentName":"WorkItemFields"});
+export const ConflictFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ConflictFields on Conflict {
+  id
+  namespace
+  kind
+  openedAt
+  facts {
+    id
+    statement
+    status
+    polarity
+    confidence
+    validFrom
+  }
+}
+    `, {"fragmentName":"ConflictFields"});
 export const AddAliasDocument = new TypedDocumentString(`
     mutation AddAlias($entityId: ID!, $alias: String!, $namespace: String) {
   addAlias(entityId: $entityId, alias: $alias, namespace: $namespace) {
@@ -1059,6 +1166,35 @@ export const ConceptsDocument = new TypedDocumentString(`
   name
   episodeCount
   memoryCount
+}`);
+export const ConflictModesDocument = new TypedDocumentString(`
+    query ConflictModes($namespace: String) {
+  conflictModes(namespace: $namespace) {
+    namespace
+    attribute
+    relation
+  }
+}
+    `);
+export const ConflictsDocument = new TypedDocumentString(`
+    query Conflicts($namespace: String) {
+  conflicts(namespace: $namespace) {
+    ...ConflictFields
+  }
+}
+    fragment ConflictFields on Conflict {
+  id
+  namespace
+  kind
+  openedAt
+  facts {
+    id
+    statement
+    status
+    polarity
+    confidence
+    validFrom
+  }
 }`);
 export const ConsolidateDocument = new TypedDocumentString(`
     mutation Consolidate($namespace: String, $limit: Int) {
@@ -1408,9 +1544,13 @@ export const NeighborhoodDocument = new TypedDocumentString(`
       validTo
       recordedAt
       expiredAt
-      strength
       count
       fact
+      confidence
+      support
+      lastSupport
+      strength
+      inverse
     }
   }
 }
@@ -1502,6 +1642,74 @@ export const ProjectOverviewDocument = new TypedDocumentString(`
     lines {
       text
       episodeIds
+    }
+  }
+}
+    `);
+export const PromoteDocument = new TypedDocumentString(`
+    mutation Promote($id: ID!, $target: String!, $namespace: String) {
+  promote(id: $id, target: $target, namespace: $namespace) {
+    status
+    source
+    namespace
+    target
+    failedGate
+    reason
+    attesters
+    posterior
+    policy {
+      enabled
+      quorum
+      threshold
+      priorSuccesses
+      priorFailures
+    }
+    copy {
+      ...FactFields
+    }
+  }
+}
+    fragment FactFields on Fact {
+  id
+  namespace
+  importance
+  pinned
+  tags
+  accessCount
+  lastAccessedAt
+  forgottenAt
+  category
+  retention
+  lifecycle
+  statement
+  kind
+  key
+  subject
+  predicate
+  object
+  confidence
+  version
+  status
+  origin
+  validFrom
+  validTo
+  recordedAt
+  expiredAt
+  supportedBy {
+    id
+  }
+}`);
+export const PromotionPolicyDocument = new TypedDocumentString(`
+    query PromotionPolicy($namespace: String) {
+  promotionPolicy(namespace: $namespace) {
+    namespace
+    promoted
+    policy {
+      enabled
+      quorum
+      threshold
+      priorSuccesses
+      priorFailures
     }
   }
 }
@@ -1764,6 +1972,26 @@ export const ResetNamespaceDocument = new TypedDocumentString(`
   }
 }
     `);
+export const ResolveConflictDocument = new TypedDocumentString(`
+    mutation ResolveConflict($id: ID!, $keep: [ID!]!, $namespace: String, $reason: String) {
+  resolveConflict(id: $id, keep: $keep, namespace: $namespace, reason: $reason) {
+    ...ConflictFields
+  }
+}
+    fragment ConflictFields on Conflict {
+  id
+  namespace
+  kind
+  openedAt
+  facts {
+    id
+    statement
+    status
+    polarity
+    confidence
+    validFrom
+  }
+}`);
 export const SaveSkillDocument = new TypedDocumentString(`
     mutation SaveSkill($namespace: String, $name: String!, $body: String!, $description: String) {
   saveSkill(
@@ -1828,6 +2056,37 @@ export const SessionSummaryDocument = new TypedDocumentString(`
     lines {
       text
       episodeIds
+    }
+  }
+}
+    `);
+export const SetConflictModeDocument = new TypedDocumentString(`
+    mutation SetConflictMode($kind: ConflictKind!, $mode: ConflictMode!, $namespace: String) {
+  setConflictMode(kind: $kind, mode: $mode, namespace: $namespace) {
+    namespace
+    attribute
+    relation
+  }
+}
+    `);
+export const SetPromotionPolicyDocument = new TypedDocumentString(`
+    mutation SetPromotionPolicy($enabled: Boolean!, $quorum: Int, $threshold: Float, $priorSuccesses: Float, $priorFailures: Float, $namespace: String) {
+  setPromotionPolicy(
+    enabled: $enabled
+    quorum: $quorum
+    threshold: $threshold
+    priorSuccesses: $priorSuccesses
+    priorFailures: $priorFailures
+    namespace: $namespace
+  ) {
+    namespace
+    promoted
+    policy {
+      enabled
+      quorum
+      threshold
+      priorSuccesses
+      priorFailures
     }
   }
 }
@@ -2127,6 +2386,12 @@ export function getSdk<C>(requester: Requester<C>) {
     Concepts(variables?: ConceptsQueryVariables, options?: C): Promise<ConceptsQuery> {
       return requester<ConceptsQuery, ConceptsQueryVariables>(ConceptsDocument, variables, options) as Promise<ConceptsQuery>;
     },
+    ConflictModes(variables?: ConflictModesQueryVariables, options?: C): Promise<ConflictModesQuery> {
+      return requester<ConflictModesQuery, ConflictModesQueryVariables>(ConflictModesDocument, variables, options) as Promise<ConflictModesQuery>;
+    },
+    Conflicts(variables?: ConflictsQueryVariables, options?: C): Promise<ConflictsQuery> {
+      return requester<ConflictsQuery, ConflictsQueryVariables>(ConflictsDocument, variables, options) as Promise<ConflictsQuery>;
+    },
     Consolidate(variables?: ConsolidateMutationVariables, options?: C): Promise<ConsolidateMutation> {
       return requester<ConsolidateMutation, ConsolidateMutationVariables>(ConsolidateDocument, variables, options) as Promise<ConsolidateMutation>;
     },
@@ -2172,6 +2437,12 @@ export function getSdk<C>(requester: Requester<C>) {
     ProjectOverview(variables: ProjectOverviewQueryVariables, options?: C): Promise<ProjectOverviewQuery> {
       return requester<ProjectOverviewQuery, ProjectOverviewQueryVariables>(ProjectOverviewDocument, variables, options) as Promise<ProjectOverviewQuery>;
     },
+    Promote(variables: PromoteMutationVariables, options?: C): Promise<PromoteMutation> {
+      return requester<PromoteMutation, PromoteMutationVariables>(PromoteDocument, variables, options) as Promise<PromoteMutation>;
+    },
+    PromotionPolicy(variables?: PromotionPolicyQueryVariables, options?: C): Promise<PromotionPolicyQuery> {
+      return requester<PromotionPolicyQuery, PromotionPolicyQueryVariables>(PromotionPolicyDocument, variables, options) as Promise<PromotionPolicyQuery>;
+    },
     Recall(variables: RecallQueryVariables, options?: C): Promise<RecallQuery> {
       return requester<RecallQuery, RecallQueryVariables>(RecallDocument, variables, options) as Promise<RecallQuery>;
     },
@@ -2187,6 +2458,9 @@ export function getSdk<C>(requester: Requester<C>) {
     ResetNamespace(variables: ResetNamespaceMutationVariables, options?: C): Promise<ResetNamespaceMutation> {
       return requester<ResetNamespaceMutation, ResetNamespaceMutationVariables>(ResetNamespaceDocument, variables, options) as Promise<ResetNamespaceMutation>;
     },
+    ResolveConflict(variables: ResolveConflictMutationVariables, options?: C): Promise<ResolveConflictMutation> {
+      return requester<ResolveConflictMutation, ResolveConflictMutationVariables>(ResolveConflictDocument, variables, options) as Promise<ResolveConflictMutation>;
+    },
     SaveSkill(variables: SaveSkillMutationVariables, options?: C): Promise<SaveSkillMutation> {
       return requester<SaveSkillMutation, SaveSkillMutationVariables>(SaveSkillDocument, variables, options) as Promise<SaveSkillMutation>;
     },
@@ -2195,6 +2469,12 @@ export function getSdk<C>(requester: Requester<C>) {
     },
     SessionSummary(variables: SessionSummaryQueryVariables, options?: C): Promise<SessionSummaryQuery> {
       return requester<SessionSummaryQuery, SessionSummaryQueryVariables>(SessionSummaryDocument, variables, options) as Promise<SessionSummaryQuery>;
+    },
+    SetConflictMode(variables: SetConflictModeMutationVariables, options?: C): Promise<SetConflictModeMutation> {
+      return requester<SetConflictModeMutation, SetConflictModeMutationVariables>(SetConflictModeDocument, variables, options) as Promise<SetConflictModeMutation>;
+    },
+    SetPromotionPolicy(variables: SetPromotionPolicyMutationVariables, options?: C): Promise<SetPromotionPolicyMutation> {
+      return requester<SetPromotionPolicyMutation, SetPromotionPolicyMutationVariables>(SetPromotionPolicyDocument, variables, options) as Promise<SetPromotionPolicyMutation>;
     },
     SetWorkItemState(variables: SetWorkItemStateMutationVariables, options?: C): Promise<SetWorkItemStateMutation> {
       return requester<SetWorkItemStateMutation, SetWorkItemStateMutationVariables>(SetWorkItemStateDocument, variables, options) as Promise<SetWorkItemStateMutation>;
