@@ -64,6 +64,10 @@ def test_recency_halves_every_half_life_and_never_exceeds_one() -> None:
     assert recency_score(NOW + timedelta(days=3), NOW, 90.0) == 1.0
     assert recency_score(NOW - timedelta(days=90), NOW, 90.0) == pytest.approx(0.5)
     assert recency_score(NOW - timedelta(days=180), NOW, 90.0) == pytest.approx(0.25)
+    # Whole days: two reads of one day give one strength.
+    assert recency_score(NOW - timedelta(days=90, hours=23), NOW, 90.0) == recency_score(
+        NOW - timedelta(days=90), NOW, 90.0
+    )
 
 
 def test_strength_is_the_weighted_sum_of_count_recency_and_confidence() -> None:

@@ -4,8 +4,8 @@
 
 - count: the episodes that support it, n ≥ 1, as 1 − exp(−n / count_scale): one mention is some
   evidence, each further one adds less, and no number of repetitions exceeds 1;
-- recency: 0.5 ** (days since its last support / half_life_days), 1 when it was last said at (or
-  after) the time it is read at;
+- recency: 0.5 ** (whole days since its last support / half_life_days), 1 when it was last said
+  on the day it is read at (or after): whole days, so that two reads of one day agree to the digit;
 - confidence: the relation's own, as extraction or the caller gave it.
 """
 
@@ -28,7 +28,7 @@ def count_score(supports: int, scale: float) -> float:
 
 
 def recency_score(last_support: datetime, at: datetime, half_life_days: float) -> float:
-    age_days = max((at - last_support).total_seconds(), 0.0) / SECONDS_PER_DAY
+    age_days = max((at - last_support).total_seconds(), 0.0) // SECONDS_PER_DAY
     return float(0.5 ** (age_days / half_life_days))
 
 
