@@ -183,7 +183,8 @@ def initial_password(home: Path) -> str:
     saved = home / "password"
     if saved.exists():
         return saved.read_text().strip()
-    password = secrets.token_urlsafe(18)
+    # Hex: one token_urlsafe password in 64 starts with "-", which neo4j-admin reads as an option.
+    password = secrets.token_hex(18)
     subprocess.run(
         [java(), "-cp", f"{LIB}/*", ADMIN_CLASS, "dbms", "set-initial-password", password],
         env=neo4j_env(home),
