@@ -469,6 +469,8 @@ def test_neo4j_browser_runs_a_ready_query_from_the_guide(
         drawer = connect(page, browser_url, bolt, user, password)
         frame = run_slide(page, drawer, "entity_neighborhood", parameters)
         expect(frame.get_by_text(f"Displaying {len(expected)} nodes")).to_be_visible()
+        # The count is written before the drawing is: wait for the nodes themselves.
+        expect(frame.locator("g.node")).to_have_count(len(expected))
         drawn = frame.locator("g.node").evaluate_all("nodes => nodes.map(node => node.getAttribute('aria-label'))")
         assert set(drawn) == expected, (sorted(drawn), sorted(expected))
         expect(frame.locator("g.node text.caption", has_text="Caroline").first).to_be_visible()
