@@ -28,6 +28,7 @@ from hippograph.api.summaries import SummaryMutation
 from hippograph.api.threads import call
 from hippograph.capture.messages import message_captures
 from hippograph.capture.service import capture
+from hippograph.consolidation.blocking import switch_blocking
 from hippograph.consolidation.shadow import switch_shadow_mode
 from hippograph.consolidation.worker import consolidate
 from hippograph.graph.curation import add_alias, merge_entities
@@ -144,6 +145,15 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
         "History (actor consolidation-shadow) and changes no derived memory; off, the parked episodes are "
         "consolidated for real.",
     )
+    set_block_destructive = graphene.Field(
+        graphene.NonNull(types.DestructiveBlocking),
+        enabled=graphene.Boolean(required=True),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        description="Block or allow destructive consolidation proposals in a namespace (admin). On, consolidation "
+        "supersedes no fact, closes no relation and merges no entity: History records each such proposal "
+        "(event consolidation_blocked, target the namespace) and the rest is derived. Off, nothing blocked is "
+        "applied; later statements are revised as usual.",
+    )
     recover = _memory_change(
         "Bring back a forgotten memory within the retention window "
         f"(default {LifecycleSettings().recover_window_days:g} days)."
@@ -191,6 +201,12 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
         return await call(
             reset_namespace, info.context["runtime"], tenant(info, namespace), chosen, actor(info), reason, token
         )
+
+    @staticmethod
+    async def resolve_set_block_destructive(
+        root: Any, info: graphene.ResolveInfo, enabled: bool, namespace: str | None = None
+    ) -> Any:
+        return await call(switch_blocking, info.context["runtime"], tenant(info, namespace), enabled, actor(info))
 
     @staticmethod
     async def resolve_set_shadow_mode(

@@ -24,6 +24,7 @@ from hippograph.api.promotion import PromotionQuery
 from hippograph.api.scalars import DateTime
 from hippograph.api.summaries import SummaryQuery
 from hippograph.api.threads import call
+from hippograph.consolidation.blocking import blocking_status
 from hippograph.consolidation.shadow import shadow_status
 from hippograph.consolidation.status import status
 from hippograph.graph.entities import MAX_DEPTH, get_entity, list_entities, neighborhood, timeline
@@ -150,6 +151,11 @@ class Query(ConflictQuery, ConceptQuery, ProcedureQuery, PromotionQuery, Summary
         namespace=graphene.String(description=NAMESPACE_HELP),
         description="Whether the namespace consolidates in shadow mode, and the episodes parked by it.",
     )
+    block_destructive = graphene.Field(
+        graphene.NonNull(types.DestructiveBlocking),
+        namespace=graphene.String(description=NAMESPACE_HELP),
+        description="Whether the namespace's consolidation blocks destructive proposals, and how many it blocked.",
+    )
     status = graphene.Field(
         graphene.NonNull(types.Status),
         namespace=graphene.String(description="One namespace; all when omitted."),
@@ -217,6 +223,10 @@ class Query(ConflictQuery, ConceptQuery, ProcedureQuery, PromotionQuery, Summary
     @staticmethod
     async def resolve_shadow_mode(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
         return await call(shadow_status, info.context["runtime"], tenant(info, namespace))
+
+    @staticmethod
+    async def resolve_block_destructive(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
+        return await call(blocking_status, info.context["runtime"], tenant(info, namespace))
 
     @staticmethod
     async def resolve_status(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:

@@ -450,6 +450,16 @@ class ShadowMode(graphene.ObjectType):
     parked = graphene.Int(required=True, description="Episodes consolidated in shadow, applied when it is turned off.")
 
 
+class DestructiveBlocking(graphene.ObjectType):
+    namespace = graphene.String(required=True)
+    enabled = graphene.Boolean(
+        required=True,
+        description="Consolidation supersedes no fact, closes no relation and merges no entity by itself: it "
+        "records each such proposal in History (event consolidation_blocked, actor consolidation-guard).",
+    )
+    blocked = graphene.Int(required=True, description="Proposals blocked so far; History on the namespace lists them.")
+
+
 class Status(graphene.ObjectType):
     backend = graphene.String(required=True)
     version = graphene.String(required=True)

@@ -16,6 +16,7 @@ from typing import Any
 from ulid import ULID
 
 from hippograph.consolidation.batch import EpisodeWork, Statements
+from hippograph.consolidation.blocking import blocked_event
 from hippograph.consolidation.concepts import fact_concepts
 from hippograph.consolidation.revise import CONSOLIDATION, NewFact, revise_polarity, revise_relation, support_props
 from hippograph.consolidation.timeline import Said
@@ -88,6 +89,11 @@ class Context:
     now: datetime
     versions: Versions
     events: list[MemoryEvent] = field(default_factory=list)
+    blocking: bool = False  # the namespace blocks destructive proposals (blocking.py)
+
+    def block(self, kind: str, **proposal: Any) -> None:
+        event = blocked_event(self.work.namespace, self.work.id, kind, self.now, **proposal)
+        self.tx.run("record_history", rows=[event])
 
     def note(self, kind: EventKind, fact: str, related: str) -> None:
         self.events.append(MemoryEvent(kind, self.work.namespace, fact, self.now, CONSOLIDATION, (related,)))

@@ -17,6 +17,7 @@ from ulid import ULID
 
 from hippograph.consolidation.batch import EpisodeWork, Statements
 from hippograph.consolidation.beliefs import Context, Versions, commit_fact, fact_identity, probe
+from hippograph.consolidation.blocking import blocking_namespaces, hold_merges
 from hippograph.consolidation.concepts import merge_concepts, sync_fact_concepts
 from hippograph.embedding.context import write_context_vectors
 from hippograph.extraction.model import EntityType
@@ -45,6 +46,10 @@ def commit_episodes(
     owned = [work for work in works if work.id in claims]
     if not owned:
         return [False] * len(works)
+    blocking = blocking_namespaces(tx, (work.namespace for work in owned))
+    owned, held = _hold_merges(owned, blocking, now)
+    if held:
+        tx.run("record_history", rows=held)
     entity_ids = _merge_entities(tx, owned)
     mentions = [row for work, ids in zip(owned, entity_ids, strict=True) for row in _mention_rows(work, ids)]
     if mentions:
@@ -69,7 +74,7 @@ def commit_episodes(
     versions = Versions(tx, list(probes.values()))
     out = [] if events is None else events
     for work, ids, episode_identities in zip(owned, entity_ids, identities, strict=True):
-        ctx = Context(tx, work, ids, now, versions, out)
+        ctx = Context(tx, work, ids, now, versions, out, blocking=work.namespace in blocking)
         for position, (candidate, identity, vector) in enumerate(
             zip(work.extraction.facts, episode_identities, work.statement_vectors, strict=True)
         ):
@@ -84,6 +89,20 @@ def commit_episodes(
     )
     tx.run("categorize_facts", ids=[work.id for work in owned], general=general_category())
     return [work.id in claims for work in works]
+
+
+def _hold_merges(
+    works: list[EpisodeWork], blocking: set[str], now: datetime
+) -> tuple[list[EpisodeWork], list[dict[str, Any]]]:
+    """In a namespace that blocks destructive proposals, no name merges into another entity."""
+    out: list[EpisodeWork] = []
+    events: list[dict[str, Any]] = []
+    for work in works:
+        if work.namespace in blocking:
+            work, held = hold_merges(work, now)
+            events.extend(held)
+        out.append(work)
+    return out, events
 
 
 def _cooccurring(work: EpisodeWork, entity_ids: list[str]) -> list[tuple[str, str]]:

@@ -18,7 +18,8 @@ from typing import Any, Protocol
 
 from ulid import ULID
 
-from hippograph.consolidation.settle import Stance, settle
+from hippograph.consolidation.blocking import CLOSE_RELATION, SUPERSEDE
+from hippograph.consolidation.settle import Stance, Verdict, settle
 from hippograph.consolidation.timeline import Said, Timeline, Version, timeline
 from hippograph.embedding import Vector
 from hippograph.extraction.model import FactCandidate
@@ -46,6 +47,11 @@ class Context(Protocol):
     ) -> None: ...
 
     def note(self, kind: EventKind, fact: str, related: str) -> None: ...
+
+    @property
+    def blocking(self) -> bool: ...
+
+    def block(self, kind: str, **proposal: Any) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -100,10 +106,56 @@ def revise_relation(ctx: Context, said: Said, subject: str, predicate: str, new:
     if functional and conflict_mode(ctx, namespace, ConflictKind.RELATION) is ConflictMode.MERGE:
         functional = False  # every object stays current, each version with its own support
     result = timeline([*owner, said], functional)
+    if ctx.blocking and (closed := _closed(result, owner, stored)):
+        _hold_aside(ctx, said, new, closed)
+        return
     facts = _assign(ctx, result, owner, stored, said, new)
     _write_versions(ctx, result, facts, owner, stored, said, new, subject)
     _relink(ctx, "SUPERSEDES", stored, {(facts[v.superseded_by], facts[v]) for v in result.versions if v.superseded_by})
     _relink(ctx, "CONTRADICTS", stored, {(facts[d], facts[v]) for d, v in result.contradictions})
+
+
+# How much a status believes a fact: a revision that lowers it, or ends a version sooner, is destructive.
+_BELIEF = {"active": 2, "quarantined": 1, "superseded": 0}
+
+
+def _closed(result: Timeline, owner: dict[Said, str], stored: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The stored versions the revision would end sooner, supersede or quarantine."""
+    closed: list[dict[str, Any]] = []
+    for version in result.versions:
+        holder = next((owner[s] for s in version.said if s in owner), None)
+        if holder is None or any(c["fact"] == holder for c in closed):
+            continue
+        row = stored[holder]
+        ends_sooner = version.valid_to is not None and (row["valid_to"] is None or version.valid_to < row["valid_to"])
+        if ends_sooner or _BELIEF.get(version.status, 0) < _BELIEF.get(row["status"], 0):
+            until = None if version.valid_to is None else version.valid_to.isoformat()
+            closed.append({"fact": holder, "statement": row["statement"], "status": version.status, "valid_to": until})
+    return closed
+
+
+def _hold_aside(ctx: Context, said: Said, new: NewFact, closed: list[dict[str, Any]]) -> None:
+    """A statement whose revision is blocked changes no version: it is kept as a quarantined fact
+    outside the relation's versions (``blocked_at``), which later revisions leave out, and the
+    proposal goes to History. Another statement of it supports that fact."""
+    namespace = new.props["namespace"]
+    held = ctx.run("held_fact", namespace=namespace, hash=new.props["content_hash"])
+    if held:
+        fact = held[0]["id"]
+        ctx.run("support_fact", fact_id=fact, episode_id=said.episode, embedding=None, **support_props(said))
+    else:
+        fact = new.props["id"]
+        props = {**new.props, "status": "quarantined", "blocked_at": ctx.now}
+        ctx.create_fact(said.episode, props, new.about, support_props(said))
+        ctx.note(EventKind.CREATED, fact, said.episode)
+    ctx.block(
+        CLOSE_RELATION,
+        fact=fact,
+        statement=said.statement,
+        predicate=new.props["predicate"],
+        negated=said.negated,
+        closes=closed,
+    )
 
 
 def _assign(
@@ -260,7 +312,10 @@ def revise_polarity(ctx: Context, candidate: FactCandidate, fact_id: str, subjec
     if not any(row["polarity"] == opposite for row in rows):
         return  # no conflict: the namespace's mode is not even read
     mode = conflict_mode(ctx, namespace, ConflictKind.ATTRIBUTE)
-    verdict = settle([_stance(row) for row in rows], fact_id, polarity, opposite, mode)
+    stances = [_stance(row) for row in rows]
+    verdict = settle(stances, fact_id, polarity, opposite, mode)
+    if verdict.supersedes and ctx.blocking:
+        verdict = _refuse_supersedes(ctx, verdict, fact_id, stances, mode)
     if verdict.links:
         ctx.run("link_contradicts", pairs=[{"a": a, "b": b} for a, b in verdict.links])
         for a, b in verdict.links:
@@ -274,6 +329,18 @@ def revise_polarity(ctx: Context, candidate: FactCandidate, fact_id: str, subjec
         ctx.run("set_fact_status", facts=[{"id": fact, "status": status} for fact, status in verdict.statuses])
     if verdict.conflict is not None:
         _hold(ctx, namespace, *verdict.conflict)
+
+
+def _refuse_supersedes(
+    ctx: Context, verdict: Verdict, fact_id: str, group: list[Stance], mode: ConflictMode
+) -> Verdict:
+    """A verdict that would supersede, blocked: what was believed stays as it was, and the fact
+    just stated or supported is quarantined against it (believed, but doubted) until someone acts."""
+    for newer, replaced in verdict.supersedes:
+        ctx.block(SUPERSEDE, fact=replaced, by=newer, mode=mode.value)
+    links = tuple(sorted({(other, fact_id) for pair in verdict.links for other in pair if other != fact_id}))
+    me = next(stance for stance in group if stance.id == fact_id)
+    return Verdict(links, () if me.status == "quarantined" else ((fact_id, "quarantined"),))
 
 
 def conflict_mode(ctx: Context, namespace: str, kind: ConflictKind) -> ConflictMode:

@@ -68,6 +68,35 @@ def set_shadow_mode(store: Store, namespace: str, enabled: bool, actor: str, now
     return shadow_mode(store, namespace)
 
 
+@dataclass(frozen=True)
+class DestructiveBlocking:
+    """Whether a namespace's consolidation blocks destructive proposals, and how many it blocked."""
+
+    namespace: str
+    enabled: bool
+    blocked: int
+
+
+def destructive_blocking(store: Store, namespace: str) -> DestructiveBlocking:
+    [row] = store.read("block_destructive", namespace=namespace)
+    return DestructiveBlocking(namespace, bool(row["enabled"]), int(row["blocked"]))
+
+
+def set_destructive_blocking(
+    store: Store, namespace: str, enabled: bool, actor: str, now: datetime
+) -> DestructiveBlocking:
+    """Turn the blocking of destructive proposals on or off; History records the change (target:
+    the namespace). What was blocked stays as it was either way."""
+
+    def write(tx: Transaction) -> None:
+        tx.run("set_block_destructive", namespace=namespace, enabled=enabled)
+        event = "block_destructive_on" if enabled else "block_destructive_off"
+        tx.run("record_history", rows=[history_event(namespace, namespace, event, actor, now)])
+
+    store.write(write)
+    return destructive_blocking(store, namespace)
+
+
 def list_namespaces(store: Store, only: Iterable[str] | None = None) -> list[NamespaceSummary]:
     """The namespaces captured in, by name; ``only``: these (those without data with 0 episodes)."""
     held = {row["name"]: int(row["episodes"]) for row in store.read("list_namespaces")}
