@@ -24,12 +24,14 @@ from hippograph.client import (
     CaptureInput,
     CaptureStatus,
     Client,
+    DestructiveBlocking,
     Episode,
     EpisodeImmutable,
     Fact,
     Forbidden,
     HippographError,
     NotFound,
+    ShadowMode,
     Unauthenticated,
     Unreachable,
 )
@@ -147,6 +149,25 @@ def test_curation_and_management_round_trip(client: Client, namespace: str) -> N
         client.memory(kept.id)
     report = client.sweep()
     assert report.erased >= 0 and report.expired_events >= 0
+
+
+def test_consolidation_settings_round_trip(client: Client, namespace: str) -> None:
+    """Shadow mode and the blocking of destructive proposals, beside conflict modes and promotion."""
+    assert client.shadow_mode() == ShadowMode(namespace, False, 0)
+    assert client.set_shadow_mode(True) == ShadowMode(namespace, True, 0)
+    client.capture("Dana: I live in Lisbon.", agent="Dana")
+    assert client.consolidate().processed == 1
+    assert client.shadow_mode().parked == 1
+    assert client.set_shadow_mode(False) == ShadowMode(namespace, False, 0)
+    assert client.block_destructive() == DestructiveBlocking(namespace, False, 0)
+    assert client.set_block_destructive(True) == DestructiveBlocking(namespace, True, 0)
+    assert client.consolidate().processed == 1  # the parked episode, applied; it closed nothing
+    assert client.block_destructive().blocked == 0
+    assert [e.event for e in client.history(namespace)] == [
+        "shadow_mode_on",
+        "shadow_mode_off",
+        "block_destructive_on",
+    ]
 
 
 def test_errors_are_exceptions_with_the_api_code(

@@ -20,7 +20,7 @@ import pytest
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from support.client import HTTP_TIMEOUT_S
+from support.client import HTTP_TIMEOUT_S, wait_until_known
 from support.own_store import store_of_its_own
 from support.processes import REPO, eventually, free_port
 
@@ -56,6 +56,11 @@ TOOLS = {
     "list_work_items",
     "list_conflicts",
     "resolve_conflict",
+    "consolidation_settings",
+    "set_shadow_mode",
+    "set_block_destructive",
+    "set_conflict_mode",
+    "set_promotion_policy",
 }
 
 
@@ -278,6 +283,40 @@ def test_conflicts_are_listed_and_resolved_through_the_tools_and_the_client(
                 )
 
     warm_up(base_url, admin_secret)
+    run(scenario)
+
+
+@pytest.mark.process
+def test_consolidation_settings_are_read_and_set_through_the_tools(
+    base_url: str, admin_secret: str, runtime: Runtime, namespace: str, tmp_path: Path
+) -> None:
+    """Shadow mode, blocking, conflict modes and promotion policy: one tool reads them, one sets each
+    (an admin key; a writer's is refused and changes nothing)."""
+    writer = create_key(runtime.store, f"writer-{uuid.uuid4().hex[:8]}", KeyRole.WRITER, [namespace]).secret
+
+    async def scenario() -> None:
+        remote = ("--url", base_url, "--namespace", namespace)
+        async with mcp_session(*remote, log=tmp_path / "mcp.log", env={"HIPPOGRAPH_API_KEY": admin_secret}) as s:
+            before = await call(s, "consolidation_settings")
+            assert before["shadow_mode"] == {"namespace": namespace, "enabled": False, "parked": 0}
+            assert before["block_destructive"] == {"namespace": namespace, "enabled": False, "blocked": 0}
+            assert before["promotion_policy"]["policy"]["enabled"] is False
+            assert (await call(s, "set_shadow_mode", enabled=True))["enabled"] is True
+            assert (await call(s, "set_block_destructive", enabled=True))["enabled"] is True
+            assert (await call(s, "set_conflict_mode", kind="ATTRIBUTE", mode="ASK"))["attribute"] == "ASK"
+            assert (await error(s, "set_conflict_mode", kind="RELATION", mode="ASK"))[0] == "BAD_INPUT"
+            policy = await call(s, "set_promotion_policy", enabled=True, quorum=3)
+            assert (policy["policy"]["enabled"], policy["policy"]["quorum"]) == (True, 3)
+            after = await call(s, "consolidation_settings")
+            assert after["shadow_mode"]["enabled"] and after["block_destructive"]["enabled"]
+            assert after["conflict_modes"] == {"namespace": namespace, "attribute": "ASK", "relation": "TEMPORAL"}
+            assert after["promotion_policy"]["policy"]["quorum"] == 3
+        async with mcp_session(*remote, log=tmp_path / "mcp.log", env={"HIPPOGRAPH_API_KEY": writer}) as s:
+            assert (await error(s, "set_block_destructive", enabled=False))[0] == "FORBIDDEN"
+            assert (await call(s, "consolidation_settings"))["block_destructive"]["enabled"] is True
+
+    warm_up(base_url, admin_secret)
+    wait_until_known(base_url, writer)
     run(scenario)
 
 

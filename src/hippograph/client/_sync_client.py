@@ -25,6 +25,7 @@ from hippograph.client.types import (
     ConflictMode,
     ConflictModes,
     ConsolidationResult,
+    DestructiveBlocking,
     Entity,
     Episode,
     EraseResult,
@@ -46,6 +47,7 @@ from hippograph.client.types import (
     Role,
     SessionAssignment,
     SessionSummary,
+    ShadowMode,
     Skill,
     Stats,
     Status,
@@ -537,6 +539,26 @@ class Client:
         """Settle an open conflict: the facts in ``keep`` become active, the others superseded."""
         given = graphql_input(id=id, keep=list(keep), reason=reason, namespace=self.config.scope(namespace))
         return decode(Conflict, (self.execute("resolveConflict", given))["resolveConflict"])
+
+    def shadow_mode(self, *, namespace: str | None = None) -> ShadowMode:
+        """Whether the namespace consolidates in shadow mode, and how many episodes it parked."""
+        data = self.execute("shadowMode", graphql_input(namespace=self.config.scope(namespace)))
+        return decode(ShadowMode, data["shadowMode"])
+
+    def set_shadow_mode(self, enabled: bool, *, namespace: str | None = None) -> ShadowMode:
+        """Turn shadow mode on or off (admin); off applies the parked episodes at the next consolidation."""
+        given = graphql_input(enabled=enabled, namespace=self.config.scope(namespace))
+        return decode(ShadowMode, (self.execute("setShadowMode", given))["setShadowMode"])
+
+    def block_destructive(self, *, namespace: str | None = None) -> DestructiveBlocking:
+        """Whether the namespace's consolidation blocks destructive proposals, and how many it blocked."""
+        data = self.execute("blockDestructive", graphql_input(namespace=self.config.scope(namespace)))
+        return decode(DestructiveBlocking, data["blockDestructive"])
+
+    def set_block_destructive(self, enabled: bool, *, namespace: str | None = None) -> DestructiveBlocking:
+        """Block or allow destructive consolidation proposals (admin); nothing blocked is applied later."""
+        given = graphql_input(enabled=enabled, namespace=self.config.scope(namespace))
+        return decode(DestructiveBlocking, (self.execute("setBlockDestructive", given))["setBlockDestructive"])
 
     def session_summary(self, session: str, *, namespace: str | None = None) -> SessionSummary:
         """What a session was about: the turns that best cover it, each citing its episode."""

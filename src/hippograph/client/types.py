@@ -559,6 +559,26 @@ class ConflictMode(StrEnum):
 
 
 @dataclass(frozen=True)
+class ShadowMode:
+    """Whether a namespace consolidates in shadow mode (proposals to History, the graph unchanged),
+    and how many episodes wait parked until it is turned off."""
+
+    namespace: str
+    enabled: bool
+    parked: int
+
+
+@dataclass(frozen=True)
+class DestructiveBlocking:
+    """Whether a namespace's consolidation blocks destructive proposals (supersede, closing a
+    relation, merging entities), and how many it blocked; History on the namespace lists them."""
+
+    namespace: str
+    enabled: bool
+    blocked: int
+
+
+@dataclass(frozen=True)
 class ConflictModes:
     """A namespace's conflict mode for each kind of statement."""
 

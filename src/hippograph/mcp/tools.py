@@ -14,6 +14,7 @@ from hippograph.client import BadInput, FactKind, Message, Mode, RecallFilters, 
 from hippograph.mcp.backend import Clients
 from hippograph.mcp.procedure_tools import add_procedure_tools
 from hippograph.mcp.results import answer, coded, failure, plain
+from hippograph.mcp.settings_tools import add_settings_tools
 
 INSTRUCTIONS = (
     "Long-term memory. Capture what is worth keeping as it happens (one message or note per call, or a "
@@ -368,6 +369,7 @@ def build_server(clients: Clients) -> MCPServer:
         return answer(plain(conflict), f"resolved {conflict.id}: kept {len(keep)} of {len(conflict.facts)}")
 
     add_procedure_tools(server, clients)
+    add_settings_tools(server, clients)
     return server
 
 
