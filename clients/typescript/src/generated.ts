@@ -316,6 +316,13 @@ export type AssignSessionMutationVariables = Exact<{
 
 export type AssignSessionMutation = { assignSession: { namespace: string, session: string, project: string | null } };
 
+export type BlockDestructiveQueryVariables = Exact<{
+  namespace?: string | null | undefined;
+}>;
+
+
+export type BlockDestructiveQuery = { blockDestructive: { namespace: string, enabled: boolean, blocked: number } };
+
 export type CaptureMutationVariables = Exact<{
   input: CaptureInput;
 }>;
@@ -655,6 +662,14 @@ export type SessionSummaryQueryVariables = Exact<{
 
 export type SessionSummaryQuery = { sessionSummary: { namespace: string, session: string, turns: number, updatedAt: string, lines: Array<{ text: string, episodeIds: Array<string> }> } };
 
+export type SetBlockDestructiveMutationVariables = Exact<{
+  enabled: boolean;
+  namespace?: string | null | undefined;
+}>;
+
+
+export type SetBlockDestructiveMutation = { setBlockDestructive: { namespace: string, enabled: boolean, blocked: number } };
+
 export type SetConflictModeMutationVariables = Exact<{
   kind: ConflictKind;
   mode: ConflictMode;
@@ -676,6 +691,14 @@ export type SetPromotionPolicyMutationVariables = Exact<{
 
 export type SetPromotionPolicyMutation = { setPromotionPolicy: { namespace: string, promoted: number, policy: { enabled: boolean, quorum: number, threshold: number, priorSuccesses: number, priorFailures: number } } };
 
+export type SetShadowModeMutationVariables = Exact<{
+  enabled: boolean;
+  namespace?: string | null | undefined;
+}>;
+
+
+export type SetShadowModeMutation = { setShadowMode: { namespace: string, enabled: boolean, parked: number } };
+
 export type SetWorkItemStateMutationVariables = Exact<{
   namespace?: string | null | undefined;
   id: string;
@@ -685,6 +708,13 @@ export type SetWorkItemStateMutationVariables = Exact<{
 
 
 export type SetWorkItemStateMutation = { setWorkItemState: { id: string, namespace: string, title: string, body: string, state: WorkState, parentId: string | null, createdAt: string, updatedAt: string, actor: string } };
+
+export type ShadowModeQueryVariables = Exact<{
+  namespace?: string | null | undefined;
+}>;
+
+
+export type ShadowModeQuery = { shadowMode: { namespace: string, enabled: boolean, parked: number } };
 
 export type SkillQueryVariables = Exact<{
   namespace?: string | null | undefined;
@@ -996,6 +1026,15 @@ export const AssignSessionDocument = new TypedDocumentString(`
     namespace
     session
     project
+  }
+}
+    `);
+export const BlockDestructiveDocument = new TypedDocumentString(`
+    query BlockDestructive($namespace: String) {
+  blockDestructive(namespace: $namespace) {
+    namespace
+    enabled
+    blocked
   }
 }
     `);
@@ -2060,6 +2099,15 @@ export const SessionSummaryDocument = new TypedDocumentString(`
   }
 }
     `);
+export const SetBlockDestructiveDocument = new TypedDocumentString(`
+    mutation SetBlockDestructive($enabled: Boolean!, $namespace: String) {
+  setBlockDestructive(enabled: $enabled, namespace: $namespace) {
+    namespace
+    enabled
+    blocked
+  }
+}
+    `);
 export const SetConflictModeDocument = new TypedDocumentString(`
     mutation SetConflictMode($kind: ConflictKind!, $mode: ConflictMode!, $namespace: String) {
   setConflictMode(kind: $kind, mode: $mode, namespace: $namespace) {
@@ -2091,6 +2139,15 @@ export const SetPromotionPolicyDocument = new TypedDocumentString(`
   }
 }
     `);
+export const SetShadowModeDocument = new TypedDocumentString(`
+    mutation SetShadowMode($enabled: Boolean!, $namespace: String) {
+  setShadowMode(enabled: $enabled, namespace: $namespace) {
+    namespace
+    enabled
+    parked
+  }
+}
+    `);
 export const SetWorkItemStateDocument = new TypedDocumentString(`
     mutation SetWorkItemState($namespace: String, $id: ID!, $state: WorkState!, $reason: String) {
   setWorkItemState(namespace: $namespace, id: $id, state: $state, reason: $reason) {
@@ -2108,6 +2165,15 @@ export const SetWorkItemStateDocument = new TypedDocumentString(`
   updatedAt
   actor
 }`);
+export const ShadowModeDocument = new TypedDocumentString(`
+    query ShadowMode($namespace: String) {
+  shadowMode(namespace: $namespace) {
+    namespace
+    enabled
+    parked
+  }
+}
+    `);
 export const SkillDocument = new TypedDocumentString(`
     query Skill($namespace: String, $name: String!, $version: Int) {
   skill(namespace: $namespace, name: $name, version: $version) {
@@ -2368,6 +2434,9 @@ export function getSdk<C>(requester: Requester<C>) {
     AssignSession(variables: AssignSessionMutationVariables, options?: C): Promise<AssignSessionMutation> {
       return requester<AssignSessionMutation, AssignSessionMutationVariables>(AssignSessionDocument, variables, options) as Promise<AssignSessionMutation>;
     },
+    BlockDestructive(variables?: BlockDestructiveQueryVariables, options?: C): Promise<BlockDestructiveQuery> {
+      return requester<BlockDestructiveQuery, BlockDestructiveQueryVariables>(BlockDestructiveDocument, variables, options) as Promise<BlockDestructiveQuery>;
+    },
     Capture(variables: CaptureMutationVariables, options?: C): Promise<CaptureMutation> {
       return requester<CaptureMutation, CaptureMutationVariables>(CaptureDocument, variables, options) as Promise<CaptureMutation>;
     },
@@ -2470,14 +2539,23 @@ export function getSdk<C>(requester: Requester<C>) {
     SessionSummary(variables: SessionSummaryQueryVariables, options?: C): Promise<SessionSummaryQuery> {
       return requester<SessionSummaryQuery, SessionSummaryQueryVariables>(SessionSummaryDocument, variables, options) as Promise<SessionSummaryQuery>;
     },
+    SetBlockDestructive(variables: SetBlockDestructiveMutationVariables, options?: C): Promise<SetBlockDestructiveMutation> {
+      return requester<SetBlockDestructiveMutation, SetBlockDestructiveMutationVariables>(SetBlockDestructiveDocument, variables, options) as Promise<SetBlockDestructiveMutation>;
+    },
     SetConflictMode(variables: SetConflictModeMutationVariables, options?: C): Promise<SetConflictModeMutation> {
       return requester<SetConflictModeMutation, SetConflictModeMutationVariables>(SetConflictModeDocument, variables, options) as Promise<SetConflictModeMutation>;
     },
     SetPromotionPolicy(variables: SetPromotionPolicyMutationVariables, options?: C): Promise<SetPromotionPolicyMutation> {
       return requester<SetPromotionPolicyMutation, SetPromotionPolicyMutationVariables>(SetPromotionPolicyDocument, variables, options) as Promise<SetPromotionPolicyMutation>;
     },
+    SetShadowMode(variables: SetShadowModeMutationVariables, options?: C): Promise<SetShadowModeMutation> {
+      return requester<SetShadowModeMutation, SetShadowModeMutationVariables>(SetShadowModeDocument, variables, options) as Promise<SetShadowModeMutation>;
+    },
     SetWorkItemState(variables: SetWorkItemStateMutationVariables, options?: C): Promise<SetWorkItemStateMutation> {
       return requester<SetWorkItemStateMutation, SetWorkItemStateMutationVariables>(SetWorkItemStateDocument, variables, options) as Promise<SetWorkItemStateMutation>;
+    },
+    ShadowMode(variables?: ShadowModeQueryVariables, options?: C): Promise<ShadowModeQuery> {
+      return requester<ShadowModeQuery, ShadowModeQueryVariables>(ShadowModeDocument, variables, options) as Promise<ShadowModeQuery>;
     },
     Skill(variables: SkillQueryVariables, options?: C): Promise<SkillQuery> {
       return requester<SkillQuery, SkillQueryVariables>(SkillDocument, variables, options) as Promise<SkillQuery>;
