@@ -24,6 +24,8 @@ from hippograph.store.store import cypher, query_files
 
 # Folders of cypher/ whose files are not named queries: the schema's DDL and the Browser's queries.
 NOT_NAMED = {"browser", "schema"}
+# The core fact's key and subject, that the queries of supersession find it by.
+ADDRESS, CAROLINE = "caroline-address", "Caroline"
 
 
 def named_files() -> list[str]:
@@ -69,7 +71,10 @@ def stored(runtime: Runtime) -> Stored:
     )
     episodes = [outcome.id for outcome in outcomes]
     consolidate(runtime, namespace=namespace)
-    remember(runtime, RememberInput("Never share Caroline's address.", kind="core", namespace=namespace))
+    core = RememberInput(
+        "Never share Caroline's address.", kind="core", namespace=namespace, key=ADDRESS, subject=CAROLINE
+    )
+    remember(runtime, core)
     facts = [row["id"] for row in runtime.store.read(PAGE_FACTS, namespace=namespace, before=None, limit=50)]
     embedding = runtime.embedder.embed_query("Where does Caroline work?")
     return Stored(namespace, session, episodes, facts, list(embedding))
@@ -128,6 +133,8 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
         },
         "graph_next_episodes": {"memories": stored.episodes, **times},
         "conflict_modes": {},
+        "current_facts_by_key": {"kind": "core", "key": ADDRESS},
+        "current_facts_by_subject": {"kind": "core", "subject": CAROLINE},
     }
     return {"namespace": stored.namespace, **given[query.name]}
 

@@ -28,6 +28,7 @@ from hippograph.kernel.events import EventKind
 from hippograph.kernel.model import ConflictKind, ConflictMode
 from hippograph.store.history import history_event
 from hippograph.store.namespaces import conflict_modes_of
+from hippograph.store.supersession import Replacement, supersede
 
 # The actor of memory events and History records consolidation causes.
 CONSOLIDATION = "consolidation"
@@ -234,7 +235,10 @@ def _relink(ctx: Context, kind: str, stored: dict[str, dict[str, Any]], wanted: 
     if have - wanted:
         ctx.run(f"unlink_{column}", pairs=[{"a": a, "b": b} for a, b in sorted(have - wanted)])
     if wanted - have:
-        ctx.run(f"link_{column}", pairs=[{"a": a, "b": b} for a, b in sorted(wanted - have)])
+        if kind == "SUPERSEDES":  # the replaced versions are superseded already (_write_versions)
+            supersede(ctx, [Replacement(a, b) for a, b in sorted(wanted - have)])
+        else:
+            ctx.run("link_contradicts", pairs=[{"a": a, "b": b} for a, b in sorted(wanted - have)])
         for a, b in sorted(wanted - have):
             if kind == "SUPERSEDES":
                 ctx.note(EventKind.SUPERSEDED, b, a)
@@ -266,12 +270,14 @@ def revise_polarity(ctx: Context, candidate: FactCandidate, fact_id: str, subjec
         for a, b in verdict.links:
             ctx.note(EventKind.CONTRADICTED, a, b)
             ctx.note(EventKind.CONTRADICTED, b, a)
-    if verdict.supersedes:
-        ctx.run("link_supersedes", pairs=[{"a": a, "b": b} for a, b in verdict.supersedes])
-        for a, b in verdict.supersedes:
-            ctx.note(EventKind.SUPERSEDED, b, a)
-    if verdict.statuses:
-        ctx.run("set_fact_status", facts=[{"id": fact, "status": status} for fact, status in verdict.statuses])
+    supersede(ctx, [Replacement(a, b) for a, b in verdict.supersedes])
+    for a, b in verdict.supersedes:
+        ctx.note(EventKind.SUPERSEDED, b, a)
+    # A replaced fact's status is supersede's to set; the others' (active, quarantined) are set here.
+    replaced = {b for _, b in verdict.supersedes}
+    statuses = [{"id": fact, "status": status} for fact, status in verdict.statuses if fact not in replaced]
+    if statuses:
+        ctx.run("set_fact_status", facts=statuses)
     if verdict.conflict is not None:
         _hold(ctx, namespace, *verdict.conflict)
 

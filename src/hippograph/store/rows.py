@@ -199,3 +199,18 @@ class ConflictModesRow(TypedDict):
 
 
 CONFLICT_MODES = Query("conflict_modes", ConflictModesRow)
+
+
+# Supersession (store/supersession.py): the current facts a remembered one may replace.
+
+
+class CurrentFactRow(TypedDict):
+    id: str
+    kind: str
+    key: str | None
+    subject: str | None
+    status: str
+
+
+CURRENT_FACTS_BY_KEY = Query("current_facts_by_key", CurrentFactRow)
+CURRENT_FACTS_BY_SUBJECT = Query("current_facts_by_subject", CurrentFactRow)
