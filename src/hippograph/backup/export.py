@@ -28,6 +28,7 @@ from hippograph.backup.format import (
 from hippograph.kernel.errors import bad_input
 from hippograph.store import Row, Store, Transaction
 from hippograph.store.namespaces import NAMESPACE_LABEL, NODE_LABELS
+from hippograph.store.rows import CENSUS_NAMESPACE
 
 PAGE = 500
 
@@ -51,7 +52,7 @@ def census(store: Store, namespace: str | None) -> tuple[list[str], int]:
     if namespace is None:
         rows = store.read("export_census")
     else:
-        rows = [{**row, "namespace": namespace} for row in store.read("census_namespace", namespace=namespace)]
+        rows = [{**row, "namespace": namespace} for row in store.read(CENSUS_NAMESPACE, namespace=namespace)]
     for row in rows:
         if row["label"] not in NODE_LABELS:
             raise bad_input(

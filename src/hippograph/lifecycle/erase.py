@@ -19,6 +19,7 @@ from hippograph.store.changes import with_changes
 from hippograph.store.history import history_event
 from hippograph.store.memories import hydrate_in
 from hippograph.store.promotions import review_quietly
+from hippograph.store.rows import FACT_ENTITIES
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ def erase_in(tx: Transaction, namespace: str, memory_id: str, reason: str, actor
         mentioned = plan["entities"]
     else:
         facts, mentioned = [memory_id], []
-    about = [row["id"] for row in tx.run("fact_entities", facts=facts)] if facts else []
+    about = [row["id"] for row in tx.run(FACT_ENTITIES, facts=facts)] if facts else []
     entities = sorted(set(mentioned) | set(about))
 
     if facts:

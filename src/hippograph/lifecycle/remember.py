@@ -32,6 +32,7 @@ from hippograph.store.history import history_event
 from hippograph.store.memories import hydrate
 from hippograph.store.near import FACT_LABEL, MERGED, NearMatch, Probe, near_duplicates
 from hippograph.store.promotions import review_quietly
+from hippograph.store.rows import CURRENT_FACTS_BY_HASH, HISTORY_OF
 from hippograph.store.supersession import Identity, current_facts, replaced, supersede, unkeyed
 
 FACT_KINDS = tuple(kind for kind in POLICIES if kind != EPISODE_KIND)
@@ -127,7 +128,7 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
     def write(tx: Transaction) -> _Stored:
         same = [
             row
-            for row in tx.run("current_facts_by_hash", namespace=item.namespace, hash=digest)
+            for row in tx.run(CURRENT_FACTS_BY_HASH, namespace=item.namespace, hash=digest)
             if row["key"] == fields["key"] and row["subject"] == fields["subject"]
         ]
         if same:
@@ -206,7 +207,7 @@ def _corroborate(tx: Transaction, item: RememberInput, close: NearMatch, now: da
     """Another actor stating a current fact again attests it: History records that once per actor."""
     attested = {
         row["event"]["actor"]
-        for row in tx.run("history_of", namespace=item.namespace, target=close.id)
+        for row in tx.run(HISTORY_OF, namespace=item.namespace, target=close.id)
         if row["event"]["event"] in ("created", "corroborated")
     }
     if item.actor not in attested:

@@ -19,6 +19,7 @@ from hippograph.kernel.model import UNKNOWN_AGENT
 from hippograph.kernel.priority import Priority
 from hippograph.kernel.promotion import Evidence, PromotionPolicy, Record, still_supported
 from hippograph.store.history import history_event
+from hippograph.store.rows import PROMOTION_POLICY
 from hippograph.store.search import NAMESPACE_FIELD, namespace_token
 from hippograph.store.store import Store, Transaction
 
@@ -59,18 +60,18 @@ def read_policy(store: Store, namespace: str) -> PolicyState:
 
 
 def policy_in(tx: Transaction, namespace: str) -> PolicyState:
-    [row] = tx.run("promotion_policy", namespace=namespace)
+    [row] = tx.run(PROMOTION_POLICY, namespace=namespace)
     default = PromotionPolicy()
 
-    def given(name: str, fallback: float) -> float:
-        return float(row[name]) if row[name] is not None else fallback
+    def given(value: float | None, fallback: float) -> float:
+        return float(value) if value is not None else fallback
 
     policy = PromotionPolicy(
         enabled=bool(row["enabled"]),
-        quorum=int(given("quorum", default.quorum)),
-        threshold=given("threshold", default.threshold),
-        prior_successes=given("prior_successes", default.prior_successes),
-        prior_failures=given("prior_failures", default.prior_failures),
+        quorum=int(given(row["quorum"], default.quorum)),
+        threshold=given(row["threshold"], default.threshold),
+        prior_successes=given(row["prior_successes"], default.prior_successes),
+        prior_failures=given(row["prior_failures"], default.prior_failures),
     )
     return PolicyState(namespace, policy, int(row["promoted"]))
 

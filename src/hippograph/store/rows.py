@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Generic, TypedDict, TypeVar
+from typing import Any, Generic, TypedDict, TypeVar
 
 R = TypeVar("R")
 
@@ -214,3 +214,142 @@ class CurrentFactRow(TypedDict):
 
 CURRENT_FACTS_BY_KEY = Query("current_facts_by_key", CurrentFactRow)
 CURRENT_FACTS_BY_SUBJECT = Query("current_facts_by_subject", CurrentFactRow)
+
+
+# The lifecycle's own reads: remember's duplicate check, modify's and revision's copy of a fact,
+# forget's and erase's targets, stats.
+
+
+class SameFactRow(TypedDict):
+    id: str
+    key: str | None
+    subject: str | None
+
+
+class FactPropertiesRow(TypedDict):
+    props: dict[str, Any]
+
+
+class MemoryCensusRow(TypedDict):
+    kind: str
+    status: str | None  # None: an episode
+    created_at: datetime
+    last_accessed_at: datetime | None
+    access_count: int
+    pinned: bool
+    forgotten: bool
+
+
+CURRENT_FACTS_BY_HASH = Query("current_facts_by_hash", SameFactRow)
+FACT_PROPERTIES = Query("fact_properties", FactPropertiesRow)
+MEMORY_IDS_IN_NAMESPACE = Query("memory_ids_in_namespace", IdRow)
+FACT_ENTITIES = Query("fact_entities", IdRow)
+MEMORY_CENSUS = Query("memory_census", MemoryCensusRow)
+
+
+# History and the change stream (store/history.py, store/changes.py).
+
+
+class HistoryEvent(TypedDict):
+    id: str
+    target: str
+    event: str
+    actor: str
+    reason: str | None
+    old_content: str | None
+    new_content: str | None
+    at: datetime
+    metadata: str | None  # JSON
+
+
+class HistoryRow(TypedDict):
+    event: HistoryEvent
+
+
+class ChangeHead(TypedDict):
+    seq: int
+
+
+class Change(TypedDict):
+    seq: int
+    kind: str
+    target: str
+    at: datetime
+    actor: str
+    related: list[str] | None
+    reason: str | None
+
+
+class ChangeRow(TypedDict):
+    change: Change
+
+
+HISTORY_OF = Query("history_of", HistoryRow)
+CHANGE_HEAD = Query("change_head", ChangeHead)
+CHANGES_AFTER = Query("changes_after", ChangeRow)
+
+
+# API keys (access/keys.py): what authentication decides by.
+
+
+class ApiKeyRow(TypedDict):
+    id: str
+    name: str
+    role: str
+    namespaces: list[str] | None
+    all_namespaces: bool | None
+    rate_per_s: float | None
+    secret_hash: str
+    created_at: datetime
+    last_used_at: datetime | None
+
+
+API_KEYS = Query("api_keys", ApiKeyRow, listed=True)
+
+
+# Namespaces (store/namespaces.py, store/promotions.py) and consolidation's backlog.
+
+
+class LabelCount(TypedDict):
+    label: str
+    count: int
+
+
+class NamespaceRow(TypedDict):
+    name: str
+    episodes: int
+
+
+class NameRow(TypedDict):
+    name: str
+
+
+class ShadowModeRow(TypedDict):
+    enabled: bool
+    parked: int
+
+
+class PromotionPolicyRow(TypedDict):
+    """A namespace's promotion policy as set; None: the default (kernel/promotion.py)."""
+
+    enabled: bool | None
+    quorum: int | None
+    threshold: float | None
+    prior_successes: float | None
+    prior_failures: float | None
+    promoted: int
+
+
+class EpisodeStateCount(TypedDict):
+    state: str
+    count: int
+    oldest: datetime | None
+
+
+CENSUS_NAMESPACE = Query("census_namespace", LabelCount)
+LIST_NAMESPACES = Query("list_namespaces", NamespaceRow)
+NAMESPACE_RECORD_EXISTS = Query("namespace_record_exists", NameRow)
+NAMESPACE_HAS_FACTS = Query("namespace_has_facts", IdRow)
+SHADOW_MODE = Query("shadow_mode", ShadowModeRow)
+PROMOTION_POLICY = Query("promotion_policy", PromotionPolicyRow)
+CONSOLIDATION_CENSUS = Query("consolidation_census", EpisodeStateCount)
