@@ -19,7 +19,17 @@ from hippograph.kernel.filters import MemoryFilters, filter_params
 from hippograph.kernel.model import CaptureInput, Role
 from hippograph.lifecycle.remember import RememberInput, remember
 from hippograph.runtime import Runtime
-from hippograph.store.rows import FACT_PROPERTIES, GRAPH_WALK, PAGE_FACTS, NodeMemory, Query, SeedNode, declared
+from hippograph.store.rows import (
+    EPISODES_BY_ID,
+    FACT_ENTITIES,
+    FACT_PROPERTIES,
+    GRAPH_WALK,
+    PAGE_FACTS,
+    NodeMemory,
+    Query,
+    SeedNode,
+    declared,
+)
 from hippograph.store.search import scoped_query
 from hippograph.store.store import cypher, query_files
 
@@ -59,6 +69,8 @@ class Stored:
     embedding: list[float]
     core: str
     core_hash: str
+    episode_hash: str
+    entities: list[str]
 
 
 @pytest.fixture(scope="module")
@@ -79,10 +91,15 @@ def stored(runtime: Runtime, admin_key: NewKey) -> Stored:
         "Never share Caroline's address.", kind="core", namespace=namespace, key=ADDRESS, subject=CAROLINE
     )
     remembered = remember(runtime, core).fact.id
-    [row] = runtime.store.read(FACT_PROPERTIES, namespace=namespace, id=remembered)
+    [core_fact] = runtime.store.read(FACT_PROPERTIES, namespace=namespace, id=remembered)
     facts = [row["id"] for row in runtime.store.read(PAGE_FACTS, namespace=namespace, before=None, limit=50)]
+    entities = [row["id"] for row in runtime.store.read(FACT_ENTITIES, namespace=namespace, facts=facts)]
+    [episode] = runtime.store.read_listed(EPISODES_BY_ID, namespace=namespace, ids=episodes[:1])
     embedding = runtime.embedder.embed_query("Where does Caroline work?")
-    return Stored(namespace, session, episodes, facts, list(embedding), remembered, row["props"]["content_hash"])
+    core_hash = core_fact["props"]["content_hash"]
+    return Stored(
+        namespace, session, episodes, facts, list(embedding), remembered, core_hash, episode["content_hash"], entities
+    )
 
 
 def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[str, Any]:
@@ -156,6 +173,20 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
         "shadow_mode": {},
         "promotion_policy": {},
         "consolidation_census": {},
+        "erase_episode_plan": {"id": stored.episodes[0]},
+        "episodes_by_hash": {"keys": [{"namespace": stored.namespace, "content_hash": stored.episode_hash}]},
+        "fact_attesters": {},
+        "promotion_source": {"id": stored.core, "target": f"{stored.namespace}-shared"},
+        "entity_by_id": {"id": stored.entities[0]},
+        "entities_by_ids": {"ids": stored.entities},
+        "page_entities": {"type": None, "skip": 0, "limit": 10},
+        "search_entities": {
+            "index": runtime.store.index("entity_search"),
+            "query": scoped_query(stored.namespace, "Caroline"),
+            "type": None,
+            "skip": 0,
+            "limit": 10,
+        },
     }
     return {"namespace": stored.namespace, **given[query.name]}
 

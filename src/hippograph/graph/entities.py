@@ -15,6 +15,7 @@ from hippograph.kernel.strength import strength
 from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store
 from hippograph.store.memories import hydrate
+from hippograph.store.rows import ENTITIES_BY_IDS, ENTITY_BY_ID, PAGE_ENTITIES, SEARCH_ENTITIES, EntityMap
 from hippograph.store.search import scoped_query
 
 MAX_DEPTH = 3
@@ -60,7 +61,7 @@ class TimelineEntry:
 
 def get_entity(store: Store, namespace: str, entity_id: str) -> Entity:
     validate_namespace(namespace)
-    rows = store.read("entity_by_id", namespace=namespace, id=entity_id)
+    rows = store.read(ENTITY_BY_ID, namespace=namespace, id=entity_id)
     if not rows:
         raise HippographError(ErrorCode.NOT_FOUND, f"no entity {entity_id!r} in namespace {namespace!r}")
     return _entity(rows[0]["entity"])
@@ -73,13 +74,13 @@ def list_entities(
     validate_namespace(namespace)
     params: dict[str, Any] = {"namespace": namespace, "type": entity_type, "skip": skip, "limit": first}
     if search is None:
-        rows = store.read("page_entities", **params)
+        rows = store.read(PAGE_ENTITIES, **params)
     else:
         query = fulltext_query(search)
         if query is None:
             return []
         rows = store.read(
-            "search_entities", index=store.index("entity_search"), query=scoped_query(namespace, query), **params
+            SEARCH_ENTITIES, index=store.index("entity_search"), query=scoped_query(namespace, query), **params
         )
     return [_entity(row["entity"]) for row in rows]
 
@@ -103,7 +104,7 @@ def neighborhood(
         "neighborhood", namespace=namespace, id=entity_id, depth=depth, as_of=as_of, known_at=known_at, limit=MAX_EDGES
     )
     ids = sorted(({row["source"] for row in rows} | {row["target"] for row in rows}) - {start.id})
-    others = [_entity(row["entity"]) for row in store.read("entities_by_ids", namespace=namespace, ids=ids)]
+    others = [_entity(row["entity"]) for row in store.read(ENTITIES_BY_IDS, namespace=namespace, ids=ids)]
     types = {entity.id: entity.type for entity in [start, *others]}
     return Neighborhood([start, *others], [_edge(row, types, as_of, scale) for row in rows])
 
@@ -134,7 +135,7 @@ def timeline(store: Store, namespace: str, entity_id: str) -> list[TimelineEntry
     ]
 
 
-def _entity(row: dict[str, Any]) -> Entity:
+def _entity(row: EntityMap) -> Entity:
     values: dict[str, Any] = {f.name: row.get(f.name) for f in fields(Entity)}
     values["aliases"] = values["aliases"] or []
     values["mention_count"] = values["mention_count"] or 0

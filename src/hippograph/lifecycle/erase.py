@@ -19,7 +19,7 @@ from hippograph.store.changes import with_changes
 from hippograph.store.history import history_event
 from hippograph.store.memories import hydrate_in
 from hippograph.store.promotions import review_quietly
-from hippograph.store.rows import FACT_ENTITIES
+from hippograph.store.rows import ERASE_EPISODE_PLAN, FACT_ENTITIES
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ def erase_in(tx: Transaction, namespace: str, memory_id: str, reason: str, actor
     weakened: list[str] = []
     sessions: list[str] = []
     if isinstance(memory, Episode):
-        plan = tx.run("erase_episode_plan", namespace=namespace, id=memory_id)[0]
+        plan = tx.run(ERASE_EPISODE_PLAN, namespace=namespace, id=memory_id)[0]
         facts, weakened, sessions = plan["facts"], plan["weakened"], plan["sessions"]
         mentioned = plan["entities"]
     else:

@@ -19,7 +19,7 @@ from hippograph.kernel.model import UNKNOWN_AGENT
 from hippograph.kernel.priority import Priority
 from hippograph.kernel.promotion import Evidence, PromotionPolicy, Record, still_supported
 from hippograph.store.history import history_event
-from hippograph.store.rows import PROMOTION_POLICY
+from hippograph.store.rows import FACT_ATTESTERS, PROMOTION_POLICY, PROMOTION_SOURCE
 from hippograph.store.search import NAMESPACE_FIELD, namespace_token
 from hippograph.store.store import Store, Transaction
 
@@ -119,7 +119,7 @@ def evidence(tx: Transaction, namespace: str, fact_id: str, status: str | None) 
 
 def _attesters(tx: Transaction, namespace: str) -> dict[str, tuple[str, frozenset[str]]]:
     found: dict[str, tuple[str, frozenset[str]]] = {}
-    for fact in tx.run_listed("fact_attesters", namespace=namespace):
+    for fact in tx.run_listed(FACT_ATTESTERS, namespace=namespace):
         heard = {name for names in fact["heard"] for name in names}
         names = frozenset(name for name in heard | set(fact["told"]) if name and name != UNKNOWN_AGENT)
         found[fact["id"]] = (fact["status"], names)
@@ -128,7 +128,7 @@ def _attesters(tx: Transaction, namespace: str) -> dict[str, tuple[str, frozense
 
 def source_fact(tx: Transaction, namespace: str, fact_id: str, target: str) -> tuple[dict[str, Any], str | None] | None:
     """The fact's properties and its current copy in ``target``; None when the namespace has no such fact."""
-    rows = tx.run("promotion_source", namespace=namespace, id=fact_id, target=target)
+    rows = tx.run(PROMOTION_SOURCE, namespace=namespace, id=fact_id, target=target)
     if not rows:
         return None
     return dict(rows[0]["fact"]), rows[0]["copy"]

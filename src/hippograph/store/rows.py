@@ -46,7 +46,7 @@ class EpisodeRow(TypedDict):
     importance: float
     pinned: bool | None
     tags: list[str] | None
-    observed_by: list[str] | None
+    observed_by: list[str]  # capture gives every episode its first observer
     access_count: int | None
     last_accessed_at: datetime | None
     forgotten_at: datetime | None
@@ -353,3 +353,75 @@ NAMESPACE_HAS_FACTS = Query("namespace_has_facts", IdRow)
 SHADOW_MODE = Query("shadow_mode", ShadowModeRow)
 PROMOTION_POLICY = Query("promotion_policy", PromotionPolicyRow)
 CONSOLIDATION_CENSUS = Query("consolidation_census", EpisodeStateCount)
+
+
+# Erasure's plan and capture's duplicate check (lifecycle/erase.py, capture/service.py).
+
+
+class ErasePlan(TypedDict):
+    """What erasing an episode touches: the facts only it supports, those it is one support of,
+    the entities it mentions, its sessions."""
+
+    facts: list[str]
+    weakened: list[str]
+    entities: list[str]
+    sessions: list[str]
+
+
+class EpisodeByHash(TypedDict):
+    namespace: str
+    content_hash: str
+    id: str
+    observed_by: list[str]  # capture gives every episode its first observer
+
+
+ERASE_EPISODE_PLAN = Query("erase_episode_plan", ErasePlan)
+EPISODES_BY_HASH = Query("episodes_by_hash", EpisodeByHash)
+
+
+# Promotion's gates read who attests a fact and its copy (store/promotions.py).
+
+
+class Attesters(TypedDict):
+    """A believed fact and who stated it: its episodes' observers (one list each) and the actors
+    History says created or corroborated it."""
+
+    id: str
+    status: str
+    heard: list[list[str | None]]
+    told: list[str | None]
+
+
+class PromotionSource(TypedDict):
+    fact: dict[str, Any]
+    copy: str | None
+
+
+FACT_ATTESTERS = Query("fact_attesters", Attesters, listed=True)
+PROMOTION_SOURCE = Query("promotion_source", PromotionSource)
+
+
+# Entities as the graph reads them (graph/entities.py).
+
+
+class EntityMap(TypedDict):
+    id: str
+    namespace: str
+    name: str
+    canonical: str
+    type: str
+    aliases: list[str] | None
+    mention_count: int | None
+    first_seen_at: datetime | None
+    last_seen_at: datetime | None
+    merged_into: str | None
+
+
+class EntityRow(TypedDict):
+    entity: EntityMap
+
+
+ENTITY_BY_ID = Query("entity_by_id", EntityRow)
+ENTITIES_BY_IDS = Query("entities_by_ids", EntityRow)
+PAGE_ENTITIES = Query("page_entities", EntityRow)
+SEARCH_ENTITIES = Query("search_entities", EntityRow)
