@@ -15,6 +15,8 @@ from support.processes import REPO
 from hippograph.access import NewKey
 from hippograph.capture.service import capture
 from hippograph.consolidation.worker import consolidate
+from hippograph.extraction.polarity import opposite_polarity
+from hippograph.extraction.vocabulary import relation_types
 from hippograph.kernel.filters import MemoryFilters, filter_params
 from hippograph.kernel.model import CaptureInput, Role
 from hippograph.lifecycle.remember import RememberInput, remember
@@ -25,6 +27,8 @@ from hippograph.store.rows import (
     FACT_PROPERTIES,
     GRAPH_WALK,
     PAGE_FACTS,
+    POLARITY_GROUP,
+    RELATION_VERSIONS,
     NodeMemory,
     Query,
     SeedNode,
@@ -71,6 +75,8 @@ class Stored:
     core_hash: str
     episode_hash: str
     entities: list[str]
+    relation: dict[str, str]  # a subject's relation: relation_versions' parameters
+    polarity: dict[str, Any]  # a subject's polarity group: polarity_group's
 
 
 @pytest.fixture(scope="module")
@@ -97,9 +103,44 @@ def stored(runtime: Runtime, admin_key: NewKey) -> Stored:
     [episode] = runtime.store.read_listed(EPISODES_BY_ID, namespace=namespace, ids=episodes[:1])
     embedding = runtime.embedder.embed_query("Where does Caroline work?")
     core_hash = core_fact["props"]["content_hash"]
+    relation, polarity = _groups(runtime, namespace, facts, entities)
     return Stored(
-        namespace, session, episodes, facts, list(embedding), remembered, core_hash, episode["content_hash"], entities
+        namespace,
+        session,
+        episodes,
+        facts,
+        list(embedding),
+        remembered,
+        core_hash,
+        episode["content_hash"],
+        entities,
+        relation,
+        polarity,
     )
+
+
+def _groups(
+    runtime: Runtime, namespace: str, facts: list[str], entities: list[str]
+) -> tuple[dict[str, str], dict[str, Any]]:
+    """A subject's relation of one type and its polarity group, as belief revision asks for them
+    ("works at Google", "loves pottery class")."""
+    relation: dict[str, str] = {}
+    polarity: dict[str, Any] = {}
+    for fact in facts:
+        [row] = runtime.store.read(FACT_PROPERTIES, namespace=namespace, id=fact)
+        props = row["props"]
+        for subject in entities:
+            if props.get("predicate") in relation_types() and not relation:
+                asked = {"relation_type": props["predicate"], "predicate": props["predicate"], "subject": subject}
+                if runtime.store.read(RELATION_VERSIONS, namespace=namespace, **asked):
+                    relation = asked
+            if props.get("polarity") and not polarity:
+                sides = [props["polarity"], opposite_polarity(props["polarity"])]
+                group = {"predicate": props["predicate"], "subject": subject, "polarities": sides}
+                if runtime.store.read(POLARITY_GROUP, namespace=namespace, **group):
+                    polarity = group
+    assert relation and polarity, "the turns state a relation and a polarity"
+    return relation, polarity
 
 
 def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[str, Any]:
@@ -180,6 +221,9 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
         "entity_by_id": {"id": stored.entities[0]},
         "entities_by_ids": {"ids": stored.entities},
         "page_entities": {"type": None, "skip": 0, "limit": 10},
+        "find_facts": {"probes": [{"namespace": stored.namespace, "hash": stored.core_hash, "episode_id": "none"}]},
+        "relation_versions": stored.relation,
+        "polarity_group": stored.polarity,
         "search_entities": {
             "index": runtime.store.index("entity_search"),
             "query": scoped_query(stored.namespace, "Caroline"),

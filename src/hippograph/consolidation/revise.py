@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, overload
 
 from ulid import ULID
 
@@ -28,10 +28,20 @@ from hippograph.kernel.events import EventKind
 from hippograph.kernel.model import ConflictKind, ConflictMode
 from hippograph.store.history import history_event
 from hippograph.store.namespaces import conflict_modes_of
+from hippograph.store.rows import (
+    CONFLICT_MODES,
+    FACT_PROPERTIES,
+    POLARITY_GROUP,
+    RELATION_VERSIONS,
+    PolarityStance,
+    Query,
+)
 from hippograph.store.supersession import Replacement, supersede
 
 # The actor of memory events and History records consolidation causes.
 CONSOLIDATION = "consolidation"
+
+R = TypeVar("R")
 
 
 class Context(Protocol):
@@ -40,6 +50,9 @@ class Context(Protocol):
     @property
     def now(self) -> datetime: ...
 
+    @overload
+    def run(self, query: Query[R], **params: Any) -> list[R]: ...
+    @overload
     def run(self, query: str, **params: Any) -> list[dict[str, Any]]: ...
 
     def create_fact(
@@ -77,9 +90,10 @@ def revise_relation(ctx: Context, said: Said, subject: str, predicate: str, new:
     """Put ``said`` into the subject's versions of ``predicate``; ``new`` is its fact if it starts one."""
     namespace = new.props["namespace"]
     rows = ctx.run(
-        "relation_versions", relation_type=predicate, namespace=namespace, subject=subject, predicate=predicate
+        RELATION_VERSIONS, relation_type=predicate, namespace=namespace, subject=subject, predicate=predicate
     )
-    stored = {row["id"]: row for row in rows}
+    # The stored versions, and beside them the copies _assign makes of one a statement split.
+    stored: dict[str, dict[str, Any]] = {row["id"]: dict(row) for row in rows}
     owner: dict[Said, str] = {}
     for row in rows:
         for s in row["said"]:
@@ -124,7 +138,7 @@ def _assign(
             ctx.note(EventKind.CREATED, new.props["id"], said.episode)
         else:  # a statement said between this version's statements split it from its fact
             donor = next(owner[s] for s in version.said if s in owner)
-            [row] = ctx.run("fact_properties", id=donor, namespace=new.props["namespace"])
+            [row] = ctx.run(FACT_PROPERTIES, id=donor, namespace=new.props["namespace"])
             facts[version] = str(ULID())
             props = {**row["props"], "id": facts[version], "recorded_at": ctx.now}
             about = [new.about[0], {"entity": version.object, "role": "object"}]
@@ -255,7 +269,7 @@ def revise_polarity(ctx: Context, candidate: FactCandidate, fact_id: str, subjec
     if opposite is None:
         return
     rows = ctx.run(
-        "polarity_group",
+        POLARITY_GROUP,
         namespace=namespace,
         predicate=candidate.predicate,
         subject=subject,
@@ -285,7 +299,7 @@ def revise_polarity(ctx: Context, candidate: FactCandidate, fact_id: str, subjec
 def conflict_mode(ctx: Context, namespace: str, kind: ConflictKind) -> ConflictMode:
     """The namespace's mode for ``kind``, read in the commit's own transaction: several processes
     consolidate one store, and a mode set on any of them holds for the next commit."""
-    [row] = ctx.run("conflict_modes", namespace=namespace)
+    [row] = ctx.run(CONFLICT_MODES, namespace=namespace)
     return conflict_modes_of(row)[kind]
 
 
@@ -308,7 +322,7 @@ def _hold(ctx: Context, namespace: str, conflict: str | None, facts: tuple[str, 
     )
 
 
-def _stance(row: dict[str, Any]) -> Stance:
+def _stance(row: PolarityStance) -> Stance:
     return Stance(
         row["id"],
         row["polarity"],

@@ -425,3 +425,73 @@ ENTITY_BY_ID = Query("entity_by_id", EntityRow)
 ENTITIES_BY_IDS = Query("entities_by_ids", EntityRow)
 PAGE_ENTITIES = Query("page_entities", EntityRow)
 SEARCH_ENTITIES = Query("search_entities", EntityRow)
+
+
+# Belief revision (consolidation/beliefs.py, revise.py): the versions of a fact identity, of a
+# relation, and the opposite polarities about a subject.
+
+
+class FactVersion(TypedDict):
+    """A fact with the identity a probe asked for, and whether the probe's episode supports it."""
+
+    namespace: str
+    hash: str
+    episode_id: str
+    id: str
+    status: str
+    supported: bool
+
+
+class SaidRow(TypedDict):
+    """One SUPPORTED_BY edge of a relation's fact: a statement of it (consolidation/timeline.py)."""
+
+    episode: str
+    at: datetime
+    until: datetime | None
+    precision: str | None
+    position: int | None
+    confidence: float | None
+    statement: str | None
+    kind: str | None
+    concepts: list[str] | None
+
+
+class RelationEdge(TypedDict):
+    valid_from: datetime | None
+    valid_to: datetime | None
+    confidence: float | None
+    strength: int | None
+    expired: bool
+
+
+class RelationVersion(TypedDict):
+    id: str
+    object: str
+    negated: bool | None
+    status: str
+    valid_from: datetime | None
+    valid_to: datetime | None
+    valid_precision: str | None
+    confidence: float
+    statement: str
+    kind: str
+    said: list[SaidRow]
+    supersedes: list[str]
+    contradicts: list[str]
+    edges: list[RelationEdge]
+
+
+class PolarityStance(TypedDict):
+    id: str
+    polarity: str
+    status: str
+    confidence: float
+    valid_from: datetime
+    hash: str
+    contradicts: list[str]
+    conflict: str | None
+
+
+FIND_FACTS = Query("find_facts", FactVersion)
+RELATION_VERSIONS = Query("relation_versions", RelationVersion)
+POLARITY_GROUP = Query("polarity_group", PolarityStance)
