@@ -25,6 +25,8 @@ from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store, UniquenessConflict
 from hippograph.store.rows import API_KEYS, ApiKeyRow
 
+__all__ = ["LOCAL", "ApiKey", "KeyRing", "KeyRole", "NewKey", "Principal", "create_key", "list_keys", "revoke_key"]
+
 log = logging.getLogger(__name__)
 
 SECRET_PREFIX = "hgk_"

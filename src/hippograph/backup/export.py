@@ -30,6 +30,8 @@ from hippograph.store import Row, Store, Transaction
 from hippograph.store.namespaces import NAMESPACE_LABEL, NODE_LABELS
 from hippograph.store.rows import CENSUS_NAMESPACE
 
+__all__ = ["ExportReport", "census", "export"]
+
 PAGE = 500
 
 # Told how many more were done; what it returns is ignored (tqdm's ``update`` returns a flag).

@@ -33,6 +33,8 @@ from hippograph.store.namespaces import NAMESPACE_LABEL, NODE_LABELS, delete_nam
 from hippograph.store.rows import NAMESPACE_RECORD_EXISTS
 from hippograph.store.search import STEMS_FIELD
 
+__all__ = ["ImportPlan", "Node", "Relationship", "check", "refuse_present", "undo", "write"]
+
 BATCH = 500
 
 # Told how many more were done; what it returns is ignored (tqdm's ``update`` returns a flag).

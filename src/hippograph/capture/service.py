@@ -42,6 +42,8 @@ from hippograph.store.near import MERGED, NearDuplicates, NearMatch, Probe, near
 from hippograph.store.rows import EPISODES_BY_HASH
 from hippograph.store.search import NAMESPACE_FIELD, STEMS_FIELD, namespace_token
 
+__all__ = ["capture", "check_capture"]
+
 log = logging.getLogger(__name__)
 
 MAX_OBSERVERS = 20

@@ -14,7 +14,9 @@ from hippograph.resolution.resolve import NameRef, Resolution
 from hippograph.store import Transaction
 from hippograph.store.rows import Query
 
-R = TypeVar("R")
+__all__ = ["EpisodeWork", "Statements"]
+
+_R = TypeVar("_R")
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,7 @@ class Statements:
         self.supported: set[str] = set()
 
     @overload
-    def run(self, name: Query[R], **params: Any) -> list[R]: ...
+    def run(self, name: Query[_R], **params: Any) -> list[_R]: ...
     @overload
     def run(self, name: str, **params: Any) -> list[dict[str, Any]]: ...
     def run(self, name: str | Query[Any], **params: Any) -> list[Any]:

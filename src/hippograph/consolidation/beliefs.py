@@ -28,11 +28,13 @@ from hippograph.kernel.text.normalize import hash_basis
 from hippograph.store.facts import FactRecord, fact_properties
 from hippograph.store.rows import FIND_FACTS, FactVersion, Query
 
+__all__ = ["Context", "FactIdentity", "Versions", "commit_fact", "fact_identity", "probe"]
+
 # A statement of a fact that is still believed (quarantined: disputed, not disproved) supports it;
 # one of a superseded fact starts a new version.
 LIVE = ("active", "quarantined")
 
-R = TypeVar("R")
+_R = TypeVar("_R")
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,7 @@ class Context:
         self.events.append(MemoryEvent(kind, self.work.namespace, fact, self.now, CONSOLIDATION, (related,)))
 
     @overload
-    def run(self, query: Query[R], **params: Any) -> list[R]: ...
+    def run(self, query: Query[_R], **params: Any) -> list[_R]: ...
     @overload
     def run(self, query: str, **params: Any) -> list[dict[str, Any]]: ...
     def run(self, query: str | Query[Any], **params: Any) -> list[Any]:

@@ -19,6 +19,8 @@ from hippograph.store.history import history_event
 from hippograph.store.namespaces import conflict_modes, set_conflict_mode
 from hippograph.store.supersession import Replacement, supersede
 
+__all__ = ["ConflictModes", "conflict_settings", "open_conflicts", "resolve_conflict", "switch_conflict_mode"]
+
 
 @dataclass(frozen=True)
 class ConflictModes:

@@ -38,10 +38,12 @@ from hippograph.store.rows import (
 )
 from hippograph.store.supersession import Replacement, supersede
 
+__all__ = ["CONSOLIDATION", "Context", "NewFact", "revise_polarity", "revise_relation", "support_props"]
+
 # The actor of memory events and History records consolidation causes.
 CONSOLIDATION = "consolidation"
 
-R = TypeVar("R")
+_R = TypeVar("_R")
 
 
 class Context(Protocol):
@@ -51,7 +53,7 @@ class Context(Protocol):
     def now(self) -> datetime: ...
 
     @overload
-    def run(self, query: Query[R], **params: Any) -> list[R]: ...
+    def run(self, query: Query[_R], **params: Any) -> list[_R]: ...
     @overload
     def run(self, query: str, **params: Any) -> list[dict[str, Any]]: ...
 

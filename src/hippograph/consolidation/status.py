@@ -9,6 +9,8 @@ from hippograph.kernel.metrics import Backlog
 from hippograph.runtime import Runtime
 from hippograph.store.rows import CONSOLIDATION_CENSUS
 
+__all__ = ["DeadLetter", "Status", "backlog", "status"]
+
 DEAD_LETTERS_SHOWN = 50
 
 

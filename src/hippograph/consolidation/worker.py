@@ -39,6 +39,8 @@ from hippograph.store.changes import record_changes
 from hippograph.store.promotions import review_quietly
 from hippograph.store.rows import CONSOLIDATION_CENSUS
 
+__all__ = ["ConsolidationReport", "consolidate", "drain", "remaining", "requeue"]
+
 log = logging.getLogger(__name__)
 
 # Times an episode is derived alone after a worker process died under its batch: a process killed

@@ -14,6 +14,8 @@ from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store, Transaction
 from hippograph.store.memories import hydrate_in
 
+__all__ = ["Concept", "concept_memories", "get_concept", "list_concepts", "memory_concepts"]
+
 
 @dataclass(frozen=True)
 class Concept:

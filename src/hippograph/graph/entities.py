@@ -18,6 +18,17 @@ from hippograph.store.memories import hydrate
 from hippograph.store.rows import ENTITIES_BY_IDS, ENTITY_BY_ID, PAGE_ENTITIES, SEARCH_ENTITIES, EntityMap
 from hippograph.store.search import scoped_query
 
+__all__ = [
+    "MAX_DEPTH",
+    "GraphEdge",
+    "Neighborhood",
+    "TimelineEntry",
+    "get_entity",
+    "list_entities",
+    "neighborhood",
+    "timeline",
+]
+
 MAX_DEPTH = 3
 MAX_EDGES = 500
 

@@ -21,6 +21,8 @@ from hippograph.store.memories import hydrate_in
 from hippograph.store.promotions import review_quietly
 from hippograph.store.rows import ERASE_EPISODE_PLAN, FACT_ENTITIES
 
+__all__ = ["EraseOutcome", "erase", "erase_in", "erased_events"]
+
 
 @dataclass(frozen=True)
 class EraseOutcome:

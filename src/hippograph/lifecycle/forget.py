@@ -28,6 +28,8 @@ from hippograph.store.promotions import review_quietly
 from hippograph.store.rows import MEMORY_IDS_IN_NAMESPACE
 from hippograph.store.search import scoped_query
 
+__all__ = ["ForgetMode", "ForgetOutcome", "ForgetRequest", "forget", "forget_in", "recover"]
+
 
 class ForgetMode(StrEnum):
     PREVIEW = "PREVIEW"

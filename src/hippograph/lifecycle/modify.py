@@ -28,6 +28,8 @@ from hippograph.store.memories import get_fact, hydrate
 from hippograph.store.promotions import review_quietly
 from hippograph.store.rows import FACT_PROPERTIES
 
+__all__ = ["ModifyInput", "modify"]
+
 
 @dataclass(frozen=True)
 class ModifyInput:

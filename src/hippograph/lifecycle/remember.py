@@ -35,6 +35,8 @@ from hippograph.store.promotions import review_quietly
 from hippograph.store.rows import CURRENT_FACTS_BY_HASH, HISTORY_OF
 from hippograph.store.supersession import Identity, current_facts, replaced, supersede, unkeyed
 
+__all__ = ["FACT_KINDS", "RememberInput", "RememberOutcome", "RememberStatus", "remember"]
+
 FACT_KINDS = tuple(kind for kind in POLICIES if kind != EPISODE_KIND)
 
 

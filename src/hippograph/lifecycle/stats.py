@@ -11,6 +11,8 @@ from hippograph.kernel.validation import validate_namespace
 from hippograph.runtime import Runtime
 from hippograph.store.rows import CENSUS_NAMESPACE, MEMORY_CENSUS
 
+__all__ = ["Count", "Stats", "stats"]
+
 HALF = 0.5
 
 

@@ -14,6 +14,8 @@ from hippograph.kernel.events import EventKind, MemoryEvent
 from hippograph.store.rows import CHANGE_HEAD, CHANGES_AFTER, Change
 from hippograph.store.store import Store, Transaction
 
+__all__ = ["change_head", "changes_after", "expire_changes", "record_changes", "with_changes"]
+
 T = TypeVar("T")
 
 

@@ -14,6 +14,8 @@ from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store
 from hippograph.store.rows import HISTORY_OF
 
+__all__ = ["HistoryEntry", "history_event", "read_history"]
+
 
 def history_event(
     namespace: str,

@@ -20,6 +20,22 @@ from hippograph.store.rows import (
 )
 from hippograph.store.store import Store, Transaction
 
+__all__ = [
+    "NAMESPACE_LABEL",
+    "NODE_LABELS",
+    "NamespaceSummary",
+    "ShadowMode",
+    "census",
+    "conflict_modes",
+    "conflict_modes_of",
+    "delete_namespace",
+    "list_namespaces",
+    "namespace_known",
+    "set_conflict_mode",
+    "set_shadow_mode",
+    "shadow_mode",
+]
+
 # The labels a namespace's data has, in the order an import creates them. Namespace is the
 # namespace's own record (its episode count), named by ``name``; every other node by ``id``.
 NODE_LABELS: tuple[str, ...] = (

@@ -23,6 +23,17 @@ from hippograph.store.rows import FACT_ATTESTERS, PROMOTION_POLICY, PROMOTION_SO
 from hippograph.store.search import NAMESPACE_FIELD, namespace_token
 from hippograph.store.store import Store, Transaction
 
+__all__ = [
+    "PolicyState",
+    "create_copy",
+    "evidence",
+    "policy_in",
+    "read_policy",
+    "review_quietly",
+    "source_fact",
+    "write_policy",
+]
+
 log = logging.getLogger(__name__)
 
 PROMOTION_ACTOR = "promotion"

@@ -24,6 +24,8 @@ from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store, Transaction, UniquenessConflict
 from hippograph.summaries.extractive import Budget, Line, Source, summarize, word_counts
 
+__all__ = ["SESSION", "Kept", "Summary", "kept_summary", "save", "session_summary"]
+
 SESSION = "session"
 
 
