@@ -26,6 +26,7 @@ from hippograph.store.rows import (
     FACT_ENTITIES,
     FACT_PROPERTIES,
     GRAPH_WALK,
+    PAGE_CONCEPTS,
     PAGE_FACTS,
     POLARITY_GROUP,
     RELATION_VERSIONS,
@@ -77,6 +78,7 @@ class Stored:
     entities: list[str]
     relation: dict[str, str]  # a subject's relation: relation_versions' parameters
     polarity: dict[str, Any]  # a subject's polarity group: polarity_group's
+    concepts: list[str]
 
 
 @pytest.fixture(scope="module")
@@ -116,6 +118,10 @@ def stored(runtime: Runtime, admin_key: NewKey) -> Stored:
         entities,
         relation,
         polarity,
+        [
+            row["concept"]["id"]
+            for row in runtime.store.read(PAGE_CONCEPTS, namespace=namespace, search=None, skip=0, limit=5)
+        ],
     )
 
 
@@ -224,6 +230,14 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
         "find_facts": {"probes": [{"namespace": stored.namespace, "hash": stored.core_hash, "episode_id": "none"}]},
         "relation_versions": stored.relation,
         "polarity_group": stored.polarity,
+        "page_concepts": {"search": None, "skip": 0, "limit": 10},
+        "concepts_by_id": {"ids": stored.concepts},
+        "memory_concepts": {"ids": stored.episodes + stored.facts},
+        "entity_timeline": {"id": stored.relation["subject"]},
+        "concept_memory_ids": {"id": stored.concepts[0], "skip": 0, "limit": 10, **times},
+        "summaries/session_episodes": {"session": stored.session},
+        "census_relationships": {},
+        "export_namespace_record": {},
         "search_entities": {
             "index": runtime.store.index("entity_search"),
             "query": scoped_query(stored.namespace, "Caroline"),

@@ -28,7 +28,7 @@ from hippograph.backup.format import (
 from hippograph.kernel.errors import bad_input
 from hippograph.store import Row, Store, Transaction
 from hippograph.store.namespaces import NAMESPACE_LABEL, NODE_LABELS
-from hippograph.store.rows import CENSUS_NAMESPACE
+from hippograph.store.rows import CENSUS_NAMESPACE, EXPORT_NAMESPACE_RECORD
 
 __all__ = ["ExportReport", "census", "export"]
 
@@ -89,7 +89,7 @@ def _write(store: Store, namespaces: list[str], out: IO[str], now: datetime, pro
     _line(out, header(namespaces, now, __version__))
     with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
         for namespace in namespaces:
-            for row in store.read("export_namespace_record", namespace=namespace):
+            for row in store.read(EXPORT_NAMESPACE_RECORD, namespace=namespace):
                 _line(out, {"node": NAMESPACE_LABEL, "properties": encode_properties(row["properties"])})
                 report.nodes[NAMESPACE_LABEL] = report.nodes.get(NAMESPACE_LABEL, 0) + 1
             for label in NODE_LABELS:

@@ -9,7 +9,7 @@ from typing import Any
 
 from hippograph.cli.options import store_flags
 from hippograph.kernel.config import Settings
-from hippograph.store.rows import CENSUS_NAMESPACE
+from hippograph.store.rows import CENSUS_NAMESPACE, CENSUS_RELATIONSHIPS
 
 
 def add_commands(commands: Any) -> None:
@@ -94,7 +94,7 @@ def _status(settings: Settings, args: argparse.Namespace) -> int:
                 r["label"]: r["count"] for r in runtime.store.read(CENSUS_NAMESPACE, namespace=namespace)
             }
             report["relationships"] = {
-                r["type"]: r["count"] for r in runtime.store.read("census_relationships", namespace=namespace)
+                r["type"]: r["count"] for r in runtime.store.read(CENSUS_RELATIONSHIPS, namespace=namespace)
             }
     finally:
         runtime.close()

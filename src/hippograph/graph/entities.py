@@ -15,7 +15,14 @@ from hippograph.kernel.strength import strength
 from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store
 from hippograph.store.memories import hydrate
-from hippograph.store.rows import ENTITIES_BY_IDS, ENTITY_BY_ID, PAGE_ENTITIES, SEARCH_ENTITIES, EntityMap
+from hippograph.store.rows import (
+    ENTITIES_BY_IDS,
+    ENTITY_BY_ID,
+    ENTITY_TIMELINE,
+    PAGE_ENTITIES,
+    SEARCH_ENTITIES,
+    EntityMap,
+)
 from hippograph.store.search import scoped_query
 
 __all__ = [
@@ -137,7 +144,7 @@ def _edge(row: dict[str, Any], types: dict[str, str], as_of: datetime, scale: Re
 
 def timeline(store: Store, namespace: str, entity_id: str) -> list[TimelineEntry]:
     get_entity(store, namespace, entity_id)
-    rows = store.read("entity_timeline", namespace=namespace, id=entity_id)
+    rows = store.read(ENTITY_TIMELINE, namespace=namespace, id=entity_id)
     facts = hydrate(store, namespace, [row["id"] for row in rows])
     return [
         TimelineEntry(facts[row["id"]], row["supersedes"], row["superseded_by"], row["contradicts"])  # type: ignore[arg-type]

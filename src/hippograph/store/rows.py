@@ -495,3 +495,62 @@ class PolarityStance(TypedDict):
 FIND_FACTS = Query("find_facts", FactVersion)
 RELATION_VERSIONS = Query("relation_versions", RelationVersion)
 POLARITY_GROUP = Query("polarity_group", PolarityStance)
+
+
+# Concepts and an entity's timeline (graph/concepts.py, graph/entities.py).
+
+
+class ConceptMap(TypedDict):
+    id: str
+    namespace: str
+    name: str
+    episode_count: int | None
+    memory_count: int
+
+
+class ConceptRow(TypedDict):
+    concept: ConceptMap
+
+
+class MemoryConcept(TypedDict):
+    memory: str
+    concept: ConceptMap
+
+
+class TimelineRow(TypedDict):
+    """A fact about the entity and its links to the facts it replaced, that replaced it, that it
+    contradicts (either way)."""
+
+    id: str
+    supersedes: list[str]
+    superseded_by: list[str]
+    contradicts: list[str]
+
+
+PAGE_CONCEPTS = Query("page_concepts", ConceptRow)
+CONCEPTS_BY_ID = Query("concepts_by_id", ConceptRow)
+MEMORY_CONCEPTS = Query("memory_concepts", MemoryConcept)
+ENTITY_TIMELINE = Query("entity_timeline", TimelineRow)
+CONCEPT_MEMORY_IDS = Query("concept_memory_ids", IdRow)
+
+
+# A session's turns for its summary (summaries/service.py); what a backup and the CLI count.
+
+
+class TurnRow(TypedDict):
+    id: str
+    content: str
+
+
+class TypeCount(TypedDict):
+    type: str
+    count: int
+
+
+class PropertiesRow(TypedDict):
+    properties: dict[str, Any]
+
+
+SESSION_EPISODES = Query("summaries/session_episodes", TurnRow)
+CENSUS_RELATIONSHIPS = Query("census_relationships", TypeCount)
+EXPORT_NAMESPACE_RECORD = Query("export_namespace_record", PropertiesRow)
