@@ -7,23 +7,41 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, cast, get_type_hints
+from typing import Any, cast, get_type_hints, is_typeddict
 
 import pytest
 from support.processes import REPO
 
+from hippograph.access import NewKey
 from hippograph.capture.service import capture
 from hippograph.consolidation.worker import consolidate
+from hippograph.extraction.polarity import opposite_polarity
+from hippograph.extraction.vocabulary import relation_types
 from hippograph.kernel.filters import MemoryFilters, filter_params
 from hippograph.kernel.model import CaptureInput, Role
 from hippograph.lifecycle.remember import RememberInput, remember
 from hippograph.runtime import Runtime
-from hippograph.store.rows import GRAPH_WALK, PAGE_FACTS, NodeMemory, Query, SeedNode, declared
+from hippograph.store.rows import (
+    EPISODES_BY_ID,
+    FACT_ENTITIES,
+    FACT_PROPERTIES,
+    GRAPH_WALK,
+    PAGE_CONCEPTS,
+    PAGE_FACTS,
+    POLARITY_GROUP,
+    RELATION_VERSIONS,
+    NodeMemory,
+    Query,
+    SeedNode,
+    declared,
+)
 from hippograph.store.search import scoped_query
 from hippograph.store.store import cypher, query_files
 
 # Folders of cypher/ whose files are not named queries: the schema's DDL and the Browser's queries.
 NOT_NAMED = {"browser", "schema"}
+# The core fact's key and subject, that the queries of supersession find it by.
+ADDRESS, CAROLINE = "caroline-address", "Caroline"
 
 
 def named_files() -> list[str]:
@@ -54,10 +72,18 @@ class Stored:
     episodes: list[str]
     facts: list[str]
     embedding: list[float]
+    core: str
+    core_hash: str
+    episode_hash: str
+    entities: list[str]
+    relation: dict[str, str]  # a subject's relation: relation_versions' parameters
+    polarity: dict[str, Any]  # a subject's polarity group: polarity_group's
+    concepts: list[str]
 
 
 @pytest.fixture(scope="module")
-def stored(runtime: Runtime) -> Stored:
+def stored(runtime: Runtime, admin_key: NewKey) -> Stored:
+    """``admin_key``: the server's key, that api_keys reads."""
     namespace, session = f"queries-{uuid.uuid4().hex[:8]}", "s1"
     turns = [
         (Role.USER, "Caroline moved to Berlin and works at Google."),
@@ -69,10 +95,58 @@ def stored(runtime: Runtime) -> Stored:
     )
     episodes = [outcome.id for outcome in outcomes]
     consolidate(runtime, namespace=namespace)
-    remember(runtime, RememberInput("Never share Caroline's address.", kind="core", namespace=namespace))
+    core = RememberInput(
+        "Never share Caroline's address.", kind="core", namespace=namespace, key=ADDRESS, subject=CAROLINE
+    )
+    remembered = remember(runtime, core).fact.id
+    [core_fact] = runtime.store.read(FACT_PROPERTIES, namespace=namespace, id=remembered)
     facts = [row["id"] for row in runtime.store.read(PAGE_FACTS, namespace=namespace, before=None, limit=50)]
+    entities = [row["id"] for row in runtime.store.read(FACT_ENTITIES, namespace=namespace, facts=facts)]
+    [episode] = runtime.store.read_listed(EPISODES_BY_ID, namespace=namespace, ids=episodes[:1])
     embedding = runtime.embedder.embed_query("Where does Caroline work?")
-    return Stored(namespace, session, episodes, facts, list(embedding))
+    core_hash = core_fact["props"]["content_hash"]
+    relation, polarity = _groups(runtime, namespace, facts, entities)
+    return Stored(
+        namespace,
+        session,
+        episodes,
+        facts,
+        list(embedding),
+        remembered,
+        core_hash,
+        episode["content_hash"],
+        entities,
+        relation,
+        polarity,
+        [
+            row["concept"]["id"]
+            for row in runtime.store.read(PAGE_CONCEPTS, namespace=namespace, search=None, skip=0, limit=5)
+        ],
+    )
+
+
+def _groups(
+    runtime: Runtime, namespace: str, facts: list[str], entities: list[str]
+) -> tuple[dict[str, str], dict[str, Any]]:
+    """A subject's relation of one type and its polarity group, as belief revision asks for them
+    ("works at Google", "loves pottery class")."""
+    relation: dict[str, str] = {}
+    polarity: dict[str, Any] = {}
+    for fact in facts:
+        [row] = runtime.store.read(FACT_PROPERTIES, namespace=namespace, id=fact)
+        props = row["props"]
+        for subject in entities:
+            if props.get("predicate") in relation_types() and not relation:
+                asked = {"relation_type": props["predicate"], "predicate": props["predicate"], "subject": subject}
+                if runtime.store.read(RELATION_VERSIONS, namespace=namespace, **asked):
+                    relation = asked
+            if props.get("polarity") and not polarity:
+                sides = [props["polarity"], opposite_polarity(props["polarity"])]
+                group = {"predicate": props["predicate"], "subject": subject, "polarities": sides}
+                if runtime.store.read(POLARITY_GROUP, namespace=namespace, **group):
+                    polarity = group
+    assert relation and polarity, "the turns state a relation and a polarity"
+    return relation, polarity
 
 
 def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[str, Any]:
@@ -128,6 +202,49 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
         },
         "graph_next_episodes": {"memories": stored.episodes, **times},
         "conflict_modes": {},
+        "current_facts_by_key": {"kind": "core", "key": ADDRESS},
+        "current_facts_by_subject": {"kind": "core", "subject": CAROLINE},
+        "current_facts_by_hash": {"hash": stored.core_hash},
+        "fact_properties": {"id": stored.core},
+        "memory_ids_in_namespace": {},
+        "fact_entities": {"facts": stored.facts},
+        "memory_census": {},
+        "history_of": {"target": stored.core},
+        "change_head": {},
+        "changes_after": {"after": 0, "limit": 10},
+        "api_keys": {},
+        "census_namespace": {},
+        "list_namespaces": {},
+        "namespace_record_exists": {},
+        "namespace_has_facts": {},
+        "shadow_mode": {},
+        "promotion_policy": {},
+        "consolidation_census": {},
+        "erase_episode_plan": {"id": stored.episodes[0]},
+        "episodes_by_hash": {"keys": [{"namespace": stored.namespace, "content_hash": stored.episode_hash}]},
+        "fact_attesters": {},
+        "promotion_source": {"id": stored.core, "target": f"{stored.namespace}-shared"},
+        "entity_by_id": {"id": stored.entities[0]},
+        "entities_by_ids": {"ids": stored.entities},
+        "page_entities": {"type": None, "skip": 0, "limit": 10},
+        "find_facts": {"probes": [{"namespace": stored.namespace, "hash": stored.core_hash, "episode_id": "none"}]},
+        "relation_versions": stored.relation,
+        "polarity_group": stored.polarity,
+        "page_concepts": {"search": None, "skip": 0, "limit": 10},
+        "concepts_by_id": {"ids": stored.concepts},
+        "memory_concepts": {"ids": stored.episodes + stored.facts},
+        "entity_timeline": {"id": stored.relation["subject"]},
+        "concept_memory_ids": {"id": stored.concepts[0], "skip": 0, "limit": 10, **times},
+        "summaries/session_episodes": {"session": stored.session},
+        "census_relationships": {},
+        "export_namespace_record": {},
+        "search_entities": {
+            "index": runtime.store.index("entity_search"),
+            "query": scoped_query(stored.namespace, "Caroline"),
+            "type": None,
+            "skip": 0,
+            "limit": 10,
+        },
     }
     return {"namespace": stored.namespace, **given[query.name]}
 
@@ -138,9 +255,13 @@ def test_a_declared_query_returns_its_record(runtime: Runtime, stored: Stored, q
     params = params_of(query, runtime, stored)
     rows = runtime.store.read_listed(query, **params) if query.listed else runtime.store.read(query, **params)
     assert rows, f"{query.name} found nothing to check its columns by"
-    declared_columns = set(get_type_hints(query.row))
+    declared = get_type_hints(query.row)
     for row in rows:
-        assert set(cast(dict[str, Any], row)) == declared_columns
+        assert set(cast(dict[str, Any], row)) == set(declared)
+        # A column that is a map of its own (a History event, a change) has its record's keys too.
+        for column, record in declared.items():
+            if is_typeddict(record):
+                assert set(cast(dict[str, Any], row)[column]) == set(get_type_hints(record)), column
 
 
 def test_a_graph_step_lists_seeds_and_links_with_their_columns(runtime: Runtime, stored: Stored) -> None:

@@ -23,6 +23,9 @@ from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
 from hippograph.kernel.priority import Priority
 from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store, UniquenessConflict
+from hippograph.store.rows import API_KEYS, ApiKeyRow
+
+__all__ = ["LOCAL", "ApiKey", "KeyRing", "KeyRole", "NewKey", "Principal", "create_key", "list_keys", "revoke_key"]
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +127,7 @@ def create_key(
 
 
 def list_keys(store: Store) -> list[ApiKey]:
-    return sorted((_api_key(row) for row in store.read_listed("api_keys")), key=lambda key: key.name)
+    return sorted((_api_key(row) for row in store.read_listed(API_KEYS)), key=lambda key: key.name)
 
 
 def revoke_key(store: Store, name: str) -> None:
@@ -158,7 +161,7 @@ class KeyRing:
         return self.loaded_at is None or (self._clock() - self.loaded_at).total_seconds() >= self.refresh_s
 
     def refresh(self) -> None:
-        rows = self._store.read_listed("api_keys")
+        rows = self._store.read_listed(API_KEYS)
         self._by_id = {row["id"]: (row["secret_hash"], _principal(row)) for row in rows}
         self.loaded_at = self._clock()
         self._write_last_used()
@@ -202,12 +205,12 @@ def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _principal(row: dict[str, Any]) -> Principal:
+def _principal(row: ApiKeyRow) -> Principal:
     key = _api_key(row)
     return Principal(key.name, key.role, frozenset(key.namespaces), key.all_namespaces, key.rate_per_s, row["id"])
 
 
-def _api_key(row: dict[str, Any]) -> ApiKey:
+def _api_key(row: ApiKeyRow) -> ApiKey:
     return ApiKey(
         name=row["name"],
         role=KeyRole(row["role"]),

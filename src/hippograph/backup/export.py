@@ -28,6 +28,9 @@ from hippograph.backup.format import (
 from hippograph.kernel.errors import bad_input
 from hippograph.store import Row, Store, Transaction
 from hippograph.store.namespaces import NAMESPACE_LABEL, NODE_LABELS
+from hippograph.store.rows import CENSUS_NAMESPACE, EXPORT_NAMESPACE_RECORD
+
+__all__ = ["ExportReport", "census", "export"]
 
 PAGE = 500
 
@@ -51,7 +54,7 @@ def census(store: Store, namespace: str | None) -> tuple[list[str], int]:
     if namespace is None:
         rows = store.read("export_census")
     else:
-        rows = [{**row, "namespace": namespace} for row in store.read("census_namespace", namespace=namespace)]
+        rows = [{**row, "namespace": namespace} for row in store.read(CENSUS_NAMESPACE, namespace=namespace)]
     for row in rows:
         if row["label"] not in NODE_LABELS:
             raise bad_input(
@@ -86,7 +89,7 @@ def _write(store: Store, namespaces: list[str], out: IO[str], now: datetime, pro
     _line(out, header(namespaces, now, __version__))
     with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
         for namespace in namespaces:
-            for row in store.read("export_namespace_record", namespace=namespace):
+            for row in store.read(EXPORT_NAMESPACE_RECORD, namespace=namespace):
                 _line(out, {"node": NAMESPACE_LABEL, "properties": encode_properties(row["properties"])})
                 report.nodes[NAMESPACE_LABEL] = report.nodes.get(NAMESPACE_LABEL, 0) + 1
             for label in NODE_LABELS:

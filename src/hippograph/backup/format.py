@@ -30,6 +30,22 @@ from typing import IO, Any
 from hippograph.extraction.vocabulary import relation_types
 from hippograph.store.namespaces import NAMESPACE_LABEL
 
+__all__ = [
+    "FORMAT",
+    "STORE_LABELS",
+    "STRUCTURAL_TYPES",
+    "VERSION",
+    "RecordError",
+    "decode_properties",
+    "encode_properties",
+    "header",
+    "is_export",
+    "key_property",
+    "namespace_of",
+    "open_text",
+    "relationship_types",
+]
+
 FORMAT = "hippograph-export"
 VERSION = 1
 

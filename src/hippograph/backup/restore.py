@@ -30,7 +30,10 @@ from hippograph.kernel.errors import ErrorCode, HippographError, bad_input, not_
 from hippograph.kernel.text.stems import stems
 from hippograph.store import Row, Store, Transaction, UniquenessConflict
 from hippograph.store.namespaces import NAMESPACE_LABEL, NODE_LABELS, delete_namespace
+from hippograph.store.rows import NAMESPACE_RECORD_EXISTS
 from hippograph.store.search import STEMS_FIELD
+
+__all__ = ["ImportPlan", "Node", "Relationship", "check", "refuse_present", "undo", "write"]
 
 BATCH = 500
 
@@ -99,7 +102,7 @@ def refuse_present(store: Store, plan: ImportPlan) -> None:
     """Fail if the store holds anything of the file's namespaces: an import adds namespaces,
     it never merges into one."""
     for namespace in plan.namespaces:
-        if store.read("namespace_record_exists", namespace=namespace) or any(
+        if store.read(NAMESPACE_RECORD_EXISTS, namespace=namespace) or any(
             _holds(store, label, namespace) for label in NODE_LABELS if label != NAMESPACE_LABEL
         ):
             raise bad_input(f"the store already holds namespace {namespace!r}; nothing was imported")

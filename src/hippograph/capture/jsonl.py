@@ -10,6 +10,8 @@ from typing import IO
 from hippograph.kernel.errors import bad_input, not_json
 from hippograph.kernel.model import CaptureInput, Role
 
+__all__ = ["read_captures"]
+
 
 def read_captures(stream: IO[str]) -> Iterator[tuple[int, CaptureInput]]:
     """Each non-blank line's number and capture; a line that is no capture fails naming its number."""

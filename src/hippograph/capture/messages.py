@@ -13,6 +13,8 @@ from datetime import datetime
 from hippograph.kernel.errors import bad_input
 from hippograph.kernel.model import CaptureInput, Role
 
+__all__ = ["ChatMessage", "message_captures"]
+
 # OpenAI's "function" and "developer" are older and newer names of a tool's result and a system
 # prompt; a system prompt is refused like any system-role capture.
 _ROLES: dict[str, Role] = {

@@ -6,6 +6,8 @@ import logging
 
 from hippograph.runtime import Runtime
 
+__all__ = ["reembed_pending"]
+
 log = logging.getLogger(__name__)
 
 

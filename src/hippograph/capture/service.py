@@ -39,7 +39,10 @@ from hippograph.store import Transaction, UniquenessConflict
 from hippograph.store.changes import with_changes
 from hippograph.store.history import history_event
 from hippograph.store.near import MERGED, NearDuplicates, NearMatch, Probe, near_duplicates
+from hippograph.store.rows import EPISODES_BY_HASH
 from hippograph.store.search import NAMESPACE_FIELD, STEMS_FIELD, namespace_token
+
+__all__ = ["capture", "check_capture"]
 
 log = logging.getLogger(__name__)
 
@@ -172,7 +175,7 @@ def _prepare(runtime: Runtime, item: CaptureInput, now: datetime, index: int) ->
 
 
 def _existing(runtime: Runtime, keys: list[tuple[str, str]]) -> set[tuple[str, str]]:
-    rows = runtime.store.read("episodes_by_hash", keys=_key_params(keys))
+    rows = runtime.store.read(EPISODES_BY_HASH, keys=_key_params(keys))
     return {(row["namespace"], row["content_hash"]) for row in rows}
 
 
@@ -274,7 +277,7 @@ def _write(
     keys = list(dict.fromkeys(p.key for p in prepared))
     known = {
         (row["namespace"], row["content_hash"]): {"id": row["id"], "observed_by": list(row["observed_by"])}
-        for row in tx.run("episodes_by_hash", keys=_key_params(keys))
+        for row in tx.run(EPISODES_BY_HASH, keys=_key_params(keys))
     }
     batch = _Batch(known, near.fresh() if near else None, now, actor)
     outcomes = [batch.add(p, vectors.get(p.key)) for p in prepared]

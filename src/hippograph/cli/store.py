@@ -9,6 +9,7 @@ from typing import Any
 
 from hippograph.cli.options import store_flags
 from hippograph.kernel.config import Settings
+from hippograph.store.rows import CENSUS_NAMESPACE, CENSUS_RELATIONSHIPS
 
 
 def add_commands(commands: Any) -> None:
@@ -90,10 +91,10 @@ def _status(settings: Settings, args: argparse.Namespace) -> int:
         report = dataclasses.asdict(status(runtime, namespace))
         if namespace is not None:
             report["nodes"] = {
-                r["label"]: r["count"] for r in runtime.store.read("census_namespace", namespace=namespace)
+                r["label"]: r["count"] for r in runtime.store.read(CENSUS_NAMESPACE, namespace=namespace)
             }
             report["relationships"] = {
-                r["type"]: r["count"] for r in runtime.store.read("census_relationships", namespace=namespace)
+                r["type"]: r["count"] for r in runtime.store.read(CENSUS_RELATIONSHIPS, namespace=namespace)
             }
     finally:
         runtime.close()

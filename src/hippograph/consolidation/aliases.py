@@ -9,6 +9,8 @@ from dataclasses import dataclass, replace
 from hippograph.extraction.model import EntityType, Extraction, Mention
 from hippograph.runtime import Runtime
 
+__all__ = ["KnownAlias", "namespace_aliases", "with_alias_mentions"]
+
 
 @dataclass(frozen=True)
 class KnownAlias:

@@ -6,12 +6,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from hippograph.embedding import Vector
 from hippograph.extraction.model import Extraction
 from hippograph.resolution.resolve import NameRef, Resolution
 from hippograph.store import Transaction
+from hippograph.store.rows import Query
+
+__all__ = ["EpisodeWork", "Statements"]
+
+_R = TypeVar("_R")
 
 
 @dataclass(frozen=True)
@@ -43,9 +48,13 @@ class Statements:
         self._facts: list[dict[str, Any]] = []
         self.supported: set[str] = set()
 
-    def run(self, name: str, **params: Any) -> list[dict[str, Any]]:
+    @overload
+    def run(self, name: Query[_R], **params: Any) -> list[_R]: ...
+    @overload
+    def run(self, name: str, **params: Any) -> list[dict[str, Any]]: ...
+    def run(self, name: str | Query[Any], **params: Any) -> list[Any]:
         self.flush()
-        self.supported.update(_supported(name, params))
+        self.supported.update(_supported(name if isinstance(name, str) else name.name, params))
         return self._tx.run(name, **params)
 
     def create_fact(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from ulid import ULID
 
@@ -27,10 +27,15 @@ from hippograph.kernel.events import EventKind, MemoryEvent
 from hippograph.kernel.keys import relation_fact_hash, statement_fact_hash
 from hippograph.kernel.text.normalize import hash_basis
 from hippograph.store.facts import FactRecord, fact_properties
+from hippograph.store.rows import FIND_FACTS, FactVersion, Query
+
+__all__ = ["Context", "FactIdentity", "Versions", "commit_fact", "fact_identity", "probe"]
 
 # A statement of a fact that is still believed (quarantined: disputed, not disproved) supports it;
 # one of a superseded fact starts a new version.
 LIVE = ("active", "quarantined")
+
+_R = TypeVar("_R")
 
 
 @dataclass(frozen=True)
@@ -65,14 +70,14 @@ class Versions:
 
     def __init__(self, tx: Statements, probes: list[dict[str, str]]) -> None:
         self._tx = tx
-        self._rows: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
-        for row in tx.run("find_facts", probes=probes) if probes else []:
+        self._rows: dict[tuple[str, str, str], list[FactVersion]] = {}
+        for row in tx.run(FIND_FACTS, probes=probes) if probes else []:
             self._rows.setdefault((row["namespace"], row["hash"], row["episode_id"]), []).append(row)
         self._stale: set[tuple[str, str]] = set()
 
-    def of(self, namespace: str, digest: str, episode_id: str) -> list[dict[str, Any]]:
+    def of(self, namespace: str, digest: str, episode_id: str) -> list[FactVersion]:
         if (namespace, digest) in self._stale:
-            return self._tx.run("find_facts", probes=[probe(namespace, digest, episode_id)])
+            return self._tx.run(FIND_FACTS, probes=[probe(namespace, digest, episode_id)])
         return self._rows.get((namespace, digest, episode_id), [])
 
     def wrote(self, namespace: str, digest: str) -> None:
@@ -98,7 +103,11 @@ class Context:
     def note(self, kind: EventKind, fact: str, related: str) -> None:
         self.events.append(MemoryEvent(kind, self.work.namespace, fact, self.now, CONSOLIDATION, (related,)))
 
-    def run(self, query: str, **params: Any) -> list[dict[str, Any]]:
+    @overload
+    def run(self, query: Query[_R], **params: Any) -> list[_R]: ...
+    @overload
+    def run(self, query: str, **params: Any) -> list[dict[str, Any]]: ...
+    def run(self, query: str | Query[Any], **params: Any) -> list[Any]:
         return self.tx.run(query, **params)
 
     def create_fact(

@@ -13,6 +13,8 @@ from typing import Any
 
 from hippograph.store import Store
 
+__all__ = ["differences", "dump"]
+
 # Relationships whose own properties are derived from the episodes, and which of them to keep.
 _EDGE_PROPERTIES = {
     "MENTIONS": ("start", "end", "role", "method", "text"),

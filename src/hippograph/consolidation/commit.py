@@ -27,6 +27,8 @@ from hippograph.resolution import types
 from hippograph.store import Transaction
 from hippograph.store.search import namespace_token
 
+__all__ = ["commit_episodes"]
+
 
 def commit_episodes(
     transaction: Transaction,

@@ -20,6 +20,8 @@ from hippograph.embedding.context import Runs
 from hippograph.extraction.model import FactCandidate
 from hippograph.kernel.keys import canonical_key
 
+__all__ = ["fact_concepts", "merge_concepts", "sync_fact_concepts"]
+
 
 def merge_concepts(tx: Runs, works: Sequence[EpisodeWork]) -> None:
     """Link each episode to its concepts in one statement."""

@@ -17,6 +17,9 @@ from hippograph.store import Transaction
 from hippograph.store.changes import record_changes
 from hippograph.store.history import history_event
 from hippograph.store.namespaces import conflict_modes, set_conflict_mode
+from hippograph.store.supersession import Replacement, supersede
+
+__all__ = ["ConflictModes", "conflict_settings", "open_conflicts", "resolve_conflict", "switch_conflict_mode"]
 
 
 @dataclass(frozen=True)
@@ -78,8 +81,8 @@ def resolve_conflict(
         dropped = [fact for fact in members if fact not in keep]
         statuses = [{"id": fact, "status": "active" if fact in keep else "superseded"} for fact in members]
         tx.run("resolve_conflict", namespace=namespace, conflict=conflict_id, facts=statuses)
-        if kept and dropped:
-            tx.run("link_supersedes", pairs=[{"a": kept[0], "b": fact} for fact in dropped])
+        if kept:
+            supersede(tx, [Replacement(kept[0], fact) for fact in dropped])
         metadata: dict[str, Any] = {"kept": kept, "dropped": dropped}
         history = [
             history_event(namespace, conflict_id, "conflict_resolved", actor, now, metadata=metadata, reason=why)

@@ -24,6 +24,8 @@ from ulid import ULID
 from hippograph.kernel.priority import Priority
 from hippograph.store import Row, Store
 
+__all__ = ["heartbeat", "lease", "worker_name"]
+
 log = logging.getLogger(__name__)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, overload
 
 from ulid import ULID
 
@@ -29,9 +29,22 @@ from hippograph.kernel.events import EventKind
 from hippograph.kernel.model import ConflictKind, ConflictMode
 from hippograph.store.history import history_event
 from hippograph.store.namespaces import conflict_modes_of
+from hippograph.store.rows import (
+    CONFLICT_MODES,
+    FACT_PROPERTIES,
+    POLARITY_GROUP,
+    RELATION_VERSIONS,
+    PolarityStance,
+    Query,
+)
+from hippograph.store.supersession import Replacement, supersede
+
+__all__ = ["CONSOLIDATION", "Context", "NewFact", "revise_polarity", "revise_relation", "support_props"]
 
 # The actor of memory events and History records consolidation causes.
 CONSOLIDATION = "consolidation"
+
+_R = TypeVar("_R")
 
 
 class Context(Protocol):
@@ -40,6 +53,9 @@ class Context(Protocol):
     @property
     def now(self) -> datetime: ...
 
+    @overload
+    def run(self, query: Query[_R], **params: Any) -> list[_R]: ...
+    @overload
     def run(self, query: str, **params: Any) -> list[dict[str, Any]]: ...
 
     def create_fact(
@@ -82,9 +98,10 @@ def revise_relation(ctx: Context, said: Said, subject: str, predicate: str, new:
     """Put ``said`` into the subject's versions of ``predicate``; ``new`` is its fact if it starts one."""
     namespace = new.props["namespace"]
     rows = ctx.run(
-        "relation_versions", relation_type=predicate, namespace=namespace, subject=subject, predicate=predicate
+        RELATION_VERSIONS, relation_type=predicate, namespace=namespace, subject=subject, predicate=predicate
     )
-    stored = {row["id"]: row for row in rows}
+    # The stored versions, and beside them the copies _assign makes of one a statement split.
+    stored: dict[str, dict[str, Any]] = {row["id"]: dict(row) for row in rows}
     owner: dict[Said, str] = {}
     for row in rows:
         for s in row["said"]:
@@ -175,7 +192,7 @@ def _assign(
             ctx.note(EventKind.CREATED, new.props["id"], said.episode)
         else:  # a statement said between this version's statements split it from its fact
             donor = next(owner[s] for s in version.said if s in owner)
-            [row] = ctx.run("fact_properties", id=donor, namespace=new.props["namespace"])
+            [row] = ctx.run(FACT_PROPERTIES, id=donor, namespace=new.props["namespace"])
             facts[version] = str(ULID())
             props = {**row["props"], "id": facts[version], "recorded_at": ctx.now}
             about = [new.about[0], {"entity": version.object, "role": "object"}]
@@ -286,7 +303,10 @@ def _relink(ctx: Context, kind: str, stored: dict[str, dict[str, Any]], wanted: 
     if have - wanted:
         ctx.run(f"unlink_{column}", pairs=[{"a": a, "b": b} for a, b in sorted(have - wanted)])
     if wanted - have:
-        ctx.run(f"link_{column}", pairs=[{"a": a, "b": b} for a, b in sorted(wanted - have)])
+        if kind == "SUPERSEDES":  # the replaced versions are superseded already (_write_versions)
+            supersede(ctx, [Replacement(a, b) for a, b in sorted(wanted - have)])
+        else:
+            ctx.run("link_contradicts", pairs=[{"a": a, "b": b} for a, b in sorted(wanted - have)])
         for a, b in sorted(wanted - have):
             if kind == "SUPERSEDES":
                 ctx.note(EventKind.SUPERSEDED, b, a)
@@ -303,7 +323,7 @@ def revise_polarity(ctx: Context, candidate: FactCandidate, fact_id: str, subjec
     if opposite is None:
         return
     rows = ctx.run(
-        "polarity_group",
+        POLARITY_GROUP,
         namespace=namespace,
         predicate=candidate.predicate,
         subject=subject,
@@ -321,12 +341,14 @@ def revise_polarity(ctx: Context, candidate: FactCandidate, fact_id: str, subjec
         for a, b in verdict.links:
             ctx.note(EventKind.CONTRADICTED, a, b)
             ctx.note(EventKind.CONTRADICTED, b, a)
-    if verdict.supersedes:
-        ctx.run("link_supersedes", pairs=[{"a": a, "b": b} for a, b in verdict.supersedes])
-        for a, b in verdict.supersedes:
-            ctx.note(EventKind.SUPERSEDED, b, a)
-    if verdict.statuses:
-        ctx.run("set_fact_status", facts=[{"id": fact, "status": status} for fact, status in verdict.statuses])
+    supersede(ctx, [Replacement(a, b) for a, b in verdict.supersedes])
+    for a, b in verdict.supersedes:
+        ctx.note(EventKind.SUPERSEDED, b, a)
+    # A replaced fact's status is supersede's to set; the others' (active, quarantined) are set here.
+    replaced = {b for _, b in verdict.supersedes}
+    statuses = [{"id": fact, "status": status} for fact, status in verdict.statuses if fact not in replaced]
+    if statuses:
+        ctx.run("set_fact_status", facts=statuses)
     if verdict.conflict is not None:
         _hold(ctx, namespace, *verdict.conflict)
 
@@ -346,7 +368,7 @@ def _refuse_supersedes(
 def conflict_mode(ctx: Context, namespace: str, kind: ConflictKind) -> ConflictMode:
     """The namespace's mode for ``kind``, read in the commit's own transaction: several processes
     consolidate one store, and a mode set on any of them holds for the next commit."""
-    [row] = ctx.run("conflict_modes", namespace=namespace)
+    [row] = ctx.run(CONFLICT_MODES, namespace=namespace)
     return conflict_modes_of(row)[kind]
 
 
@@ -369,7 +391,7 @@ def _hold(ctx: Context, namespace: str, conflict: str | None, facts: tuple[str, 
     )
 
 
-def _stance(row: dict[str, Any]) -> Stance:
+def _stance(row: PolarityStance) -> Stance:
     return Stance(
         row["id"],
         row["polarity"],

@@ -17,6 +17,8 @@ from datetime import datetime
 
 from hippograph.kernel.model import ConflictMode
 
+__all__ = ["Stance", "Verdict", "settle", "settle_polarity"]
+
 
 @dataclass(frozen=True)
 class Stance:

@@ -19,6 +19,8 @@ from hippograph.store import Store, Transaction
 from hippograph.store.history import history_event
 from hippograph.store.namespaces import ShadowMode, set_shadow_mode, shadow_mode
 
+__all__ = ["rehearse", "shadow_status", "shadowed_namespaces", "switch_shadow_mode"]
+
 SHADOW_ACTOR = "consolidation-shadow"
 PROPOSED = "consolidation_proposed"
 

@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from hippograph import __version__
 from hippograph.kernel.metrics import Backlog
 from hippograph.runtime import Runtime
+from hippograph.store.rows import CONSOLIDATION_CENSUS
+
+__all__ = ["DeadLetter", "Status", "backlog", "status"]
 
 DEAD_LETTERS_SHOWN = 50
 
@@ -54,7 +57,7 @@ def backlog(runtime: Runtime) -> Backlog:
 
 def _census(runtime: Runtime, namespace: str | None) -> tuple[dict[str, int], float]:
     """Episodes by state, and the age in seconds of the oldest one waiting."""
-    rows = runtime.store.read("consolidation_census", namespace=namespace)
+    rows = runtime.store.read(CONSOLIDATION_CENSUS, namespace=namespace)
     counts = {row["state"]: row["count"] for row in rows}
     waiting = [row["oldest"] for row in rows if row["state"] in ("raw", "leased") and row["oldest"] is not None]
     lag = (runtime.clock() - min(waiting)).total_seconds() if waiting else 0.0

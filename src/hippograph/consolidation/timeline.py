@@ -25,6 +25,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+__all__ = ["Said", "Timeline", "Version", "timeline"]
+
 
 @dataclass(frozen=True, order=True)
 class Said:

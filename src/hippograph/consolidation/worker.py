@@ -37,6 +37,9 @@ from hippograph.runtime import Runtime
 from hippograph.store import Row, Transaction
 from hippograph.store.changes import record_changes
 from hippograph.store.promotions import review_quietly
+from hippograph.store.rows import CONSOLIDATION_CENSUS
+
+__all__ = ["ConsolidationReport", "consolidate", "drain", "remaining", "requeue"]
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +143,7 @@ def requeue(runtime: Runtime, namespace: str) -> int:
 
 
 def remaining(runtime: Runtime, namespace: str | None) -> int:
-    rows = runtime.store.read("consolidation_census", namespace=namespace)
+    rows = runtime.store.read(CONSOLIDATION_CENSUS, namespace=namespace)
     return sum(row["count"] for row in rows if row["state"] in ("raw", "leased"))
 
 

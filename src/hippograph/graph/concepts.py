@@ -6,13 +6,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.kernel.model import Memory
 from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store, Transaction
 from hippograph.store.memories import hydrate_in
+from hippograph.store.rows import CONCEPT_MEMORY_IDS, CONCEPTS_BY_ID, MEMORY_CONCEPTS, PAGE_CONCEPTS, ConceptMap
+
+__all__ = ["Concept", "concept_memories", "get_concept", "list_concepts", "memory_concepts"]
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,7 @@ def list_concepts(store: Store, namespace: str, *, search: str | None, skip: int
     """A page of concepts, those most episodes are about first; ``search``: names containing it."""
     validate_namespace(namespace)
     term = search.strip().lower() if search is not None else None
-    rows = store.read("page_concepts", namespace=namespace, search=term or None, skip=skip, limit=first)
+    rows = store.read(PAGE_CONCEPTS, namespace=namespace, search=term or None, skip=skip, limit=first)
     return [_concept(row["concept"]) for row in rows]
 
 
@@ -53,7 +55,7 @@ def concept_memories(
     def read(tx: Transaction) -> list[Memory]:
         _get(tx, namespace, concept_id)
         rows = tx.run(
-            "concept_memory_ids",
+            CONCEPT_MEMORY_IDS,
             namespace=namespace,
             id=concept_id,
             as_of=as_of,
@@ -73,17 +75,17 @@ def memory_concepts(store: Store, namespace: str, ids: Sequence[str]) -> dict[st
     if not ids:
         return {}
     out: dict[str, list[Concept]] = {}
-    for row in store.read("memory_concepts", namespace=namespace, ids=list(ids)):
+    for row in store.read(MEMORY_CONCEPTS, namespace=namespace, ids=list(ids)):
         out.setdefault(row["memory"], []).append(_concept(row["concept"]))
     return out
 
 
 def _get(tx: Transaction, namespace: str, concept_id: str) -> Concept:
-    rows = tx.run("concepts_by_id", namespace=namespace, ids=[concept_id])
+    rows = tx.run(CONCEPTS_BY_ID, namespace=namespace, ids=[concept_id])
     if not rows:
         raise HippographError(ErrorCode.NOT_FOUND, f"no concept {concept_id!r} in namespace {namespace!r}")
     return _concept(rows[0]["concept"])
 
 
-def _concept(row: dict[str, Any]) -> Concept:
+def _concept(row: ConceptMap) -> Concept:
     return Concept(row["id"], row["namespace"], row["name"], row["episode_count"] or 0, row["memory_count"] or 0)

@@ -22,6 +22,8 @@ from hippograph.runtime import Runtime
 from hippograph.store import Transaction
 from hippograph.store.history import history_event
 
+__all__ = ["add_alias", "merge_entities"]
+
 MAX_ALIAS_CHARS = 200
 
 

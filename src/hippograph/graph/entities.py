@@ -15,7 +15,26 @@ from hippograph.kernel.strength import strength
 from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store
 from hippograph.store.memories import hydrate
+from hippograph.store.rows import (
+    ENTITIES_BY_IDS,
+    ENTITY_BY_ID,
+    ENTITY_TIMELINE,
+    PAGE_ENTITIES,
+    SEARCH_ENTITIES,
+    EntityMap,
+)
 from hippograph.store.search import scoped_query
+
+__all__ = [
+    "MAX_DEPTH",
+    "GraphEdge",
+    "Neighborhood",
+    "TimelineEntry",
+    "get_entity",
+    "list_entities",
+    "neighborhood",
+    "timeline",
+]
 
 MAX_DEPTH = 3
 MAX_EDGES = 500
@@ -60,7 +79,7 @@ class TimelineEntry:
 
 def get_entity(store: Store, namespace: str, entity_id: str) -> Entity:
     validate_namespace(namespace)
-    rows = store.read("entity_by_id", namespace=namespace, id=entity_id)
+    rows = store.read(ENTITY_BY_ID, namespace=namespace, id=entity_id)
     if not rows:
         raise HippographError(ErrorCode.NOT_FOUND, f"no entity {entity_id!r} in namespace {namespace!r}")
     return _entity(rows[0]["entity"])
@@ -73,13 +92,13 @@ def list_entities(
     validate_namespace(namespace)
     params: dict[str, Any] = {"namespace": namespace, "type": entity_type, "skip": skip, "limit": first}
     if search is None:
-        rows = store.read("page_entities", **params)
+        rows = store.read(PAGE_ENTITIES, **params)
     else:
         query = fulltext_query(search)
         if query is None:
             return []
         rows = store.read(
-            "search_entities", index=store.index("entity_search"), query=scoped_query(namespace, query), **params
+            SEARCH_ENTITIES, index=store.index("entity_search"), query=scoped_query(namespace, query), **params
         )
     return [_entity(row["entity"]) for row in rows]
 
@@ -103,7 +122,7 @@ def neighborhood(
         "neighborhood", namespace=namespace, id=entity_id, depth=depth, as_of=as_of, known_at=known_at, limit=MAX_EDGES
     )
     ids = sorted(({row["source"] for row in rows} | {row["target"] for row in rows}) - {start.id})
-    others = [_entity(row["entity"]) for row in store.read("entities_by_ids", namespace=namespace, ids=ids)]
+    others = [_entity(row["entity"]) for row in store.read(ENTITIES_BY_IDS, namespace=namespace, ids=ids)]
     types = {entity.id: entity.type for entity in [start, *others]}
     return Neighborhood([start, *others], [_edge(row, types, as_of, scale) for row in rows])
 
@@ -125,7 +144,7 @@ def _edge(row: dict[str, Any], types: dict[str, str], as_of: datetime, scale: Re
 
 def timeline(store: Store, namespace: str, entity_id: str) -> list[TimelineEntry]:
     get_entity(store, namespace, entity_id)
-    rows = store.read("entity_timeline", namespace=namespace, id=entity_id)
+    rows = store.read(ENTITY_TIMELINE, namespace=namespace, id=entity_id)
     facts = hydrate(store, namespace, [row["id"] for row in rows])
     return [
         TimelineEntry(facts[row["id"]], row["supersedes"], row["superseded_by"], row["contradicts"])  # type: ignore[arg-type]
@@ -134,7 +153,7 @@ def timeline(store: Store, namespace: str, entity_id: str) -> list[TimelineEntry
     ]
 
 
-def _entity(row: dict[str, Any]) -> Entity:
+def _entity(row: EntityMap) -> Entity:
     values: dict[str, Any] = {f.name: row.get(f.name) for f in fields(Entity)}
     values["aliases"] = values["aliases"] or []
     values["mention_count"] = values["mention_count"] or 0

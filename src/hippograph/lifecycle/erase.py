@@ -19,6 +19,9 @@ from hippograph.store.changes import with_changes
 from hippograph.store.history import history_event
 from hippograph.store.memories import hydrate_in
 from hippograph.store.promotions import review_quietly
+from hippograph.store.rows import ERASE_EPISODE_PLAN, FACT_ENTITIES
+
+__all__ = ["EraseOutcome", "erase", "erase_in", "erased_events"]
 
 
 @dataclass(frozen=True)
@@ -59,12 +62,12 @@ def erase_in(tx: Transaction, namespace: str, memory_id: str, reason: str, actor
     weakened: list[str] = []
     sessions: list[str] = []
     if isinstance(memory, Episode):
-        plan = tx.run("erase_episode_plan", namespace=namespace, id=memory_id)[0]
+        plan = tx.run(ERASE_EPISODE_PLAN, namespace=namespace, id=memory_id)[0]
         facts, weakened, sessions = plan["facts"], plan["weakened"], plan["sessions"]
         mentioned = plan["entities"]
     else:
         facts, mentioned = [memory_id], []
-    about = [row["id"] for row in tx.run("fact_entities", facts=facts)] if facts else []
+    about = [row["id"] for row in tx.run(FACT_ENTITIES, facts=facts)] if facts else []
     entities = sorted(set(mentioned) | set(about))
 
     if facts:

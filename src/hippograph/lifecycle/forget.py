@@ -25,7 +25,10 @@ from hippograph.store.changes import with_changes
 from hippograph.store.history import history_event
 from hippograph.store.memories import get_memory, hydrate_in
 from hippograph.store.promotions import review_quietly
+from hippograph.store.rows import MEMORY_IDS_IN_NAMESPACE
 from hippograph.store.search import scoped_query
+
+__all__ = ["ForgetMode", "ForgetOutcome", "ForgetRequest", "forget", "forget_in", "recover"]
 
 
 class ForgetMode(StrEnum):
@@ -173,7 +176,7 @@ def _candidates(runtime: Runtime, tx: Transaction, request: ForgetRequest) -> tu
     elif request.query is not None:
         ids = _search(runtime, tx, request.namespace, request.query, limit)
     else:
-        ids = [row["id"] for row in tx.run("memory_ids_in_namespace", namespace=request.namespace)]
+        ids = [row["id"] for row in tx.run(MEMORY_IDS_IN_NAMESPACE, namespace=request.namespace)]
     rows = tx.run(
         "forget_candidates_by_id",
         namespace=request.namespace,

@@ -26,6 +26,9 @@ from hippograph.store.facts import next_version
 from hippograph.store.history import history_event
 from hippograph.store.memories import get_fact, hydrate
 from hippograph.store.promotions import review_quietly
+from hippograph.store.rows import FACT_PROPERTIES
+
+__all__ = ["ModifyInput", "modify"]
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,7 @@ def modify(runtime: Runtime, change: ModifyInput) -> Fact:
     new_id = str(ULID())
 
     def write(tx: Transaction) -> None:
-        rows = tx.run("fact_properties", namespace=change.namespace, id=change.id)
+        rows = tx.run(FACT_PROPERTIES, namespace=change.namespace, id=change.id)
         if not rows:
             raise HippographError(ErrorCode.NOT_FOUND, f"no memory {change.id!r} in namespace {change.namespace!r}")
         current: dict[str, Any] = rows[0]["props"]

@@ -10,6 +10,8 @@ from hippograph.store import Transaction
 from hippograph.store.history import history_event
 from hippograph.store.memories import get_memory
 
+__all__ = ["set_pinned"]
+
 
 def set_pinned(
     runtime: Runtime, namespace: str, memory_id: str, pinned: bool, actor: str, reason: str | None = None

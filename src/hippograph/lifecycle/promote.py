@@ -26,6 +26,8 @@ from hippograph.store.promotions import (
     write_policy,
 )
 
+__all__ = ["PolicyChange", "PromotionOutcome", "PromotionStatus", "promote", "promotion_policy", "set_promotion_policy"]
+
 
 class PromotionStatus(StrEnum):
     PROMOTED = "PROMOTED"

@@ -32,6 +32,10 @@ from hippograph.store.history import history_event
 from hippograph.store.memories import hydrate
 from hippograph.store.near import FACT_LABEL, MERGED, NearMatch, Probe, near_duplicates
 from hippograph.store.promotions import review_quietly
+from hippograph.store.rows import CURRENT_FACTS_BY_HASH, HISTORY_OF
+from hippograph.store.supersession import Identity, current_facts, replaced, supersede, unkeyed
+
+__all__ = ["FACT_KINDS", "RememberInput", "RememberOutcome", "RememberStatus", "remember"]
 
 FACT_KINDS = tuple(kind for kind in POLICIES if kind != EPISODE_KIND)
 
@@ -91,9 +95,9 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
     fields = {name: scrub_field(value, tally) if value is not None else None for name, value in fields.items()}
     tags = scrub_tags(item.tags, tally)
     redactions = as_redactions(tally)
-    rule = POLICIES[item.kind].supersedes_by
+    identity = Identity(item.kind, fields["key"], fields["subject"])
     warnings: list[str] = []
-    if rule is Supersession.KEY and fields["key"] is None:
+    if unkeyed(identity):
         warnings.append(f"this {item.kind} has no key, so it can never be superseded by a later fact")
     digest = statement_fact_hash(item.kind, hash_basis(cleaned.text))
     vector = embed_or_none(runtime.embedder, [cleaned.text])[0]
@@ -126,7 +130,7 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
     def write(tx: Transaction) -> _Stored:
         same = [
             row
-            for row in tx.run("current_facts_by_hash", namespace=item.namespace, hash=digest)
+            for row in tx.run(CURRENT_FACTS_BY_HASH, namespace=item.namespace, hash=digest)
             if row["key"] == fields["key"] and row["subject"] == fields["subject"]
         ]
         if same:
@@ -134,10 +138,10 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
         if close is not None and close.overlap in MERGED:
             _corroborate(tx, item, close, now)
             return _Stored(close.id, RememberStatus.DUPLICATE, (), _MATCHES[close.overlap])
-        current = _current(tx, item, rule, fields)
+        replacements = replaced(identity, props["id"], valid_from, current_facts(tx, item.namespace, identity))
+        current = [replacement.older for replacement in replacements]
         tx.run("create_explicit_fact", props=props)
-        for older in current:
-            tx.run("supersede_fact", newer=props["id"], older=older, valid_to=valid_from)
+        supersede(tx, replacements)
         # A fact this one replaces is linked by SUPERSEDES already; one it adds to stays current.
         extends = close.id if close is not None and close.id not in current else None
         if extends is not None:
@@ -205,7 +209,7 @@ def _corroborate(tx: Transaction, item: RememberInput, close: NearMatch, now: da
     """Another actor stating a current fact again attests it: History records that once per actor."""
     attested = {
         row["event"]["actor"]
-        for row in tx.run("history_of", namespace=item.namespace, target=close.id)
+        for row in tx.run(HISTORY_OF, namespace=item.namespace, target=close.id)
         if row["event"]["event"] in ("created", "corroborated")
     }
     if item.actor not in attested:
@@ -223,16 +227,6 @@ def _created_metadata(
     if extends:
         metadata["extends"] = extends
     return metadata or None
-
-
-def _current(tx: Transaction, item: RememberInput, rule: Supersession, fields: dict[str, str | None]) -> list[str]:
-    if rule is Supersession.KEY and fields["key"] is not None:
-        rows = tx.run("current_facts_by_key", namespace=item.namespace, kind=item.kind, key=fields["key"])
-    elif rule is Supersession.SUBJECT:
-        rows = tx.run("current_facts_by_subject", namespace=item.namespace, kind=item.kind, subject=fields["subject"])
-    else:
-        return []
-    return [row["id"] for row in rows]
 
 
 def _validate(runtime: Runtime, item: RememberInput, now: datetime) -> dict[str, str | None]:

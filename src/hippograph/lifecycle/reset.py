@@ -20,6 +20,8 @@ from hippograph.runtime import Runtime
 from hippograph.store.history import history_event
 from hippograph.store.namespaces import census, delete_namespace
 
+__all__ = ["ResetOutcome", "reset_namespace"]
+
 audit = logging.getLogger("hippograph.audit")
 
 

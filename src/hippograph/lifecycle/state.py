@@ -11,6 +11,8 @@ from datetime import datetime
 from hippograph.kernel.model import Episode, Memory
 from hippograph.kernel.retention import EPISODE_KIND, LifecycleState, lifecycle_state, retention
 
+__all__ = ["memory_retention", "memory_state"]
+
 
 def memory_kind(memory: Memory) -> str:
     return EPISODE_KIND if isinstance(memory, Episode) else memory.kind

@@ -9,6 +9,9 @@ from dataclasses import dataclass
 from hippograph.kernel.retention import EPISODE_KIND, lifecycle_state, retention
 from hippograph.kernel.validation import validate_namespace
 from hippograph.runtime import Runtime
+from hippograph.store.rows import CENSUS_NAMESPACE, MEMORY_CENSUS
+
+__all__ = ["Count", "Stats", "stats"]
 
 HALF = 0.5
 
@@ -33,12 +36,12 @@ class Stats:
 def stats(runtime: Runtime, namespace: str) -> Stats:
     validate_namespace(namespace)
     now = runtime.clock()
-    labels = {row["label"]: row["count"] for row in runtime.store.read("census_namespace", namespace=namespace)}
+    labels = {row["label"]: row["count"] for row in runtime.store.read(CENSUS_NAMESPACE, namespace=namespace)}
     kinds: Counter[str] = Counter()
     statuses: Counter[str] = Counter()
     states: Counter[str] = Counter()
     forgotten = below_half = 0
-    for row in runtime.store.read("memory_census", namespace=namespace):
+    for row in runtime.store.read(MEMORY_CENSUS, namespace=namespace):
         if row["forgotten"]:
             forgotten += 1
             continue
@@ -53,7 +56,7 @@ def stats(runtime: Runtime, namespace: str) -> Stats:
         kinds[row["kind"]] += 1
         states[lifecycle_state(value).value] += 1
         if row["kind"] != EPISODE_KIND:
-            statuses[row["status"]] += 1
+            statuses[str(row["status"])] += 1  # a fact always has one
             below_half += value < HALF
     return Stats(
         namespace=namespace,

@@ -24,6 +24,8 @@ from hippograph.store import Row, Store
 from hippograph.store.changes import expire_changes, with_changes
 from hippograph.store.limits import expire_limits
 
+__all__ = ["SweepPlan", "SweepReport", "plan_sweep", "sweep"]
+
 log = logging.getLogger(__name__)
 
 ACTOR = "sweeper"

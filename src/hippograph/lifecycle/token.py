@@ -20,6 +20,8 @@ from hippograph.kernel.config import Settings
 from hippograph.store import Store
 from hippograph.store.secrets import store_secret
 
+__all__ = ["sign", "signing_key", "verify"]
+
 SECRET = "confirm-token-key"
 # "<expiry in Unix seconds>.<HMAC-SHA256 in hex>"; ASCII digits only, where str.isdigit takes "²".
 _SHAPE = re.compile(r"[0-9]{1,12}\.[0-9a-f]{64}")

@@ -22,6 +22,18 @@ from hippograph.procedures.text import stored_name, stored_text
 from hippograph.store import Row, Store, Transaction, UniquenessConflict
 from hippograph.store.history import history_event
 
+__all__ = [
+    "BadPattern",
+    "Skill",
+    "add_bad_pattern",
+    "bad_patterns",
+    "get_skill",
+    "list_skills",
+    "record_outcome",
+    "save_skill",
+    "skill_versions",
+]
+
 # Clients saving the same name at once all aim at the next version; one wins each round and the
 # others save again on top of it, so this bounds how many may save one skill at the same moment.
 _SAVE_ROUNDS = 32

@@ -8,6 +8,8 @@ from hippograph.kernel.text.clean import clean_content
 from hippograph.kernel.text.fields import scrub_field
 from hippograph.kernel.validation import validate_name
 
+__all__ = ["stored_name", "stored_text"]
+
 
 def stored_name(value: str, field: str, limits: Limits) -> str:
     """A name (a skill's, a work item's title): trimmed, one line, its credentials redacted."""

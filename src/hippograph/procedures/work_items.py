@@ -19,6 +19,8 @@ from hippograph.procedures.text import stored_name, stored_text
 from hippograph.store import Row, Store, Transaction
 from hippograph.store.history import history_event
 
+__all__ = ["WorkItem", "WorkState", "create_work_item", "get_work_item", "list_work_items", "set_work_item_state"]
+
 
 class WorkState(StrEnum):
     OPEN = "open"

@@ -22,6 +22,17 @@ from hippograph.runtime import Runtime
 from hippograph.store import Row, Store
 from hippograph.store.search import scoped_query
 
+__all__ = [
+    "CANDIDATES",
+    "EMBEDDING_MIN_COSINE",
+    "EntityProbe",
+    "NameRef",
+    "Resolution",
+    "name_ref",
+    "nearest_entities",
+    "resolve_names",
+]
+
 FUZZY_MIN_RATIO = 92.0
 FUZZY_MIN_CHARS = 5
 FUZZY_MIN_LENGTH_RATIO = 0.85

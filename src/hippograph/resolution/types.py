@@ -21,6 +21,8 @@ from typing import Any, Protocol
 
 from hippograph.kernel.rules import load_rules
 
+__all__ = ["Statements", "Vote", "choose", "settle", "votable", "vote", "weight"]
+
 
 class Statements(Protocol):
     """What ``settle`` needs of a transaction: running a named statement."""

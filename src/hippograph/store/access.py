@@ -18,6 +18,8 @@ from datetime import datetime
 from hippograph.kernel.priority import Priority
 from hippograph.store.store import Store
 
+__all__ = ["AccessLog"]
+
 log = logging.getLogger(__name__)
 
 

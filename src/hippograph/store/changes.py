@@ -11,7 +11,10 @@ from datetime import datetime
 from typing import TypeVar
 
 from hippograph.kernel.events import EventKind, MemoryEvent
+from hippograph.store.rows import CHANGE_HEAD, CHANGES_AFTER, Change
 from hippograph.store.store import Store, Transaction
+
+__all__ = ["change_head", "changes_after", "expire_changes", "record_changes", "with_changes"]
 
 T = TypeVar("T")
 
@@ -49,14 +52,14 @@ def record_changes(tx: Transaction, events: Iterable[MemoryEvent]) -> None:
 
 def change_head(store: Store, namespace: str) -> int:
     """The number of the namespace's latest change (0 before its first)."""
-    return int(store.read("change_head", namespace=namespace)[0]["seq"])
+    return int(store.read(CHANGE_HEAD, namespace=namespace)[0]["seq"])
 
 
 def changes_after(store: Store, namespace: str, after: int, limit: int) -> list[MemoryEvent]:
     """Up to ``limit`` of the namespace's changes numbered above ``after``, in order."""
     return [
         _event(namespace, row["change"])
-        for row in store.read("changes_after", namespace=namespace, after=after, limit=limit)
+        for row in store.read(CHANGES_AFTER, namespace=namespace, after=after, limit=limit)
     ]
 
 
@@ -65,18 +68,14 @@ def expire_changes(store: Store, cutoff: datetime, limit: int) -> int:
     return int(rows[0]["deleted"]) if rows else 0
 
 
-def _event(namespace: str, change: dict[str, object]) -> MemoryEvent:
-    related = change.get("related") or ()
-    assert isinstance(related, list | tuple)
-    at = change["at"]
-    assert isinstance(at, datetime)
+def _event(namespace: str, change: Change) -> MemoryEvent:
     return MemoryEvent(
-        EventKind(str(change["kind"])),
+        EventKind(change["kind"]),
         namespace,
-        str(change["target"]),
-        at,
-        str(change["actor"]),
-        tuple(str(item) for item in related),
-        str(change["reason"]) if change.get("reason") is not None else None,
-        seq=int(str(change["seq"])),
+        change["target"],
+        change["at"],
+        change["actor"],
+        tuple(change.get("related") or ()),
+        change.get("reason"),
+        seq=int(change["seq"]),
     )

@@ -9,6 +9,8 @@ from hippograph.store.dialect import ARCADEDB, NEO4J
 from hippograph.store.embedded import EmbeddedArcadeDB, running_engine
 from hippograph.store.store import Store
 
+__all__ = ["open_store"]
+
 
 def open_store(settings: Settings) -> Store:
     if not settings.store.embedded:

@@ -14,6 +14,8 @@ from typing import Any
 
 from hippograph.kernel.resources import read_text
 
+__all__ = ["ARCADEDB", "NEO4J", "Cosine", "Dialect"]
+
 # Search indexes by the logical name queries use, with the label and properties they cover. The
 # text indexes also cover the namespace's token (see store/search.py).
 SEARCH_INDEXES: dict[str, tuple[str, str]] = {

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+__all__ = ["DATABASE", "BoltTarget", "EmbeddedArcadeDB", "running_engine"]
+
 log = logging.getLogger(__name__)
 
 _LOGGING_CONFIG = Path(__file__).with_name("arcadedb-logging.properties")

@@ -11,6 +11,8 @@ from typing import Any, Literal
 from hippograph.kernel.model import DEFAULT_IMPORTANCE
 from hippograph.store.search import NAMESPACE_FIELD, namespace_token
 
+__all__ = ["FactRecord", "fact_properties", "next_version"]
+
 
 @dataclass(frozen=True)
 class FactRecord:

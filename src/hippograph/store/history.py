@@ -12,6 +12,9 @@ from ulid import ULID
 from hippograph.kernel.text.fields import scrub_field
 from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store
+from hippograph.store.rows import HISTORY_OF
+
+__all__ = ["HistoryEntry", "history_event", "read_history"]
 
 
 def history_event(
@@ -63,10 +66,22 @@ class HistoryEntry:
 def read_history(store: Store, namespace: str, target: str) -> list[HistoryEntry]:
     """Every History event of a node, oldest first; an erased node keeps content-free tombstones."""
     validate_namespace(namespace)
-    rows = store.read("history_of", namespace=namespace, target=target)
+    rows = store.read(HISTORY_OF, namespace=namespace, target=target)
     entries = []
     for row in rows:
         event = row["event"]
-        metadata = json.loads(event["metadata"]) if event.get("metadata") else None
-        entries.append(HistoryEntry(**{**event, "metadata": metadata}))
+        metadata = event.get("metadata")
+        entries.append(
+            HistoryEntry(
+                event["id"],
+                event["target"],
+                event["event"],
+                event["actor"],
+                event["at"],
+                event["reason"],
+                event["old_content"],
+                event["new_content"],
+                json.loads(metadata) if metadata else None,
+            )
+        )
     return entries

@@ -7,6 +7,8 @@ from __future__ import annotations
 from hippograph.kernel.priority import Priority
 from hippograph.store.store import Store
 
+__all__ = ["clear_failures", "expire_limits", "record_failure", "take_tokens"]
+
 
 def take_tokens(store: Store, key: str, want: int, rate: float, capacity: float, now: float) -> tuple[int, float]:
     """Up to ``want`` tokens from the key's shared bucket; (granted, tokens left after)."""

@@ -13,6 +13,19 @@ from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store, Transaction
 from hippograph.store.rows import EPISODES_BY_ID, FACTS_BY_ID, PAGE_EPISODES, PAGE_FACTS, SESSION_CHAIN
 
+__all__ = [
+    "Page",
+    "episodes_in",
+    "facts_in",
+    "get_fact",
+    "get_memory",
+    "hydrate",
+    "hydrate_in",
+    "memory_from_row",
+    "page_memories",
+    "session_episodes",
+]
+
 M = TypeVar("M", bound=Episode | Fact)
 
 

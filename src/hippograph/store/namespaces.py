@@ -10,8 +10,31 @@ from typing import Any
 
 from hippograph.kernel.model import DEFAULT_CONFLICT_MODES, ConflictKind, ConflictMode
 from hippograph.store.history import history_event
-from hippograph.store.rows import CONFLICT_MODES
+from hippograph.store.rows import (
+    CENSUS_NAMESPACE,
+    CONFLICT_MODES,
+    LIST_NAMESPACES,
+    NAMESPACE_HAS_FACTS,
+    NAMESPACE_RECORD_EXISTS,
+    SHADOW_MODE,
+)
 from hippograph.store.store import Store, Transaction
+
+__all__ = [
+    "NAMESPACE_LABEL",
+    "NODE_LABELS",
+    "NamespaceSummary",
+    "ShadowMode",
+    "census",
+    "conflict_modes",
+    "conflict_modes_of",
+    "delete_namespace",
+    "list_namespaces",
+    "namespace_known",
+    "set_conflict_mode",
+    "set_shadow_mode",
+    "shadow_mode",
+]
 
 # The labels a namespace's data has, in the order an import creates them. Namespace is the
 # namespace's own record (its episode count), named by ``name``; every other node by ``id``.
@@ -50,7 +73,7 @@ class ShadowMode:
 
 
 def shadow_mode(store: Store, namespace: str) -> ShadowMode:
-    [row] = store.read("shadow_mode", namespace=namespace)
+    [row] = store.read(SHADOW_MODE, namespace=namespace)
     return ShadowMode(namespace, bool(row["enabled"]), int(row["parked"]))
 
 
@@ -99,21 +122,21 @@ def set_destructive_blocking(
 
 def list_namespaces(store: Store, only: Iterable[str] | None = None) -> list[NamespaceSummary]:
     """The namespaces captured in, by name; ``only``: these (those without data with 0 episodes)."""
-    held = {row["name"]: int(row["episodes"]) for row in store.read("list_namespaces")}
+    held = {row["name"]: int(row["episodes"]) for row in store.read(LIST_NAMESPACES)}
     names = sorted(held) if only is None else sorted(set(only))
     return [NamespaceSummary(name, held.get(name, 0)) for name in names]
 
 
 def namespace_known(store: Store, namespace: str) -> bool:
     """Whether the namespace holds anything: its record (its first capture made it) or a fact."""
-    return bool(store.read("namespace_record_exists", namespace=namespace)) or bool(
-        store.read("namespace_has_facts", namespace=namespace)
+    return bool(store.read(NAMESPACE_RECORD_EXISTS, namespace=namespace)) or bool(
+        store.read(NAMESPACE_HAS_FACTS, namespace=namespace)
     )
 
 
 def census(store: Store, namespace: str) -> dict[str, int]:
     """How many nodes of each label the namespace holds (its own record aside)."""
-    return {row["label"]: row["count"] for row in store.read("census_namespace", namespace=namespace)}
+    return {row["label"]: row["count"] for row in store.read(CENSUS_NAMESPACE, namespace=namespace)}
 
 
 def delete_namespace(store: Store, namespace: str) -> dict[str, int]:

@@ -20,6 +20,8 @@ from hippograph.store.rows import VECTOR_SCOPE
 from hippograph.store.store import Row, Store, Transaction
 from hippograph.store.vectors import EPISODES, FACTS, Kind, VectorQuery, cosine_of, nearest
 
+__all__ = ["FACT_LABEL", "MERGED", "NearDuplicates", "NearMatch", "Probe", "near_duplicates"]
+
 # Answers that store nothing: the new text is the matched episode again.
 MERGED = frozenset({Overlap.DUPLICATE, Overlap.SUBSUMED})
 

@@ -19,8 +19,20 @@ from hippograph.kernel.model import UNKNOWN_AGENT
 from hippograph.kernel.priority import Priority
 from hippograph.kernel.promotion import Evidence, PromotionPolicy, Record, still_supported
 from hippograph.store.history import history_event
+from hippograph.store.rows import FACT_ATTESTERS, PROMOTION_POLICY, PROMOTION_SOURCE
 from hippograph.store.search import NAMESPACE_FIELD, namespace_token
 from hippograph.store.store import Store, Transaction
+
+__all__ = [
+    "PolicyState",
+    "create_copy",
+    "evidence",
+    "policy_in",
+    "read_policy",
+    "review_quietly",
+    "source_fact",
+    "write_policy",
+]
 
 log = logging.getLogger(__name__)
 
@@ -59,18 +71,18 @@ def read_policy(store: Store, namespace: str) -> PolicyState:
 
 
 def policy_in(tx: Transaction, namespace: str) -> PolicyState:
-    [row] = tx.run("promotion_policy", namespace=namespace)
+    [row] = tx.run(PROMOTION_POLICY, namespace=namespace)
     default = PromotionPolicy()
 
-    def given(name: str, fallback: float) -> float:
-        return float(row[name]) if row[name] is not None else fallback
+    def given(value: float | None, fallback: float) -> float:
+        return float(value) if value is not None else fallback
 
     policy = PromotionPolicy(
         enabled=bool(row["enabled"]),
-        quorum=int(given("quorum", default.quorum)),
-        threshold=given("threshold", default.threshold),
-        prior_successes=given("prior_successes", default.prior_successes),
-        prior_failures=given("prior_failures", default.prior_failures),
+        quorum=int(given(row["quorum"], default.quorum)),
+        threshold=given(row["threshold"], default.threshold),
+        prior_successes=given(row["prior_successes"], default.prior_successes),
+        prior_failures=given(row["prior_failures"], default.prior_failures),
     )
     return PolicyState(namespace, policy, int(row["promoted"]))
 
@@ -118,7 +130,7 @@ def evidence(tx: Transaction, namespace: str, fact_id: str, status: str | None) 
 
 def _attesters(tx: Transaction, namespace: str) -> dict[str, tuple[str, frozenset[str]]]:
     found: dict[str, tuple[str, frozenset[str]]] = {}
-    for fact in tx.run_listed("fact_attesters", namespace=namespace):
+    for fact in tx.run_listed(FACT_ATTESTERS, namespace=namespace):
         heard = {name for names in fact["heard"] for name in names}
         names = frozenset(name for name in heard | set(fact["told"]) if name and name != UNKNOWN_AGENT)
         found[fact["id"]] = (fact["status"], names)
@@ -127,7 +139,7 @@ def _attesters(tx: Transaction, namespace: str) -> dict[str, tuple[str, frozense
 
 def source_fact(tx: Transaction, namespace: str, fact_id: str, target: str) -> tuple[dict[str, Any], str | None] | None:
     """The fact's properties and its current copy in ``target``; None when the namespace has no such fact."""
-    rows = tx.run("promotion_source", namespace=namespace, id=fact_id, target=target)
+    rows = tx.run(PROMOTION_SOURCE, namespace=namespace, id=fact_id, target=target)
     if not rows:
         return None
     return dict(rows[0]["fact"]), rows[0]["copy"]

@@ -33,6 +33,8 @@ from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.kernel.metrics import STORE_RETRIES
 from hippograph.kernel.priority import Priority
 
+__all__ = ["NoGate", "RetryPolicy", "is_transient", "with_retries"]
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Generic, TypedDict, TypeVar
+from typing import Any, Generic, TypedDict, TypeVar
 
 R = TypeVar("R")
 
@@ -46,7 +46,7 @@ class EpisodeRow(TypedDict):
     importance: float
     pinned: bool | None
     tags: list[str] | None
-    observed_by: list[str] | None
+    observed_by: list[str]  # capture gives every episode its first observer
     access_count: int | None
     last_accessed_at: datetime | None
     forgotten_at: datetime | None
@@ -199,3 +199,358 @@ class ConflictModesRow(TypedDict):
 
 
 CONFLICT_MODES = Query("conflict_modes", ConflictModesRow)
+
+
+# Supersession (store/supersession.py): the current facts a remembered one may replace.
+
+
+class CurrentFactRow(TypedDict):
+    id: str
+    kind: str
+    key: str | None
+    subject: str | None
+    status: str
+
+
+CURRENT_FACTS_BY_KEY = Query("current_facts_by_key", CurrentFactRow)
+CURRENT_FACTS_BY_SUBJECT = Query("current_facts_by_subject", CurrentFactRow)
+
+
+# The lifecycle's own reads: remember's duplicate check, modify's and revision's copy of a fact,
+# forget's and erase's targets, stats.
+
+
+class SameFactRow(TypedDict):
+    id: str
+    key: str | None
+    subject: str | None
+
+
+class FactPropertiesRow(TypedDict):
+    props: dict[str, Any]
+
+
+class MemoryCensusRow(TypedDict):
+    kind: str
+    status: str | None  # None: an episode
+    created_at: datetime
+    last_accessed_at: datetime | None
+    access_count: int
+    pinned: bool
+    forgotten: bool
+
+
+CURRENT_FACTS_BY_HASH = Query("current_facts_by_hash", SameFactRow)
+FACT_PROPERTIES = Query("fact_properties", FactPropertiesRow)
+MEMORY_IDS_IN_NAMESPACE = Query("memory_ids_in_namespace", IdRow)
+FACT_ENTITIES = Query("fact_entities", IdRow)
+MEMORY_CENSUS = Query("memory_census", MemoryCensusRow)
+
+
+# History and the change stream (store/history.py, store/changes.py).
+
+
+class HistoryEvent(TypedDict):
+    id: str
+    target: str
+    event: str
+    actor: str
+    reason: str | None
+    old_content: str | None
+    new_content: str | None
+    at: datetime
+    metadata: str | None  # JSON
+
+
+class HistoryRow(TypedDict):
+    event: HistoryEvent
+
+
+class ChangeHead(TypedDict):
+    seq: int
+
+
+class Change(TypedDict):
+    seq: int
+    kind: str
+    target: str
+    at: datetime
+    actor: str
+    related: list[str] | None
+    reason: str | None
+
+
+class ChangeRow(TypedDict):
+    change: Change
+
+
+HISTORY_OF = Query("history_of", HistoryRow)
+CHANGE_HEAD = Query("change_head", ChangeHead)
+CHANGES_AFTER = Query("changes_after", ChangeRow)
+
+
+# API keys (access/keys.py): what authentication decides by.
+
+
+class ApiKeyRow(TypedDict):
+    id: str
+    name: str
+    role: str
+    namespaces: list[str] | None
+    all_namespaces: bool | None
+    rate_per_s: float | None
+    secret_hash: str
+    created_at: datetime
+    last_used_at: datetime | None
+
+
+API_KEYS = Query("api_keys", ApiKeyRow, listed=True)
+
+
+# Namespaces (store/namespaces.py, store/promotions.py) and consolidation's backlog.
+
+
+class LabelCount(TypedDict):
+    label: str
+    count: int
+
+
+class NamespaceRow(TypedDict):
+    name: str
+    episodes: int
+
+
+class NameRow(TypedDict):
+    name: str
+
+
+class ShadowModeRow(TypedDict):
+    enabled: bool
+    parked: int
+
+
+class PromotionPolicyRow(TypedDict):
+    """A namespace's promotion policy as set; None: the default (kernel/promotion.py)."""
+
+    enabled: bool | None
+    quorum: int | None
+    threshold: float | None
+    prior_successes: float | None
+    prior_failures: float | None
+    promoted: int
+
+
+class EpisodeStateCount(TypedDict):
+    state: str
+    count: int
+    oldest: datetime | None
+
+
+CENSUS_NAMESPACE = Query("census_namespace", LabelCount)
+LIST_NAMESPACES = Query("list_namespaces", NamespaceRow)
+NAMESPACE_RECORD_EXISTS = Query("namespace_record_exists", NameRow)
+NAMESPACE_HAS_FACTS = Query("namespace_has_facts", IdRow)
+SHADOW_MODE = Query("shadow_mode", ShadowModeRow)
+PROMOTION_POLICY = Query("promotion_policy", PromotionPolicyRow)
+CONSOLIDATION_CENSUS = Query("consolidation_census", EpisodeStateCount)
+
+
+# Erasure's plan and capture's duplicate check (lifecycle/erase.py, capture/service.py).
+
+
+class ErasePlan(TypedDict):
+    """What erasing an episode touches: the facts only it supports, those it is one support of,
+    the entities it mentions, its sessions."""
+
+    facts: list[str]
+    weakened: list[str]
+    entities: list[str]
+    sessions: list[str]
+
+
+class EpisodeByHash(TypedDict):
+    namespace: str
+    content_hash: str
+    id: str
+    observed_by: list[str]  # capture gives every episode its first observer
+
+
+ERASE_EPISODE_PLAN = Query("erase_episode_plan", ErasePlan)
+EPISODES_BY_HASH = Query("episodes_by_hash", EpisodeByHash)
+
+
+# Promotion's gates read who attests a fact and its copy (store/promotions.py).
+
+
+class Attesters(TypedDict):
+    """A believed fact and who stated it: its episodes' observers (one list each) and the actors
+    History says created or corroborated it."""
+
+    id: str
+    status: str
+    heard: list[list[str | None]]
+    told: list[str | None]
+
+
+class PromotionSource(TypedDict):
+    fact: dict[str, Any]
+    copy: str | None
+
+
+FACT_ATTESTERS = Query("fact_attesters", Attesters, listed=True)
+PROMOTION_SOURCE = Query("promotion_source", PromotionSource)
+
+
+# Entities as the graph reads them (graph/entities.py).
+
+
+class EntityMap(TypedDict):
+    id: str
+    namespace: str
+    name: str
+    canonical: str
+    type: str
+    aliases: list[str] | None
+    mention_count: int | None
+    first_seen_at: datetime | None
+    last_seen_at: datetime | None
+    merged_into: str | None
+
+
+class EntityRow(TypedDict):
+    entity: EntityMap
+
+
+ENTITY_BY_ID = Query("entity_by_id", EntityRow)
+ENTITIES_BY_IDS = Query("entities_by_ids", EntityRow)
+PAGE_ENTITIES = Query("page_entities", EntityRow)
+SEARCH_ENTITIES = Query("search_entities", EntityRow)
+
+
+# Belief revision (consolidation/beliefs.py, revise.py): the versions of a fact identity, of a
+# relation, and the opposite polarities about a subject.
+
+
+class FactVersion(TypedDict):
+    """A fact with the identity a probe asked for, and whether the probe's episode supports it."""
+
+    namespace: str
+    hash: str
+    episode_id: str
+    id: str
+    status: str
+    supported: bool
+
+
+class SaidRow(TypedDict):
+    """One SUPPORTED_BY edge of a relation's fact: a statement of it (consolidation/timeline.py)."""
+
+    episode: str
+    at: datetime
+    until: datetime | None
+    precision: str | None
+    position: int | None
+    confidence: float | None
+    statement: str | None
+    kind: str | None
+    concepts: list[str] | None
+
+
+class RelationEdge(TypedDict):
+    valid_from: datetime | None
+    valid_to: datetime | None
+    confidence: float | None
+    strength: int | None
+    expired: bool
+
+
+class RelationVersion(TypedDict):
+    id: str
+    object: str
+    negated: bool | None
+    status: str
+    valid_from: datetime | None
+    valid_to: datetime | None
+    valid_precision: str | None
+    confidence: float
+    statement: str
+    kind: str
+    said: list[SaidRow]
+    supersedes: list[str]
+    contradicts: list[str]
+    edges: list[RelationEdge]
+
+
+class PolarityStance(TypedDict):
+    id: str
+    polarity: str
+    status: str
+    confidence: float
+    valid_from: datetime
+    hash: str
+    contradicts: list[str]
+    conflict: str | None
+
+
+FIND_FACTS = Query("find_facts", FactVersion)
+RELATION_VERSIONS = Query("relation_versions", RelationVersion)
+POLARITY_GROUP = Query("polarity_group", PolarityStance)
+
+
+# Concepts and an entity's timeline (graph/concepts.py, graph/entities.py).
+
+
+class ConceptMap(TypedDict):
+    id: str
+    namespace: str
+    name: str
+    episode_count: int | None
+    memory_count: int
+
+
+class ConceptRow(TypedDict):
+    concept: ConceptMap
+
+
+class MemoryConcept(TypedDict):
+    memory: str
+    concept: ConceptMap
+
+
+class TimelineRow(TypedDict):
+    """A fact about the entity and its links to the facts it replaced, that replaced it, that it
+    contradicts (either way)."""
+
+    id: str
+    supersedes: list[str]
+    superseded_by: list[str]
+    contradicts: list[str]
+
+
+PAGE_CONCEPTS = Query("page_concepts", ConceptRow)
+CONCEPTS_BY_ID = Query("concepts_by_id", ConceptRow)
+MEMORY_CONCEPTS = Query("memory_concepts", MemoryConcept)
+ENTITY_TIMELINE = Query("entity_timeline", TimelineRow)
+CONCEPT_MEMORY_IDS = Query("concept_memory_ids", IdRow)
+
+
+# A session's turns for its summary (summaries/service.py); what a backup and the CLI count.
+
+
+class TurnRow(TypedDict):
+    id: str
+    content: str
+
+
+class TypeCount(TypedDict):
+    type: str
+    count: int
+
+
+class PropertiesRow(TypedDict):
+    properties: dict[str, Any]
+
+
+SESSION_EPISODES = Query("summaries/session_episodes", TurnRow)
+CENSUS_RELATIONSHIPS = Query("census_relationships", TypeCount)
+EXPORT_NAMESPACE_RECORD = Query("export_namespace_record", PropertiesRow)

@@ -9,6 +9,8 @@ with the namespace's best ``limit`` matches and nothing else.
 
 from __future__ import annotations
 
+__all__ = ["NAMESPACE_FIELD", "STEMS_FIELD", "namespace_token", "scoped_query"]
+
 NAMESPACE_FIELD = "namespace_token"
 # An episode's words as stems (kernel/text/stems.py), searched by the keyword channel.
 STEMS_FIELD = "stems"

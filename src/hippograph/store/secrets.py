@@ -11,6 +11,8 @@ from datetime import UTC, datetime
 
 from hippograph.store.store import Store, UniquenessConflict
 
+__all__ = ["store_secret"]
+
 _known: weakref.WeakKeyDictionary[Store, dict[str, bytes]] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
 

@@ -23,6 +23,8 @@ from hippograph.store.retry import NoGate, is_transient, with_retries
 from hippograph.store.rows import Query
 from hippograph.store.search import namespace_token
 
+__all__ = ["Row", "Store", "Transaction", "UniquenessConflict", "UnsupportedServer", "cypher", "query_files"]
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")

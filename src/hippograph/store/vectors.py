@@ -37,6 +37,24 @@ from typing import Literal, NamedTuple
 from hippograph.store.rows import VECTOR_EXACT, VECTOR_SCOPE, VECTOR_SEARCH, VectorScope
 from hippograph.store.store import Store, Transaction
 
+__all__ = [
+    "CONTEXTS",
+    "EPISODES",
+    "FACTS",
+    "KINDS",
+    "Kind",
+    "Ranked",
+    "VectorQuery",
+    "cosine_of",
+    "exact_kinds",
+    "exact_neighbours",
+    "indexed_neighbours",
+    "nearest",
+    "neighbours",
+    "vector_channel",
+    "vector_scope",
+]
+
 
 class Ranked(NamedTuple):
     """One channel's hit: ids and scores only, and the label, so that authorization looks each id

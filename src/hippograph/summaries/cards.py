@@ -24,6 +24,8 @@ from hippograph.summaries.extractive import Line
 from hippograph.summaries.projects import PROJECT, project_overview
 from hippograph.summaries.service import SESSION, session_summary
 
+__all__ = ["Card", "about_a_whole", "recall_cards"]
+
 # Cards a recall shows at most: a summary is long, and the ranked memories come first.
 MAX_CARDS = 2
 _WORD = re.compile(r"[^\W_]+")

@@ -22,6 +22,8 @@ import numpy as np
 from hippograph.kernel.lucene import stopwords
 from hippograph.kernel.text.stems import stems
 
+__all__ = ["Budget", "Line", "Source", "summarize", "word_counts"]
+
 Vector = Sequence[float]
 
 

@@ -23,6 +23,8 @@ from hippograph.store import Store
 from hippograph.summaries.extractive import Budget, Line, Source, summarize, word_counts
 from hippograph.summaries.service import Kept, Summary, kept_summary, save, session_summary
 
+__all__ = ["PROJECT", "Assignment", "Overview", "assign_session", "project_overview"]
+
 PROJECT = "project"
 # An overview spans sessions, so it may say a little more than one session's summary.
 OVERVIEW_BUDGET = Budget(max_lines=10, max_chars=1600)

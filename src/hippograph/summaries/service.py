@@ -22,7 +22,10 @@ from ulid import ULID
 from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store, Transaction, UniquenessConflict
+from hippograph.store.rows import SESSION_EPISODES
 from hippograph.summaries.extractive import Budget, Line, Source, summarize, word_counts
+
+__all__ = ["SESSION", "Kept", "Summary", "kept_summary", "save", "session_summary"]
 
 SESSION = "session"
 
@@ -51,8 +54,7 @@ def session_summary(store: Store, now: datetime, namespace: str, session: str, b
     """The session's summary, brought up to date first if the session changed since it was kept."""
     validate_namespace(namespace)
     episodes = [
-        Source(row["id"], row["content"])
-        for row in store.read("summaries/session_episodes", namespace=namespace, session=session)
+        Source(row["id"], row["content"]) for row in store.read(SESSION_EPISODES, namespace=namespace, session=session)
     ]
     if not episodes:
         raise HippographError(ErrorCode.NOT_FOUND, "no such session in this namespace", field="session")
