@@ -35,7 +35,7 @@ the namespace that reads each episode once for both of its vectors (docs/benchma
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
@@ -84,19 +84,12 @@ class VectorQuery:
     kinds: tuple[Kind, ...] = KINDS  # ranked together
 
 
-def vector_channel(
-    store: Store, query: VectorQuery, scope: Callable[[Transaction], VectorScope] | None = None
-) -> list[Ranked]:
-    """The namespace's ``limit`` memories nearest to the embedding with a cosine of at least
-    ``min_cosine``, best first, scored as the indexes score; ``scope`` gives the namespace's
-    ``vector_scope`` row when the caller shares one read of it between searches."""
-    return store.read_in(lambda tx: nearest(store, tx, query, None if scope is None else scope(tx)))
-
-
 def vector_channels(store: Store, queries: Sequence[VectorQuery]) -> list[list[Ranked]]:
-    """``vector_channel`` for each query, all of one namespace, embedding and minimum cosine (each
-    its kinds and limit), in one transaction: one read of ``vector_scope``, one pass over the
-    namespace for the kinds scored exactly."""
+    """For each query, the namespace's ``limit`` memories of its kinds nearest to the embedding
+    with a cosine of at least ``min_cosine``, best first, scored as the indexes score. The queries
+    share their namespace, embedding and minimum cosine (each has its kinds and limit), and are
+    answered in one transaction: one read of ``vector_scope``, one pass over the namespace for the
+    kinds scored exactly."""
     return store.read_in(lambda tx: nearest_each(store, tx, queries))
 
 
@@ -107,8 +100,9 @@ def vector_scope(tx: Transaction, namespace: str) -> VectorScope:
 
 
 def nearest(store: Store, tx: Transaction, query: VectorQuery, scope: VectorScope | None = None) -> list[Ranked]:
-    """``vector_channel`` inside a transaction of the caller's; ``scope``: the namespace's
-    ``vector_scope`` row, when the caller read it already for another query of the namespace."""
+    """``vector_channels`` of one query inside a transaction of the caller's; ``scope``: the
+    namespace's ``vector_scope`` row, when the caller read it already for another query of the
+    namespace."""
     [ranked] = nearest_each(store, tx, [query], scope)
     return ranked
 
