@@ -220,7 +220,7 @@ def run_ablation(
         "window": window,
         "recall": {key: round(statistics.fmean(values), 3) for key, values in scores.items()},
         "latency_ms": summary(latencies, 95),
-        # The server's own stages; they nest where the service nests them ("vector" holds "embed_query").
+        # The server's own stages ("vector" times the vector and context channels' one search).
         "stage_median_ms": {stage: round(statistics.median(ms), 2) for stage, ms in stages.items()},
         "stage_p95_ms": {stage: summary(ms, 95)["p95"] for stage, ms in stages.items()},
         "degraded": sorted(degraded),

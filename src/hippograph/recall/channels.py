@@ -10,7 +10,6 @@ from concurrent.futures import Future
 from dataclasses import replace
 from datetime import datetime
 
-from hippograph.embedding import Vector
 from hippograph.kernel.config import ActivationParams
 from hippograph.kernel.lucene import fulltext_query
 from hippograph.kernel.text.stems import stems
@@ -20,10 +19,9 @@ from hippograph.recall.graph import GraphQuery, QuerySeeds, graph_channel, query
 from hippograph.recall.modes import ModePreset
 from hippograph.recall.request import Channel, Degradation, RecallRequest
 from hippograph.runtime import Runtime
-from hippograph.store import Transaction
-from hippograph.store.rows import FULLTEXT_SEARCH, VectorScope
+from hippograph.store.rows import FULLTEXT_SEARCH
 from hippograph.store.search import scoped_query
-from hippograph.store.vectors import CONTEXTS, VectorQuery, vector_channel, vector_scope
+from hippograph.store.vectors import CONTEXTS, KINDS, VectorQuery, vector_channels
 
 log = logging.getLogger(__name__)
 
@@ -51,44 +49,26 @@ def run_channels(
                 log.warning("recall channel %s failed", channel, exc_info=True)
                 return Degradation(channel, f"failed: {type(error).__name__}")
 
-    # The query's embedding: computed in a pool thread, which then runs the vector channel, while
-    # this thread runs the keyword channel and then the context channel, once the embedding is
-    # there. Both vector searches are then never one after the other on the way to an answer.
-    embedding: Future[Vector] = Future()
+    # The vector and context channels rank the namespace against the query's embedding in one
+    # pass (store/vectors.py): in a pool thread, which first embeds the query, while this thread
+    # runs the keyword channel. A failure (of the embedding too) degrades both.
+    searched = [
+        channel
+        for channel, on in ((Channel.VECTOR, True), (Channel.CONTEXT, runtime.settings.recall.context_channel))
+        if on and channel in wanted
+    ]
 
-    def embed_then_vector() -> list[Ranked] | Degradation | None:
+    def embed_then_vectors() -> dict[Channel, list[Ranked] | Degradation]:
         try:
             with watch.stage("embed_query"):
-                embedding.set_result(runtime.embedder.embed_query(request.query))
-        except Exception as error:  # noqa: BLE001 - raised again in each channel that needs it
-            embedding.set_exception(error)
-        if Channel.VECTOR not in wanted:
-            return None
-        return attempt(Channel.VECTOR, vector)
-
-    # Both vector searches weigh the namespace's vector_scope: the vector channel reads it and
-    # hands it to the context channel, which otherwise reads it itself.
-    scope: Future[VectorScope] = Future()
-    shared = Channel.VECTOR in wanted
-
-    def vector() -> list[Ranked]:
-        def read_scope(tx: Transaction) -> VectorScope:
-            try:
-                found = vector_scope(tx, request.namespace)
-            except BaseException as error:
-                if not scope.done():
-                    scope.set_exception(error)
-                raise
-            if not scope.done():  # a transaction the driver runs again reads it again
-                scope.set_result(found)
-            return found
-
-        query = VectorQuery(request.namespace, embedding.result(), fetch, MIN_COSINE)
-        return vector_channel(runtime.store, query, read_scope)
-
-    def context() -> list[Ranked]:
-        query = VectorQuery(request.namespace, embedding.result(), fetch, MIN_COSINE, (CONTEXTS,))
-        return vector_channel(runtime.store, query, (lambda _: scope.result()) if shared else None)
+                embedding = runtime.embedder.embed_query(request.query)
+            kinds = {Channel.VECTOR: KINDS, Channel.CONTEXT: (CONTEXTS,)}
+            queries = [VectorQuery(request.namespace, embedding, fetch, MIN_COSINE, kinds[c]) for c in searched]
+            with watch.stage(searched[0].value):
+                return dict(zip(searched, vector_channels(runtime.store, queries), strict=True))
+        except Exception as error:  # a channel may fail; recall must still answer
+            log.warning("recall channels %s failed", ", ".join(searched), exc_info=True)
+            return {channel: Degradation(channel, f"failed: {type(error).__name__}") for channel in searched}
 
     def graph() -> list[Ranked]:
         assert named is not None
@@ -114,18 +94,14 @@ def run_channels(
 
     # The text channels run beside each other: ONNX Runtime and the store's engine release the
     # GIL. The graph channel comes last: it starts from their hits too.
-    contexts = Channel.CONTEXT in wanted and runtime.settings.recall.context_channel
-    vectors = pool.submit(embed_then_vector) if Channel.VECTOR in wanted or contexts else None
+    vectors = pool.submit(embed_then_vectors) if searched else None
     if Channel.KEYWORD in wanted:
         keep(Channel.KEYWORD, attempt(Channel.KEYWORD, lambda: _keyword(runtime, request, fetch)))
     if Channel.HINT in wanted and runtime.settings.recall.hint_channel:
         keep(Channel.HINT, attempt(Channel.HINT, lambda: _hint(runtime, request, fetch)))
-    in_context = attempt(Channel.CONTEXT, context) if contexts else None
     # Kept in the channels' order whichever finished first: fusion breaks ties by it.
-    if vectors is not None and (result := vectors.result()) is not None:
-        keep(Channel.VECTOR, result)
-    if in_context is not None:
-        keep(Channel.CONTEXT, in_context)
+    for channel, result in (vectors.result() if vectors is not None else {}).items():
+        keep(channel, result)
     if Channel.GRAPH in wanted:
         keep(Channel.GRAPH, attempt(Channel.GRAPH, graph))
     return rankings, degraded, _names(named, reported=Channel.GRAPH in request.channels)

@@ -123,10 +123,17 @@ class KeywordHit(TypedDict):
     score: float
 
 
-class NearestRow(TypedDict):
+class Similar(TypedDict):
     id: str
-    label: str
     similarity: float
+
+
+class ExactScores(TypedDict):
+    """Each kind's nearest memories in a namespace, scored exactly (vector_exact.cypher)."""
+
+    episodes: list[Similar]
+    facts: list[Similar]
+    contexts: list[Similar]
 
 
 class IndexAnswer(TypedDict):
@@ -180,7 +187,7 @@ class NextEpisode(TypedDict):
 
 
 FULLTEXT_SEARCH = Query("fulltext_search", KeywordHit, listed=True)
-VECTOR_EXACT = Query("vector_exact", NearestRow, listed=True)
+VECTOR_EXACT = Query("vector_exact", ExactScores)
 VECTOR_SEARCH = Query("vector_search", IndexAnswer, listed=True)
 VECTOR_SCOPE = Query("vector_scope", VectorScope)
 NAMESPACE_EPISODE_COUNT = Query("namespace_episode_count", EpisodeCount)

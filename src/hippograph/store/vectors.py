@@ -26,11 +26,16 @@ rebuilds whole on the first search after a write (``Dialect.vector_rebuilt_below
 does so while it holds fewer than 1,000 vectors) is not searched. Under a stream of writes every
 such search would pay that rebuild, and concurrent recalls wait for it, while scoring the
 namespace's memories of that label exactly reads fewer than that many.
+
+A recall ranks the namespace twice against its query's embedding: the vector channel by the
+memories' own embeddings, the context channel by episodes' context vectors. ``vector_channels``
+answers both with one read of ``vector_scope`` and, for the kinds scored exactly, one pass over
+the namespace that reads each episode once for both of its vectors (docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
@@ -75,14 +80,16 @@ class Kind:
     """Memories of one label, as the vector channel searches them."""
 
     index: str  # the vector index over them
-    exact_flag: str  # the parameter of vector_exact.cypher that scores them
+    # The parameter of vector_exact.cypher that scores them, and the column of its answer.
+    exact_flag: Literal["episodes", "facts", "contexts"]
     stored: Literal["store_episodes", "store_facts"]  # the column of vector_scope.cypher that counts them
+    label: str
 
 
-EPISODES = Kind("episode_embedding", "episodes", "store_episodes")
-FACTS = Kind("fact_embedding", "facts", "store_facts")
+EPISODES = Kind("episode_embedding", "episodes", "store_episodes", "Episode")
+FACTS = Kind("fact_embedding", "facts", "store_facts", "Fact")
 # Episodes' context vectors (embedding/context.py): the context channel's own ranking.
-CONTEXTS = Kind("episode_context_embedding", "contexts", "store_episodes")
+CONTEXTS = Kind("episode_context_embedding", "contexts", "store_episodes", "Episode")
 KINDS = (EPISODES, FACTS)
 
 
@@ -95,13 +102,13 @@ class VectorQuery:
     kinds: tuple[Kind, ...] = KINDS  # ranked together
 
 
-def vector_channel(
-    store: Store, query: VectorQuery, scope: Callable[[Transaction], VectorScope] | None = None
-) -> list[Ranked]:
-    """The namespace's ``limit`` memories nearest to the embedding with a cosine of at least
-    ``min_cosine``, best first, scored as the indexes score; ``scope`` gives the namespace's
-    ``vector_scope`` row when the caller shares one read of it between searches."""
-    return store.read_in(lambda tx: nearest(store, tx, query, None if scope is None else scope(tx)))
+def vector_channels(store: Store, queries: Sequence[VectorQuery]) -> list[list[Ranked]]:
+    """For each query, the namespace's ``limit`` memories of its kinds nearest to the embedding
+    with a cosine of at least ``min_cosine``, best first, scored as the indexes score. The queries
+    share their namespace, embedding and minimum cosine (each has its kinds and limit), and are
+    answered in one transaction: one read of ``vector_scope``, one pass over the namespace for the
+    kinds scored exactly."""
+    return store.read_in(lambda tx: nearest_each(store, tx, queries))
 
 
 def vector_scope(tx: Transaction, namespace: str) -> VectorScope:
@@ -111,16 +118,32 @@ def vector_scope(tx: Transaction, namespace: str) -> VectorScope:
 
 
 def nearest(store: Store, tx: Transaction, query: VectorQuery, scope: VectorScope | None = None) -> list[Ranked]:
-    """``vector_channel`` inside a transaction of the caller's; ``scope``: the namespace's
-    ``vector_scope`` row, when the caller read it already for another query of the namespace."""
+    """``vector_channels`` of one query inside a transaction of the caller's; ``scope``: the
+    namespace's ``vector_scope`` row, when the caller read it already for another query of the
+    namespace."""
+    [ranked] = nearest_each(store, tx, [query], scope)
+    return ranked
+
+
+def nearest_each(
+    store: Store, tx: Transaction, queries: Sequence[VectorQuery], scope: VectorScope | None = None
+) -> list[list[Ranked]]:
+    """``vector_channels`` inside a transaction of the caller's."""
+    first = queries[0]
+    if any(
+        (q.namespace, q.min_cosine, q.embedding) != (first.namespace, first.min_cosine, first.embedding)
+        for q in queries
+    ):
+        raise ValueError("queries searched together share their namespace, embedding and minimum cosine")
     if scope is None:
-        scope = vector_scope(tx, query.namespace)
-    exact = exact_kinds(scope, query.limit, store.dialect.vector_rebuilt_below, query.kinds)
+        scope = vector_scope(tx, first.namespace)
+    rebuilt_below = store.dialect.vector_rebuilt_below
+    exact = [exact_kinds(scope, q.limit, rebuilt_below, q.kinds) for q in queries]
     # Widening stops at WIDEN times what a namespace of this share needs when its text is like
     # the others': a namespace with few facts among many like them elsewhere would otherwise
     # read the whole fact index (the counts are of episodes, not facts).
-    max_k = WIDEN * query.limit * scope["store_episodes"] // max(scope["episodes"], 1)
-    return neighbours(store, tx, query, exact, max_k)
+    max_ks = [WIDEN * q.limit * scope["store_episodes"] // max(scope["episodes"], 1) for q in queries]
+    return _neighbours(store, tx, queries, exact, max_ks)
 
 
 def exact_kinds(scope: VectorScope, limit: int, rebuilt_below: int, kinds: Sequence[Kind] = KINDS) -> frozenset[Kind]:
@@ -136,25 +159,56 @@ def neighbours(
 ) -> list[Ranked]:
     """The namespace's nearest memories: the ``exact`` kinds scored exactly, the others through
     their indexes."""
-    ranked = exact_neighbours(store, tx, query, exact) if exact else []
-    if indexed := [kind for kind in query.kinds if kind not in exact]:
-        ranked += indexed_neighbours(store, tx, query, indexed, max_k)
-    return sorted(ranked, key=lambda row: -row.score)[: query.limit]
+    [ranked] = _neighbours(store, tx, [query], [exact], [max_k])
+    return ranked
+
+
+def _neighbours(
+    store: Store,
+    tx: Transaction,
+    queries: Sequence[VectorQuery],
+    exact: Sequence[frozenset[Kind]],
+    max_ks: Sequence[int | None],
+) -> list[list[Ranked]]:
+    """``neighbours`` for each query, the kinds any of them scores exactly scored in one pass."""
+    scored = exact_scores(store, tx, queries[0], frozenset().union(*exact), max(q.limit for q in queries))
+    answers = []
+    for query, exactly, max_k in zip(queries, exact, max_ks, strict=True):
+        ranked = [hit for kind in exactly for hit in scored[kind]]
+        if indexed := [kind for kind in query.kinds if kind not in exactly]:
+            ranked += indexed_neighbours(store, tx, query, indexed, max_k)
+        answers.append(sorted(ranked, key=lambda row: -row.score)[: query.limit])
+    return answers
 
 
 def exact_neighbours(store: Store, tx: Transaction, query: VectorQuery, kinds: Iterable[Kind] = KINDS) -> list[Ranked]:
     """The namespace's nearest memories of these kinds, every one of them scored."""
+    scored = exact_scores(store, tx, query, frozenset(kinds), query.limit)
+    return sorted((hit for hits in scored.values() for hit in hits), key=lambda row: -row.score)[: query.limit]
+
+
+def exact_scores(
+    store: Store, tx: Transaction, query: VectorQuery, kinds: frozenset[Kind], limit: int
+) -> dict[Kind, list[Ranked]]:
+    """Each of these kinds' ``limit`` nearest memories in the namespace, every one of them scored,
+    in one pass (none read when no kind is asked for)."""
+    if not kinds:
+        return {}
     cosine = store.dialect.cosine
-    wanted = set(kinds)
-    rows = tx.run_listed(
+    [row] = tx.run(
         VECTOR_EXACT,
         namespace=query.namespace,
         embedding=query.embedding,
         min_similarity=cosine.similarity_of(query.min_cosine),
-        limit=query.limit,
-        **{kind.exact_flag: kind in wanted for kind in (*KINDS, CONTEXTS)},
+        limit=limit,
+        episodes=EPISODES in kinds,
+        facts=FACTS in kinds,
+        contexts=CONTEXTS in kinds,
     )
-    return [Ranked(row["id"], cosine.index_score(row["similarity"]), row["label"]) for row in rows]
+    return {
+        kind: [Ranked(hit["id"], cosine.index_score(hit["similarity"]), kind.label) for hit in row[kind.exact_flag]]
+        for kind in kinds
+    }
 
 
 @dataclass
