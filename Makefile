@@ -24,9 +24,10 @@ lint: $(VENV)/.installed
 	$(BIN)/mypy
 
 # The pure and api tiers: every test but those that start processes of their own (marked
-# `process`; docs/development.md, Tests). CI runs them all.
+# `process`) and the long property and fuzz runs (marked `slow`); docs/development.md, Tests.
+# `make test` (and CI) runs them all.
 test-fast: $(VENV)/.installed
-	$(BIN)/pytest -m "not process"
+	$(BIN)/pytest -m "not process and not slow"
 
 lint-cypher:
 	npm ci --prefix tools/cypher-lint --no-audit --no-fund

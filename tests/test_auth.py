@@ -197,14 +197,14 @@ def test_a_websocket_without_a_key_is_closed_with_4401(base_url: str) -> None:
     with connect(base_url.replace("http", "ws", 1) + "/graphql", subprotocols=["graphql-transport-ws"]) as socket:
         socket.send(json.dumps({"type": "connection_init", "payload": {"Authorization": "Bearer wrong"}}))
         with pytest.raises(Exception) as closed:
-            socket.recv(timeout=10)
+            socket.recv(timeout=HTTP_TIMEOUT_S)
     assert getattr(closed.value, "rcvd", None) is not None and closed.value.rcvd.code == 4401
 
 
 def test_a_reader_may_subscribe(base_url: str, keys: Keys, namespace: str) -> None:
     with connect(base_url.replace("http", "ws", 1) + "/graphql", subprotocols=["graphql-transport-ws"]) as socket:
         socket.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {keys.reader}"}}))
-        assert json.loads(socket.recv(timeout=10))["type"] == "connection_ack"
+        assert json.loads(socket.recv(timeout=HTTP_TIMEOUT_S))["type"] == "connection_ack"
 
 
 @pytest.mark.parametrize(

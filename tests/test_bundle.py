@@ -164,6 +164,7 @@ def hostile_memories(draw: st.DrawFn) -> list[Memory]:
     return memories
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(hostile_memories(), st.integers(0, 4))
 def test_hostile_memories_stay_one_line_each_inside_one_pair_of_tags(memories: list[Memory], cores: int) -> None:

@@ -10,9 +10,8 @@ from support.client import GraphQLClient
 from support.failing import BrokenExtractor
 from support.operations import capture_turns, consolidate_over_api, entity_id
 
-from hippograph.consolidation import worker
-from hippograph.consolidation.commit import commit_episodes
-from hippograph.consolidation.worker import consolidate, requeue
+from hippograph.consolidation.leases import lease
+from hippograph.consolidation.worker import consolidate, consolidate_leased, requeue
 from hippograph.embedding import MiniLMEmbedder
 from hippograph.kernel.keys import canonical_key
 from hippograph.resolution.resolve import NameRef, resolve_names
@@ -138,12 +137,12 @@ def test_failures_retry_with_backoff_then_dead_letter(gql: GraphQLClient, namesp
 
 def test_a_lost_lease_commits_nothing(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
     capture_story(gql, namespace)
-    leased, _ = worker._lease(runtime, namespace, 1, "worker-a")
-    works = worker._derive(runtime, leased, worker._submit(runtime, [worker._turn(e) for e in leased]).result())
-    now = runtime.clock()
-    assert runtime.store.write(lambda tx: commit_episodes(tx, works[:1], "worker-b", now)) == [False]
-    assert runtime.store.write(lambda tx: commit_episodes(tx, works[:1], "worker-a", now)) == [True]
-    assert runtime.store.write(lambda tx: commit_episodes(tx, works[:1], "worker-a", now)) == [False]
+    leased, _ = lease(runtime.store, namespace, 1, "worker-a", runtime.clock(), 3600)
+    assert len(leased) == 1
+    assert consolidate_leased(runtime, leased, "worker-b") == (0, 0)
+    assert gql.data("status", namespace=namespace)["status"]["leased"] == 1
+    assert consolidate_leased(runtime, leased, "worker-a") == (1, 0)
+    assert consolidate_leased(runtime, leased, "worker-a") == (0, 0)
 
 
 def test_a_later_negation_ends_the_relation_and_a_same_time_one_contradicts(gql: GraphQLClient, namespace: str) -> None:

@@ -9,9 +9,9 @@ from collections.abc import Callable
 from support.client import GraphQLClient
 from support.operations import capture_turns
 
-from hippograph.consolidation import worker
 from hippograph.consolidation.canonical import differences, dump
-from hippograph.consolidation.worker import consolidate
+from hippograph.consolidation.leases import lease
+from hippograph.consolidation.worker import consolidate, consolidate_leased
 from hippograph.runtime import Runtime
 
 # Captured in this order, which is not the order of their time: history told out of order, turns
@@ -40,11 +40,10 @@ Batches = Callable[[list[list[dict]]], list[list[dict]]]
 
 def consolidate_in_batches(runtime: Runtime, namespace: str, size: int, order: Batches) -> None:
     """Lease everything, then derive and commit it in batches of ``size``, in ``order``."""
-    leased, _ = worker._lease(runtime, namespace, 1000, "order-test")
+    leased, _ = lease(runtime.store, namespace, 1000, "order-test", runtime.clock(), 3600)
     batches = order([leased[start : start + size] for start in range(0, len(leased), size)])
     for batch in batches:
-        derived = worker._submit(runtime, [worker._turn(episode) for episode in batch])
-        assert worker._process(runtime, batch, derived, "order-test") == (len(batch), 0)
+        assert consolidate_leased(runtime, batch, "order-test") == (len(batch), 0)
 
 
 def shuffled(batches: list[list[dict]]) -> list[list[dict]]:

@@ -11,19 +11,18 @@ import signal
 import socket
 import sys
 import threading
-import time
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from support.client import GraphQLClient
+from support.failing import ShortExtractor
 from support.operations import capture_turns
 from support.processes import eventually
 
 from hippograph.consolidation.leases import heartbeat, lease, worker_name
-from hippograph.consolidation.worker import ConsolidationReport, _derive, consolidate
-from hippograph.extraction.derive import Derived, DerivePool
-from hippograph.extraction.model import Extraction
+from hippograph.consolidation.worker import ConsolidationReport, consolidate
+from hippograph.extraction.derive import DerivePool
 from hippograph.runtime import Runtime
 
 
@@ -40,15 +39,17 @@ def busy_switching() -> Iterator[None]:
     sys.setswitchinterval(before)
 
 
+@pytest.mark.process
 def test_concurrent_drains_make_one_process_pool(busy_switching: None) -> None:
+    # A pool of one process: had two drains each made one, their tasks would run in two.
     for _ in range(20):
         pool = DerivePool(1, 8, 1)
         start = threading.Barrier(8)
-        made = []
+        pids: list[int] = []
 
-        def drain(start: threading.Barrier = start, made: list[object] = made, pool: DerivePool = pool) -> None:
+        def drain(start: threading.Barrier = start, pids: list[int] = pids, pool: DerivePool = pool) -> None:
             start.wait()
-            made.append(pool._pool())
+            pids.append(pool.call(os.getpid).result(timeout=600))
 
         threads = [threading.Thread(target=drain) for _ in range(8)]
         for thread in threads:
@@ -56,16 +57,20 @@ def test_concurrent_drains_make_one_process_pool(busy_switching: None) -> None:
         for thread in threads:
             thread.join()
         pool.close()
-        assert len({id(executor) for executor in made}) == 1
+        assert len(pids) == 8 and len(set(pids)) == 1
 
 
-def test_a_derive_result_shorter_than_its_batch_is_an_error(runtime: Runtime, namespace: str) -> None:
-    batch = [
-        {"id": f"e{i}", "namespace": namespace, "content": f"Dana met Omar {i}.", "occurred_at": None} for i in range(2)
-    ]
-    derived = [Derived(Extraction(mentions=(), relations=(), facts=(), sentences=()), ())]
-    with pytest.raises(ValueError):
-        _derive(runtime, batch, derived)
+def test_a_derive_result_shorter_than_its_batch_fails_the_batch(
+    gql: GraphQLClient, namespace: str, runtime: Runtime
+) -> None:
+    capture_turns(gql, namespace, moves(2), session="s1")
+    settings = runtime.settings.with_overrides(consolidation_max_attempts=1)
+    short = dataclasses.replace(runtime, settings=settings, extractor=ShortExtractor(), derive_pool=None)
+    report = consolidate(short, namespace=namespace, limit=2)
+    # Neither episode is dropped or committed without its derivation: both go to the dead letter.
+    assert (report.processed, report.failed) == (0, 2)
+    status = gql.data("status", namespace=namespace)["status"]
+    assert (status["consolidated"], status["failed"]) == (0, 2)
 
 
 def moves(count: int) -> list[tuple[str, str, str]]:
@@ -118,17 +123,50 @@ def test_a_lease_no_one_renews_is_taken_over_once_it_ran_out(
     assert [row["attempts"] for row in retaken] == [2, 2]  # the dead worker's try counts
 
 
+class ReadClock:
+    """A clock the test moves by hand, counting how often it has been read."""
+
+    def __init__(self, now: datetime) -> None:
+        self._lock = threading.Lock()
+        self._now = now
+        self._reads = 0
+
+    def __call__(self) -> datetime:
+        with self._lock:
+            self._reads += 1
+            return self._now
+
+    def advance(self, seconds: float) -> int:
+        """Moves the time on; returns the reads so far, each of which saw the earlier time."""
+        with self._lock:
+            self._now += timedelta(seconds=seconds)
+            return self._reads
+
+    @property
+    def reads(self) -> int:
+        with self._lock:
+            return self._reads
+
+    @property
+    def now(self) -> datetime:
+        with self._lock:
+            return self._now
+
+
 def test_a_heartbeat_keeps_a_lease_past_its_period(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
     capture_turns(gql, namespace, moves(2), session="s1")
     holder, other = worker_name(), worker_name()
-    period = 3.0
-    with heartbeat(runtime.store, holder, period, runtime.clock):
-        held, _ = lease(runtime.store, namespace, 2, holder, runtime.clock(), period)
+    # The leases' time is the test's clock; the heartbeat beats every third of the period in real time.
+    period, clock = 0.3, ReadClock(runtime.clock())
+    with heartbeat(runtime.store, holder, period, clock):
+        held, _ = lease(runtime.store, namespace, 2, holder, clock.now, period)
         assert len(held) == 2
-        time.sleep(2 * period)  # two periods: without the heartbeat, the lease would have run out
-        assert lease(runtime.store, namespace, 2, other, runtime.clock(), 60) == ([], False)
-    time.sleep(period + 0.5)
-    taken, _ = lease(runtime.store, namespace, 2, other, runtime.clock(), 60)
+        before = clock.advance(2 * period)  # without a renewal since, the lease would have run out
+        # A beat read the new time and renewed; the beat after it reads the clock once that is done.
+        eventually(lambda: clock.reads >= before + 2, within_s=120)
+        assert lease(runtime.store, namespace, 2, other, clock.now, 60) == ([], False)
+    # No heartbeat now: the last renewal runs out within the period.
+    taken, _ = lease(runtime.store, namespace, 2, other, clock.now + timedelta(seconds=1.5 * period), 60)
     assert {row["id"] for row in taken} == {row["id"] for row in held}
     report = consolidate(runtime, namespace=namespace)
     assert (report.processed, report.remaining) == (0, 2)  # the other worker holds them now
@@ -150,14 +188,9 @@ def test_a_killed_worker_process_fails_no_episode(
     drain = threading.Thread(target=lambda: reports.append(consolidate(killing, namespace=namespace)))
     try:
         eventually(pool.warm_up, within_s=600)
+        victim = pool.call(os.getpid).result(timeout=600)
         drain.start()
-        victims: list[int] = []
-        while not victims and drain.is_alive():
-            executor = pool._executor
-            victims = list(getattr(executor, "_processes", None) or ())
-            time.sleep(0.01)
-        assert victims, "the pool never started a process"
-        os.kill(victims[0], signal.SIGKILL)
+        os.kill(victim, signal.SIGKILL)
         drain.join(timeout=600)
     finally:
         pool.close()  # the recall threads are the suite's runtime's: they stay

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-from support.client import GraphQLClient, key_in_force
+from support.client import HTTP_TIMEOUT_S, GraphQLClient, key_in_force
 from support.operations import consolidate_over_api, remember
 from support.processes import eventually
 from support.statements import bolt_driver, run_test_statement
@@ -37,7 +37,7 @@ def subscription(
     """A websocket subscribed to memoryEvents of a namespace, after ``after``."""
     with connect(base_url.replace("http", "ws", 1) + "/graphql", subprotocols=[PROTOCOL]) as socket:
         socket.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {secret}"}}))
-        assert json.loads(socket.recv(timeout=30))["type"] == "connection_ack"
+        assert json.loads(socket.recv(timeout=HTTP_TIMEOUT_S))["type"] == "connection_ack"
         query = read_text("graphql/operations/memoryEvents.graphql")
         variables = {"namespace": namespace, "kinds": kinds, "after": after}
         socket.send(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": query, "variables": variables}}))
@@ -46,7 +46,7 @@ def subscription(
 
 
 def next_event(socket: ClientConnection) -> dict[str, Any]:
-    message = json.loads(socket.recv(timeout=30))
+    message = json.loads(socket.recv(timeout=HTTP_TIMEOUT_S))
     assert message["type"] == "next" and message["id"] == "1", message
     assert "errors" not in message["payload"], message
     return message["payload"]["data"]["memoryEvents"]
@@ -156,23 +156,23 @@ def test_a_bad_subscription_is_refused_with_a_code(base_url: str, admin_secret: 
 def subscription_error(base_url: str, secret: str, variables: dict[str, Any]) -> str:
     with connect(base_url.replace("http", "ws", 1) + "/graphql", subprotocols=[PROTOCOL]) as socket:
         socket.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {secret}"}}))
-        assert json.loads(socket.recv(timeout=30))["type"] == "connection_ack"
+        assert json.loads(socket.recv(timeout=HTTP_TIMEOUT_S))["type"] == "connection_ack"
         query = read_text("graphql/operations/memoryEvents.graphql")
         socket.send(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": query, "variables": variables}}))
-        message = json.loads(socket.recv(timeout=30))
+        message = json.loads(socket.recv(timeout=HTTP_TIMEOUT_S))
         assert message["type"] == "next", message
-        assert json.loads(socket.recv(timeout=30)) == {"id": "1", "type": "complete"}
+        assert json.loads(socket.recv(timeout=HTTP_TIMEOUT_S)) == {"id": "1", "type": "complete"}
         code: str = message["payload"]["errors"][0]["extensions"]["code"]
         return code
 
 
 def _ends_with(socket: ClientConnection, code: str) -> None:
     """The subscription's next message is its end, with ``code``: no event came before it."""
-    message = json.loads(socket.recv(timeout=30))
+    message = json.loads(socket.recv(timeout=HTTP_TIMEOUT_S))
     assert message["type"] == "next" and message["id"] == "1", message
     assert message["payload"]["data"] is None, message
     assert message["payload"]["errors"][0]["extensions"]["code"] == code, message
-    assert json.loads(socket.recv(timeout=30)) == {"id": "1", "type": "complete"}
+    assert json.loads(socket.recv(timeout=HTTP_TIMEOUT_S)) == {"id": "1", "type": "complete"}
 
 
 def test_a_revoked_key_loses_its_open_subscription(

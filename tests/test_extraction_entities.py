@@ -29,7 +29,7 @@ def nlp() -> Language:
 @pytest.fixture(scope="module")
 def blank() -> Language:
     """The rules-only pipeline load_pipeline falls back to when no model is installed."""
-    return nlp_module._prepare(spacy.blank("en"))
+    return nlp_module.prepare_pipeline(spacy.blank("en"))
 
 
 def mentions(nlp: Language, text: str, speaker: str | None = None) -> list[Mention]:
@@ -110,7 +110,7 @@ def _reference_ruler(nlp: Language) -> Language:
     reference.add_pipe("sentencizer")
     ruler = reference.add_pipe("entity_ruler", config={"overwrite_ents": True, "validate": True})
     patterns = []
-    for entry in nlp_module._dictionary():
+    for entry in nlp_module.technologies():
         label = "HG_" + entry.type.name
         for form in entry.aliases:
             tokens = [{"LOWER": token.lower_} for token in nlp.make_doc(form)]
@@ -125,7 +125,7 @@ def _reference_ruler(nlp: Language) -> Language:
 
 def test_dictionary_finds_what_token_patterns_find_in_any_case(blank: Language) -> None:
     texts = []
-    for entry in nlp_module._dictionary():
+    for entry in nlp_module.technologies():
         for form in entry.aliases + entry.exact:
             texts += [
                 f"{form} is what we use.",
@@ -141,7 +141,7 @@ def test_dictionary_finds_what_token_patterns_find_in_any_case(blank: Language) 
 
 
 def test_dictionary_is_large_and_unambiguous() -> None:
-    entries = nlp_module._dictionary()
+    entries = nlp_module.technologies()
     assert len(entries) >= 150
     assert len({entry.canonical for entry in entries}) == len(entries)
 

@@ -432,6 +432,7 @@ def post_json(world: World, gql: GraphQLClient, kind: str, payload: Any) -> None
     post(world, gql, kind, json.dumps(payload).encode("ascii"), "application/json")
 
 
+@pytest.mark.slow
 def test_operations_with_hostile_variables(gql: GraphQLClient, world: World) -> None:
     started = time.monotonic()
 
@@ -526,6 +527,7 @@ def bodies() -> st.SearchStrategy[tuple[bytes, str]]:
     return st.tuples(payloads, content_types)
 
 
+@pytest.mark.slow
 def test_malformed_requests(gql: GraphQLClient, world: World) -> None:
     for label, body in MALFORMED_JSON:
         post(world, gql, label, body, "application/json")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from support.census import census, relationship_census
-from support.client import GraphQLClient
+from support.client import HTTP_TIMEOUT_S, GraphQLClient
 from support.operations import consolidate_over_api
 from support.processes import eventually
 
@@ -153,11 +153,11 @@ def test_a_subscription_to_another_namespace_is_refused(tenants: tuple[Tenant, T
     secret = attacker.client.http.headers["authorization"].removeprefix("Bearer ")
     with connect(base_url.replace("http", "ws", 1) + "/graphql", subprotocols=["graphql-transport-ws"]) as socket:
         socket.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {secret}"}}))
-        assert json.loads(socket.recv(timeout=10))["type"] == "connection_ack"
+        assert json.loads(socket.recv(timeout=HTTP_TIMEOUT_S))["type"] == "connection_ack"
         payload = {
             "query": read_text("graphql/operations/memoryEvents.graphql"),
             "variables": {"namespace": victim.namespace},
         }
         socket.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
-        message = json.loads(socket.recv(timeout=10))
+        message = json.loads(socket.recv(timeout=HTTP_TIMEOUT_S))
     assert message["payload"]["errors"][0]["extensions"]["code"] == "FORBIDDEN"

@@ -13,13 +13,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx2
 import pytest
-from mcp import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp.client.streamable_http import streamable_http_client
 from support.client import HTTP_TIMEOUT_S, wait_until_known
 from support.own_store import store_of_its_own
 from support.processes import REPO, eventually, free_port
@@ -27,6 +23,9 @@ from support.processes import REPO, eventually, free_port
 from hippograph.access import KeyRole, create_key
 from hippograph.client import Client, ConflictKind, ConflictMode, Fact, Unauthenticated
 from hippograph.runtime import Runtime
+
+if TYPE_CHECKING:  # the MCP client loads in the sessions: a run that leaves these tests out skips it
+    from mcp import ClientSession
 
 # Each test starts `hippograph mcp` in a process of its own: the process tier.
 pytestmark = pytest.mark.process
@@ -72,6 +71,9 @@ async def mcp_session(*args: str, log: Path, env: dict[str, str] | None = None) 
         **{name: os.environ[name] for name in inherited if name in os.environ},
         **(env or {}),
     }
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
     server = StdioServerParameters(command=sys.executable, args=["-m", "hippograph.cli", "mcp", *args], env=environment)
     with log.open("a") as errlog:
         async with stdio_client(server, errlog=errlog) as (read, write), ClientSession(read, write) as session:
@@ -371,6 +373,10 @@ def test_over_streamable_http_off_loopback_each_request_brings_its_own_key(
 
 @asynccontextmanager
 async def http_session(url: str, secret: str | None) -> AsyncIterator[ClientSession]:
+    import httpx2
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
     headers = {"Authorization": f"Bearer {secret}"} if secret else {}
     async with (
         httpx2.AsyncClient(headers=headers, timeout=HTTP_TIMEOUT_S) as http,

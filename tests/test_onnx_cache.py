@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from hippograph.embedding import MiniLMEmbedder, onnx_cache
 from hippograph.embedding.onnx_encoder import PROBES, ExportedEncoder
 
@@ -39,6 +41,7 @@ def test_the_key_follows_every_model_file(tmp_path: Path) -> None:
     assert onnx_cache.key(tmp_path) != first
 
 
+@pytest.mark.slow
 def test_a_cached_export_serves_queries_without_torch(tmp_path: Path) -> None:
     exporter = MiniLMEmbedder(cache_dir=tmp_path)
     assert exporter.onnx_active

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from support.client import HTTP_TIMEOUT_S
 
 from hippograph.api.pages import STATIC
 
@@ -15,7 +16,7 @@ HTML = {"Accept": "text/html"}
 
 
 def get(base_url: str, path: str, **headers: str) -> httpx.Response:
-    return httpx.get(f"{base_url}{path}", headers=headers, timeout=30)
+    return httpx.get(f"{base_url}{path}", headers=headers, timeout=HTTP_TIMEOUT_S)
 
 
 @pytest.fixture(scope="module", params=["/explore", "/graphql"])
@@ -86,7 +87,7 @@ def test_the_pages_keep_the_host_and_origin_checks(base_url: str, page_path: str
 
 def test_api_answers_carry_the_headers_too(base_url: str, admin_secret: str) -> None:
     auth = {"Authorization": f"Bearer {admin_secret}"}
-    response = httpx.post(f"{base_url}/graphql", json={"query": "{ __typename }"}, headers=auth, timeout=30)
+    response = httpx.post(f"{base_url}/graphql", json={"query": "{ __typename }"}, headers=auth, timeout=HTTP_TIMEOUT_S)
     assert response.json() == {"data": {"__typename": "Query"}}
     assert response.headers["x-content-type-options"] == "nosniff"
     assert "default-src 'none'" in response.headers["content-security-policy"]

@@ -133,7 +133,7 @@ def test_a_recall_answers_while_a_capture_holds_the_writer_and_counts_its_access
         gql, namespace, [("Dana", "Dana: I moved to Lisbon in spring.", "2023-01-01T10:00:00Z")], "s1"
     )
     recaller = GraphQLClient(base_url, admin_secret)
-    gate = runtime.store._gate
+    gate = runtime.store.writers
     assert isinstance(gate, PriorityGate), "the embedded store's writers take turns"
 
     def accesses() -> int:
@@ -156,7 +156,7 @@ def test_mutations_beyond_the_write_concurrency_wait_their_turn_outside(
     base_url: str, admin_secret: str, runtime: Runtime, namespace: str
 ) -> None:
     bound = runtime.settings.server.write_concurrency
-    gate = runtime.store._gate
+    gate = runtime.store.writers
     assert isinstance(gate, PriorityGate)
     clients = [GraphQLClient(base_url, admin_secret) for _ in range(bound + 3)]
     with gate.turn(Priority.REQUEST):
@@ -225,7 +225,7 @@ def test_consolidation_worker_processes_run_at_a_lower_os_priority(runtime: Runt
     # and load the models in it again, for one number.
     pool, niceness = runtime.derive_pool, runtime.settings.consolidation.niceness
     assert pool is not None and niceness > 0
-    worker_niceness = pool._pool().submit(os.nice, 0).result(timeout=300)
+    worker_niceness = pool.call(os.nice, 0).result(timeout=600)
     assert worker_niceness == min(19, os.nice(0) + niceness)
 
 

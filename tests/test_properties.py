@@ -43,6 +43,7 @@ def secrets_among_markers(draw: st.DrawFn) -> tuple[str, list[str]]:
     return "".join([*pieces, text[start:]]), secrets
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(secrets_among_markers())
 def test_no_secret_or_tag_survives_cleaning_and_cleaning_again_changes_nothing(sample: tuple[str, list[str]]) -> None:
@@ -58,6 +59,7 @@ def test_no_secret_or_tag_survives_cleaning_and_cleaning_again_changes_nothing(s
 # --- normalization and hashing -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(st.text())
 def test_storage_form_and_hash_basis_are_idempotent(text: str) -> None:
@@ -65,12 +67,14 @@ def test_storage_form_and_hash_basis_are_idempotent(text: str) -> None:
     assert hash_basis(hash_basis(text)) == hash_basis(text)
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(st.text())
 def test_storing_a_text_does_not_change_its_identity(text: str) -> None:
     assert content_hash(storage_form(text)) == content_hash(text)
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(
     st.text(alphabet=string.ascii_letters + string.digits + " ,'", min_size=1),
@@ -87,6 +91,7 @@ def test_case_spacing_and_trailing_punctuation_make_no_new_memory(text: str, end
 _LUCENE_SAFE = re.compile(r"\w+( \w+)*")
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(st.text())
 def test_the_fulltext_query_holds_only_distinct_lowercase_words(text: str) -> None:
@@ -103,6 +108,7 @@ def test_the_fulltext_query_holds_only_distinct_lowercase_words(text: str) -> No
 namespaces = st.from_regex(NAMESPACE, fullmatch=True)
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(namespaces, namespaces)
 def test_namespace_tokens_are_one_word_each_and_never_shared(first: str, second: str) -> None:
@@ -113,6 +119,7 @@ def test_namespace_tokens_are_one_word_each_and_never_shared(first: str, second:
     assert scoped_query(first, "kayak") != scoped_query(second, "kayak") or first == second
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(st.text(max_size=70))
 def test_a_namespace_is_valid_only_as_the_whole_pattern(text: str) -> None:
@@ -144,6 +151,7 @@ def _order(fused: list) -> list[tuple[str, float]]:
     return [(hit.id, hit.score) for hit in fused]
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(rankings, st.randoms(use_true_random=False), st.integers(1, 100))
 def test_fusion_does_not_depend_on_the_order_of_channels(ranked: dict, rng: object, k: int) -> None:
@@ -153,6 +161,7 @@ def test_fusion_does_not_depend_on_the_order_of_channels(ranked: dict, rng: obje
     assert _order(reciprocal_rank_fusion(shuffled, k=k)) == _order(reciprocal_rank_fusion(ranked, k=k))
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(rankings, st.data(), st.integers(1, 100))
 def test_a_better_rank_in_one_channel_never_hurts(ranked: dict, data: st.DataObject, k: int) -> None:
@@ -171,6 +180,7 @@ def test_a_better_rank_in_one_channel_never_hurts(ranked: dict, data: st.DataObj
     assert [hit.id for hit in after].index(promoted) <= position
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(rankings, st.integers(1, 100), st.integers(0, 20))
 def test_a_hit_only_a_supporting_channel_found_never_outranks_another_channels_best(
@@ -193,6 +203,7 @@ _NOW = datetime(2026, 1, 1, tzinfo=UTC)
 _DAYS = st.floats(0, 365 * 1000, allow_nan=False)
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(st.sampled_from(sorted(POLICIES)), _DAYS, _DAYS, st.integers(0, 10**6), st.floats(0.01, 100))
 def test_retention_stays_in_range_and_moves_the_right_way(
@@ -219,6 +230,7 @@ _KEY = b"k" * 32
 _TOKEN_IDS = st.lists(st.text(min_size=1, max_size=6), min_size=1, max_size=4, unique=True)
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(namespaces, _TOKEN_IDS, st.data())
 def test_a_confirm_token_verifies_for_its_own_ids_namespace_and_time_only(

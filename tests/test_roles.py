@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from pathlib import Path
 
 import pytest
 from support.client import GraphQLClient
+from support.metrics import scrape, value
 from support.operations import capture_turns
 from support.processes import eventually, hippograph_process, serve_process
 
 pytestmark = pytest.mark.process
 
-# Both look for work this often: a server that consolidated would do so within a few of these.
+# The worker looks for work this often (and a server that consolidated would, too).
 FAST = {"HIPPOGRAPH_CONSOLIDATION_INTERVAL_S": "0.5", "HIPPOGRAPH_CONSOLIDATION_PROCESSES": "0"}
 
 
@@ -33,11 +33,12 @@ def test_an_api_only_server_leaves_consolidation_to_a_worker(tmp_path: Path) -> 
             ("Dana", f"Dana: I moved to Lisbon in spring, round {i}.", f"2023-01-0{1 + i}T10:00:00Z") for i in range(3)
         ]
         capture_turns(gql, "roles", turns, session="s1")
-        time.sleep(5)  # ten of its intervals: a server that consolidated would have begun
-        assert gql.data("status", namespace="roles")["status"]["raw"] == 3
-
         worker = hippograph_process("worker", data_dir=tmp_path / "data", log=log, env=FAST)
         eventually(lambda: gql.data("status", namespace="roles")["status"]["consolidated"] == 3, within_s=180)
+        # Every episode is consolidated, and not one of them by the server: the worker did them all.
+        _, samples = scrape(url)
+        assert value(samples, "hippograph_captures_total", outcome="created") == 3  # its own counters
+        assert value(samples, "hippograph_consolidation_episodes_total", outcome="committed") == 0
         worker.send_signal(signal.SIGTERM)
         assert worker.wait(timeout=60) == 0
         assert b"hippograph worker consolidating (arcadedb)" in (worker.stdout.read() if worker.stdout else b"")

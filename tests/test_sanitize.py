@@ -195,6 +195,7 @@ def test_ordinary_sentences_over_several_lines_are_untouched(text: str) -> None:
     assert excise_injections(text) == Sanitized(text, ())
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(HOSTILE)
 def test_no_tag_of_ours_survives_and_sanitizing_again_changes_nothing(text: str) -> None:

@@ -93,7 +93,7 @@ def test_three_servers_and_two_workers_share_one_graph(
     events: list[dict] = []
     with connect(servers[2].replace("http", "ws", 1) + "/graphql", subprotocols=["graphql-transport-ws"]) as socket:
         socket.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {admin_secret}"}}))
-        assert json.loads(socket.recv(timeout=30))["type"] == "connection_ack"
+        assert json.loads(socket.recv(timeout=HTTP_TIMEOUT_S))["type"] == "connection_ack"
         subscribe = {
             "query": read_text("graphql/operations/memoryEvents.graphql"),
             "variables": {"namespace": namespace, "after": "0"},

@@ -18,7 +18,7 @@ from support.hostile import GENERATOR, NEGATIVE_NAMES, PROPERTY_SETTINGS, surviv
 
 from hippograph.kernel.model import Redaction
 from hippograph.kernel.rules import load_rules
-from hippograph.kernel.text.scrub import Scrubbed, _rules, marker, scrub_credentials
+from hippograph.kernel.text.scrub import CredentialRule, Scrubbed, credential_rules, marker, scrub_credentials
 
 ALNUM = "a1B2c3D4e5F6g7H8i9J0"  # 20 mixed characters to build key bodies from
 HEX = "0123456789abcdef"
@@ -273,6 +273,7 @@ def test_the_rules_file_has_distinct_kinds() -> None:
 # --- properties over generated secrets -----------------------------------------------------------
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(texts_with_secrets())
 def test_no_eight_characters_of_a_generated_secret_survive(sample: tuple[str, list[str]]) -> None:
@@ -282,6 +283,7 @@ def test_no_eight_characters_of_a_generated_secret_survive(sample: tuple[str, li
         assert not surviving_windows(secret, scrubbed), (secret, scrubbed)
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(texts_with_secrets(negatives=True))
 def test_scrubbing_scrubbed_text_changes_nothing(sample: tuple[str, list[str]]) -> None:
@@ -289,6 +291,7 @@ def test_scrubbing_scrubbed_text_changes_nothing(sample: tuple[str, list[str]]) 
     assert scrub_credentials(once.text) == Scrubbed(once.text, ())
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(st.sampled_from(NEGATIVE_NAMES), st.integers())
 def test_generated_look_alikes_are_untouched(name: str, seed: int) -> None:
@@ -316,13 +319,13 @@ def _alphabets(pattern: str) -> set[str]:
     return alphabets
 
 
-@pytest.mark.parametrize("rule", _rules(), ids=lambda rule: rule.kind)
-def test_a_64_kib_run_of_each_rule_alphabet_completes(rule: object) -> None:
+@pytest.mark.parametrize("rule", credential_rules(), ids=lambda rule: rule.kind)
+def test_a_64_kib_run_of_each_rule_alphabet_completes(rule: CredentialRule) -> None:
     # No timing is asserted (the machines are shared); a rule that rescanned the run from every
     # position would take minutes here instead of milliseconds, and the suite would visibly stall.
-    for alphabet in _alphabets(rule.pattern.pattern):  # type: ignore[attr-defined]
+    for alphabet in _alphabets(rule.pattern.pattern):
         for text in ((alphabet * (SIXTY_FOUR_KIB // len(alphabet) + 1))[:SIXTY_FOUR_KIB], alphabet[0] * SIXTY_FOUR_KIB):
-            assert isinstance(rule.pattern.sub("", text), str)  # type: ignore[attr-defined]
+            assert isinstance(rule.pattern.sub("", text), str)
 
 
 # Context words repeated, or followed by a long run that never completes a secret.

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from mnemonic import Mnemonic
 
-from hippograph.kernel.text.scrub import ALL_LAYERS, LAYERS, _rules, scrub_credentials
+from hippograph.kernel.text.scrub import ALL_LAYERS, LAYERS, credential_rules, scrub_credentials
 from hippograph.kernel.text.secretscan.assignments import secret_name
 from hippograph.kernel.text.secretscan.base58 import decode_check, is_address
 from hippograph.kernel.text.secretscan.shapes import is_password_like, is_placeholder, looks_random
@@ -346,7 +346,7 @@ def test_every_rule_needle_is_in_every_match_the_rule_makes() -> None:
         for name in ("corpus.jsonl", "dev.jsonl")
         for line in (CORPORA / name).read_text(encoding="utf-8").splitlines()
     ]
-    for rule in _rules():
+    for rule in credential_rules():
         if not rule.needles:
             continue
         for text in texts:

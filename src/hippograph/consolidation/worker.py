@@ -147,6 +147,14 @@ def remaining(runtime: Runtime, namespace: str | None) -> int:
     return sum(row["count"] for row in rows if row["state"] in ("raw", "leased"))
 
 
+def consolidate_leased(runtime: Runtime, batch: list[Row], worker: str) -> tuple[int, int]:
+    """Derive and commit episodes that ``worker`` leased (leases.py), as one batch, in this
+    process; (committed, failed). An episode whose lease ``worker`` no longer holds is neither
+    committed nor failed: its new holder has it. A drain does this batch by batch, deriving the
+    next batches meanwhile."""
+    return _process(runtime, batch, _submit(runtime, [_turn(episode) for episode in batch]), worker)
+
+
 def _lease(runtime: Runtime, namespace: str | None, count: int, worker: str) -> tuple[list[Row], bool]:
     """A batch, and whether no episode is left to lease. When other workers took every candidate
     first, asks again: theirs are now leased, so the next candidates are further on."""

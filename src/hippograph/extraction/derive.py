@@ -14,18 +14,21 @@ import logging
 import multiprocessing
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing.connection import wait
 from pathlib import Path
+from typing import TypeVar
 
 from hippograph.embedding import Embedder, MiniLMEmbedder, Vector
 from hippograph.extraction.lazy import TextExtractor
 from hippograph.extraction.model import Extraction, Turn
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -85,12 +88,18 @@ class DerivePool:
         return self._ready.is_set()
 
     def submit(self, turns: Sequence[Turn]) -> Future[list[Derived]]:
+        return self.call(_derive_in_worker, list(turns))
+
+    def call(self, fn: Callable[..., T], *args: object) -> Future[T]:
+        """``fn(*args)`` in one of the worker processes (``fn`` pickled by name: a module's
+        function), which start first if none runs, and again if they died. What a worker process
+        is (its pid, its priority) is asked this way too."""
         executor = self._pool()
         try:
-            return executor.submit(_derive_in_worker, list(turns))
+            return executor.submit(fn, *args)
         except BrokenProcessPool:
             log.warning("a consolidation worker process died; starting new ones")
-            return self._pool(replacing=executor).submit(_derive_in_worker, list(turns))
+            return self._pool(replacing=executor).submit(fn, *args)
 
     def close(self) -> None:
         with self._lock:

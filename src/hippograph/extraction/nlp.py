@@ -55,7 +55,9 @@ class SpanLabel:
 
 
 @dataclass(frozen=True, slots=True)
-class _Entry:
+class Technology:
+    """One entry of extract/technologies.jsonl: what the dictionary pipe tags."""
+
     canonical: str
     type: EntityType
     aliases: tuple[str, ...]
@@ -65,7 +67,7 @@ class _Entry:
 def load_pipeline() -> Language:
     """The model with the dictionary. User aliases are not patterns here: this pipeline
     serves every namespace, and each namespace's aliases are its own (consolidation/aliases.py)."""
-    return _prepare(_load_model())
+    return prepare_pipeline(_load_model())
 
 
 def span_label(label: str) -> SpanLabel | None:
@@ -91,7 +93,7 @@ def _load_model() -> Language:
     return spacy.blank("en")
 
 
-def _prepare(nlp: Language) -> Language:
+def prepare_pipeline(nlp: Language) -> Language:
     """``nlp`` with the tokenizer exceptions of ``extract/tokenizer.toml``, sentence boundaries
     guaranteed and the dictionary added.
 
@@ -130,7 +132,7 @@ class Dictionary:
         self._aliases = PhraseMatcher(nlp.vocab, attr="LOWER")
         self._exact = PhraseMatcher(nlp.vocab, attr="ORTH")
         self._entries: dict[int, tuple[str, str]] = {}  # match id: (label, canonical name)
-        for entry in _dictionary():
+        for entry in technologies():
             key = nlp.vocab.strings.add(entry.canonical)
             self._entries[key] = (_DICTIONARY_PREFIX + entry.type.name, entry.canonical)
             if entry.aliases:
@@ -180,7 +182,8 @@ def _ner_types() -> dict[str, EntityType | None]:
 
 
 @cache
-def _dictionary() -> tuple[_Entry, ...]:
+def technologies() -> tuple[Technology, ...]:
+    """The dictionary's entries, checked: every one with a surface form, no form of two."""
     entries = tuple(
         _entry(json.loads(line)) for line in read_text("extract/technologies.jsonl").splitlines() if line.strip()
     )
@@ -188,8 +191,8 @@ def _dictionary() -> tuple[_Entry, ...]:
     return entries
 
 
-def _entry(raw: dict[str, Any]) -> _Entry:
-    entry = _Entry(raw["canonical"], EntityType(raw["type"]), tuple(raw["aliases"]), tuple(raw.get("exact", ())))
+def _entry(raw: dict[str, Any]) -> Technology:
+    entry = Technology(raw["canonical"], EntityType(raw["type"]), tuple(raw["aliases"]), tuple(raw.get("exact", ())))
     if not entry.aliases and not entry.exact:
         raise ValueError(f"technologies.jsonl: {entry.canonical!r} has no surface form to match")
     # An alias is compared with the token's lowercase form: one with a capital would never match.
@@ -199,7 +202,7 @@ def _entry(raw: dict[str, Any]) -> _Entry:
     return entry
 
 
-def _check_unambiguous(entries: tuple[_Entry, ...]) -> None:
+def _check_unambiguous(entries: tuple[Technology, ...]) -> None:
     """One surface form, one canonical name: otherwise which one a span gets would be up to the
     matcher's internal order."""
     owner: dict[str, str] = {}

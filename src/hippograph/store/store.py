@@ -210,8 +210,9 @@ class Store:
         # ArcadeDB): concurrent writers collide there even when they touch different records (new
         # episodes append to the same bucket page, every capture in a namespace updates its
         # counter), and commits serialize on the pages anyway. The writers of another process (an
-        # attached CLI) are not in this gate: retries cover them.
-        self._gate: PriorityGate | NoGate = (
+        # attached CLI) are not in this gate: retries cover them. Public: who waits at it is this
+        # store's state (`writers.waiting()`).
+        self.writers: PriorityGate | NoGate = (
             PriorityGate("writer", 1, writer_max_wait_s) if dialect.single_writer else NoGate()
         )
         # Every session of this store starts after the last transaction any of them committed: on a
@@ -259,7 +260,7 @@ class Store:
 
     def _write(self, work: Callable[[Transaction], T], priority: Priority, *, commit: bool) -> T:
         def attempt() -> T:
-            with self._gate.turn(priority):
+            with self.writers.turn(priority):
                 return self._attempt(work, neo4j.WRITE_ACCESS, commit=commit)
 
         with _driver_errors():

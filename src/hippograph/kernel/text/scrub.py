@@ -50,7 +50,9 @@ class Scrubbed:
 
 
 @dataclass(frozen=True, slots=True)
-class _Rule:
+class CredentialRule:
+    """One rule of extract/credentials, compiled, in the order the rules run."""
+
     kind: str
     pattern: re.Pattern[str]
     group: int
@@ -69,7 +71,7 @@ def _scrub(text: str, layers: frozenset[str], depth: int) -> Scrubbed:
         text = _apply_finder(blocks.find, text, veto, counts)
     if "rules" in layers:
         lowered = text.lower()
-        for rule in _rules():
+        for rule in credential_rules():
             if rule.needles and not any(needle in lowered for needle in rule.needles):
                 continue
             text, hits = _apply(rule, text, veto)
@@ -110,7 +112,7 @@ def marker(kind: str) -> str:
     return f"[REDACTED:{kind}]"
 
 
-def _apply(rule: _Rule, text: str, veto: Veto) -> tuple[str, int]:
+def _apply(rule: CredentialRule, text: str, veto: Veto) -> tuple[str, int]:
     """The text with ``rule`` applied between existing markers, and how many secrets it replaced."""
     pieces = _MARKER.split(text)
     hits: list[Hit] = []
@@ -119,7 +121,7 @@ def _apply(rule: _Rule, text: str, veto: Veto) -> tuple[str, int]:
     return "".join(pieces), len(hits)
 
 
-def _redact(rule: _Rule, veto: Veto, hits: list[Hit], match: re.Match[str]) -> str:
+def _redact(rule: CredentialRule, veto: Veto, hits: list[Hit], match: re.Match[str]) -> str:
     """The match with only the rule's secret group replaced, so its context stays readable; a
     placeholder (``ghp_xxxx…``) is left as it is."""
     start, end = match.span(rule.group)
@@ -130,7 +132,7 @@ def _redact(rule: _Rule, veto: Veto, hits: list[Hit], match: re.Match[str]) -> s
     return whole[: start - offset] + marker(rule.kind) + whole[end - offset :]
 
 
-def _body(rule: _Rule, value: str) -> str:
+def _body(rule: CredentialRule, value: str) -> str:
     """The value after the format's own prefix, which is what the veto judges: the words in
     ``AGE-SECRET-KEY-1…`` name the format, they do not make the key a stand-in."""
     lowered = value.lower()
@@ -141,18 +143,19 @@ def _body(rule: _Rule, value: str) -> str:
 
 
 @cache
-def _rules() -> tuple[_Rule, ...]:
+def credential_rules() -> tuple[CredentialRule, ...]:
+    """The rules ``scrub_credentials`` runs, in their order."""
     return tuple(_compile(rule) for rule in load_rules("credentials")["rules"])
 
 
-def _compile(rule: dict[str, Any]) -> _Rule:
+def _compile(rule: dict[str, Any]) -> CredentialRule:
     kind: str = rule["kind"]
     # A kind the marker pattern cannot recognise would leave its markers open to later rules.
     if not _KIND.fullmatch(kind):
         raise ValueError(f"credential rule kind {kind!r} must be lowercase letters, digits and _")
     pattern = re.compile(rule["pattern"], _flags(rule.get("flags", ())))
     needles = tuple(needle.lower() for needle in rule.get("needles", ()))
-    return _Rule(kind, pattern, rule.get("group", 0), needles)
+    return CredentialRule(kind, pattern, rule.get("group", 0), needles)
 
 
 def _flags(names: Iterable[str]) -> re.RegexFlag:

@@ -1,0 +1,30 @@
+"""A Hippograph's /metrics, scraped as a Prometheus would and read by sample."""
+
+from __future__ import annotations
+
+import httpx
+from prometheus_client.parser import text_string_to_metric_families
+
+from support.client import HTTP_TIMEOUT_S
+
+Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
+
+
+def scrape(base_url: str) -> tuple[str, Samples]:
+    # A scrape reads the backlog from the store: on a loaded machine that outlasts httpx's default 5 s.
+    response = httpx.get(f"{base_url}/metrics", timeout=HTTP_TIMEOUT_S)
+    assert response.status_code == 200
+    samples: Samples = {}
+    for family in text_string_to_metric_families(response.text):
+        for sample in family.samples:
+            samples[(sample.name, frozenset(sample.labels.items()))] = sample.value
+    return response.text, samples
+
+
+def value(samples: Samples, name: str, **labels: str) -> float:
+    """A sample's value; a labelled series not yet created counts as 0."""
+    return samples.get((name, frozenset(labels.items())), 0.0)
+
+
+def delta(before: Samples, after: Samples, name: str, **labels: str) -> float:
+    return value(after, name, **labels) - value(before, name, **labels)
