@@ -56,7 +56,7 @@ __all__ = [
     "indexed_neighbours",
     "nearest",
     "neighbours",
-    "vector_channel",
+    "vector_channels",
     "vector_scope",
 ]
 
