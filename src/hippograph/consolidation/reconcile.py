@@ -193,12 +193,9 @@ def plan_writes(
         fact = facts[version]
         row = stored.get(fact)
         own = row is None and fact not in copies  # the candidate's own fact, created as it should be
-        for statement in version.said:
-            holder = owner.get(statement)
-            if holder is None and not (own and statement == said):
-                supports.append(fact)
-            elif holder is not None and holder != fact:
-                moves.append(Move(holder, fact, statement))
+        if not own:  # the one statement no stored fact holds is the new one
+            supports.extend(fact for s in version.said if s not in owner)
+        moves.extend(Move(owner[s], fact, s) for s in version.said if owner.get(s, fact) != fact)
         belief = belief_of(version)
         if not own and (row is None or row.belief != belief):
             revised.append(Revised(fact, belief, version.first == said))

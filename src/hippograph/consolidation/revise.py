@@ -13,6 +13,7 @@ later statement), as settle.py decides. This module reads what they decide on an
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any, Protocol, TypeVar, overload
@@ -268,17 +269,27 @@ def _relink(
     unlink, link = relinks(stored, links, wanted)
     if unlink:
         ctx.run(f"unlink_{column}", pairs=[{"a": a, "b": b} for a, b in unlink])
-    if not link:
-        return
     if kind == "SUPERSEDES":  # the replaced versions are superseded already (_write)
-        supersede(ctx, [Replacement(a, b) for a, b in link])
-        for a, b in link:
-            ctx.note(EventKind.SUPERSEDED, b, a)
+        _supersede(ctx, link)
+    else:
+        _contradict(ctx, link)
+
+
+def _contradict(ctx: Context, pairs: Sequence[tuple[str, str]]) -> None:
+    """Link each pair (believed, doubted) by CONTRADICTS, an event for each side."""
+    if not pairs:
         return
-    ctx.run("link_contradicts", pairs=[{"a": a, "b": b} for a, b in link])
-    for a, b in link:
+    ctx.run("link_contradicts", pairs=[{"a": a, "b": b} for a, b in pairs])
+    for a, b in pairs:
         ctx.note(EventKind.CONTRADICTED, a, b)
         ctx.note(EventKind.CONTRADICTED, b, a)
+
+
+def _supersede(ctx: Context, pairs: Sequence[tuple[str, str]]) -> None:
+    """Each pair (newer, replaced): the newer supersedes the replaced fact."""
+    supersede(ctx, [Replacement(a, b) for a, b in pairs])
+    for a, b in pairs:
+        ctx.note(EventKind.SUPERSEDED, b, a)
 
 
 def revise_polarity(ctx: Context, candidate: FactCandidate, fact_id: str, subject: str, namespace: str) -> None:
@@ -301,19 +312,12 @@ def revise_polarity(ctx: Context, candidate: FactCandidate, fact_id: str, subjec
     revision = revise_group([_stance(row) for row in rows], fact_id, polarity, opposite, mode, blocking=ctx.blocking)
     for newer, replaced in revision.refused:
         ctx.block(SUPERSEDE, fact=replaced, by=newer, mode=mode.value)
-    verdict = revision.verdict
-    if verdict.links:
-        ctx.run("link_contradicts", pairs=[{"a": a, "b": b} for a, b in verdict.links])
-        for a, b in verdict.links:
-            ctx.note(EventKind.CONTRADICTED, a, b)
-            ctx.note(EventKind.CONTRADICTED, b, a)
-    supersede(ctx, [Replacement(a, b) for a, b in verdict.supersedes])
-    for a, b in verdict.supersedes:
-        ctx.note(EventKind.SUPERSEDED, b, a)
+    _contradict(ctx, revision.verdict.links)
+    _supersede(ctx, revision.verdict.supersedes)
     if statuses := revision.statuses:
         ctx.run("set_fact_status", facts=[{"id": fact, "status": status} for fact, status in statuses])
-    if verdict.conflict is not None:
-        _hold(ctx, namespace, *verdict.conflict)
+    if revision.verdict.conflict is not None:
+        _hold(ctx, namespace, *revision.verdict.conflict)
 
 
 def conflict_mode(ctx: Context, namespace: str, kind: ConflictKind) -> ConflictMode:
