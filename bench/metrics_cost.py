@@ -125,7 +125,7 @@ def main() -> None:
                 print(f"{len(corpus)} episodes stored; load {load_average()}", file=sys.stderr)
                 # What one reading of the backlog gauges costs at this size (a scrape pays it at
                 # most once per HIPPOGRAPH_METRICS_BACKLOG_CACHE_S).
-                census_ms = [timed_ms(partial(backlog, runtime)) for _ in range(CENSUS_READS)]
+                census_ms = [timed_ms(partial(backlog, runtime.store, runtime.clock)) for _ in range(CENSUS_READS)]
 
                 arms: dict[str, dict[str, list[float]]] = {
                     "on": {"capture": [], "recall": []},

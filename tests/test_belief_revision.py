@@ -1,17 +1,34 @@
-"""Belief revision's decisions on plain data (consolidation/timeline.py, consolidation/revise.py):
-a relation's versions come out the same in whatever order its statements arrive, and in a group of
-opposite polarities the strongest side is believed. No store: the commit that writes these
+"""Belief revision's decisions on plain data (consolidation/timeline.py, reconcile.py, settle.py):
+a relation's versions come out the same in whatever order its statements arrive, the stored
+versions are brought in line with them by the fewest writes, and in a group of opposite
+polarities the strongest side is believed. No store: the commit that writes these
 decisions is tested end to end in test_consolidation.py and test_consolidation_order.py."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from hippograph.consolidation.reconcile import (
+    Copy,
+    Held,
+    Move,
+    Own,
+    Revised,
+    Stored,
+    Writes,
+    assign,
+    belief_of,
+    closed_versions,
+    edge_of,
+    owners,
+    plan_writes,
+    relinks,
+)
 from hippograph.consolidation.settle import Stance, Verdict, settle_polarity
-from hippograph.consolidation.timeline import Said, Timeline, timeline
+from hippograph.consolidation.timeline import Said, Timeline, Version, timeline
 
 START = datetime(2024, 1, 1, tzinfo=UTC)
 # No deadline or speed check: the machine may be loaded, and the time a case takes is not tested here.
@@ -157,3 +174,116 @@ def test_in_a_settled_group_a_fact_is_believed_exactly_when_it_outranks_every_op
         for s in group
     ]
     assert settle_polarity(settled, me.id, me.polarity, opposite) == Verdict()
+
+
+def stored_as(result: Timeline) -> dict[str, Stored]:
+    """The versions of ``result`` as a commit that followed it stored them: one fact each."""
+    fact = {id(version): f"f{number}" for number, version in enumerate(result.versions)}
+    supersedes = {fact[id(v.superseded_by)]: set[str]() for v in result.versions if v.superseded_by}
+    for version in result.versions:
+        if version.superseded_by is not None:
+            supersedes[fact[id(version.superseded_by)]].add(fact[id(version)])
+    contradicts: dict[str, set[str]] = {}
+    for denial, version in result.contradictions:
+        contradicts.setdefault(fact[id(denial)], set()).add(fact[id(version)])
+    return {
+        fact[id(v)]: Stored(
+            fact[id(v)],
+            belief_of(v),
+            tuple(v.said),
+            frozenset(supersedes.get(fact[id(v)], ())),
+            frozenset(contradicts.get(fact[id(v)], ())),
+            None if v.negated else edge_of(v),
+        )
+        for v in result.versions
+    }
+
+
+def fact_ids(sources: list[tuple[Version, Held | Own | Copy]]) -> tuple[dict[Version, str], frozenset[str]]:
+    """Each version's fact as revise.py names it: the stored one, "own", or a fresh copy's."""
+    facts = {
+        version: source.fact if isinstance(source, Held) else "own" if isinstance(source, Own) else f"copy{n}"
+        for n, (version, source) in enumerate(sources)
+    }
+    return facts, frozenset(fact for fact in facts.values() if fact.startswith("copy"))
+
+
+@LOADED
+@given(statements.filter(bool), st.booleans())
+def test_stored_versions_that_follow_the_timeline_are_left_as_they_are(said_: list[Said], functional: bool) -> None:
+    stored = stored_as(timeline(said_, functional))
+    owner = owners(stored)
+    again = timeline(list(owner), functional)
+    sources = assign(again, owner, said_[0])
+    assert all(isinstance(source, Held) for _, source in sources)
+    facts, copies = fact_ids(sources)
+    assert plan_writes(again, facts, owner, stored, said_[0], copies) == Writes()
+    assert closed_versions(again, owner, stored) == []
+    superseding = {(facts[v.superseded_by], facts[v]) for v in again.versions if v.superseded_by}
+    assert relinks(stored, {fact: row.supersedes for fact, row in stored.items()}, superseding) == ([], [])
+    contradicting = {(facts[d], facts[v]) for d, v in again.contradictions}
+    assert relinks(stored, {fact: row.contradicts for fact, row in stored.items()}, contradicting) == ([], [])
+
+
+@LOADED
+@given(statements, said, st.booleans())
+def test_a_new_statement_is_placed_once_and_each_stored_one_stays_or_moves_once(
+    said_: list[Said], new: Said, functional: bool
+) -> None:
+    assume((new.episode, new.position) not in {(s.episode, s.position) for s in said_})
+    stored = stored_as(timeline(said_, functional))
+    owner = owners(stored)
+    result = timeline([*owner, new], functional)
+    sources = assign(result, owner, new)
+    held = [source.fact for _, source in sources if isinstance(source, Held)]
+    assert len(held) == len(set(held)), "a stored fact holds two versions"
+    own = [version for version, source in sources if isinstance(source, Own)]
+    assert len(own) <= 1 and all(version.first == new for version in own)
+    facts, copies = fact_ids(sources)
+    writes = plan_writes(result, facts, owner, stored, new, copies)
+    [home] = [version for version in result.versions if new in version.said]
+    assert writes.supports == (() if own and own[0] is home else (facts[home],))
+    moved = {
+        (version, s)
+        for version in result.versions
+        for s in version.said
+        if owner.get(s, facts[version]) != facts[version]
+    }
+    assert sorted(writes.moves, key=str) == sorted((Move(owner[s], facts[v], s) for v, s in moved), key=str)
+    # Every fact that is not the candidate's own ends with the time and belief of its version.
+    revised = {r.fact: r.belief for r in writes.revised}
+    for version in result.versions:
+        fact = facts[version]
+        if fact != "own":
+            assert revised.get(fact, stored[fact].belief if fact in stored else None) == belief_of(version)
+
+
+def test_a_late_statement_of_another_city_splits_the_version_it_falls_in() -> None:
+    """Boston said on days 1 and 5 was one version; Lisbon said on day 3 arrives late: Boston ends
+    on day 3, Lisbon holds until day 5, and a copy of the Boston fact holds from day 5 on."""
+
+    def at(day: int, episode: str, city: str) -> Said:
+        return Said(START + timedelta(days=day), episode, 0, city, False, 0.9, f"Dana lives in {city}.", "relation")
+
+    boston, boston_again, lisbon = at(1, "e1", "Boston"), at(5, "e3", "Boston"), at(3, "e2", "Lisbon")
+    stored = stored_as(timeline([boston, boston_again], functional=True))
+    owner = owners(stored)
+    result = timeline([*owner, lisbon], functional=True)
+    first, middle, last = result.versions
+    assert [source for _, source in assign(result, owner, lisbon)] == [Held("f0"), Own(), Copy("f0")]
+    assert closed_versions(result, owner, stored) == [
+        {"fact": "f0", "statement": "Dana lives in Boston.", "status": "superseded", "valid_to": lisbon.at.isoformat()}
+    ]
+    facts = {first: "f0", middle: "own", last: "copy"}
+    writes = plan_writes(result, facts, owner, stored, lisbon, frozenset({"copy"}))
+    assert writes == Writes(
+        moves=(Move("f0", "copy", boston_again),),
+        revised=(Revised("f0", belief_of(first), False), Revised("copy", belief_of(last), False)),
+        created_edges=(("own", middle), ("copy", last)),
+        revised_edges=(("f0", first),),
+    )
+    assert belief_of(first).valid_to == lisbon.at and belief_of(first).status == "superseded"
+    assert relinks(stored, {"f0": frozenset()}, {("own", "f0"), ("copy", "own")}) == (
+        [],
+        [("copy", "own"), ("own", "f0")],
+    )

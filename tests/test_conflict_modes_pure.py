@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hippograph.consolidation.settle import Stance, Verdict, settle, settle_polarity
+from hippograph.consolidation.settle import Revision, Stance, Verdict, revise_group, settle, settle_polarity
 from hippograph.kernel.model import ConflictMode
 
 START = datetime(2024, 1, 1, tzinfo=UTC)
@@ -157,3 +157,36 @@ def test_settling_what_was_settled_changes_nothing(
     assert not changed
     if verdict.statuses:
         assert {status for _, status in verdict.statuses} == {wanted}
+
+
+def test_a_blocking_namespace_refuses_the_supersession_and_doubts_the_newcomer() -> None:
+    """Destructive proposals blocked: what was believed stays as it was, the newcomer is
+    quarantined against it, and the supersession goes to History as refused."""
+    for mode, refused in ((ConflictMode.USE_NEW, ("hates", "loves")), (ConflictMode.KEEP_EXISTING, ("loves", "hates"))):
+        revision = revise_group([LOVES, HATES], "hates", "dislike", "like", mode, blocking=True)
+        assert revision == Revision(
+            Verdict(links=(("loves", "hates"),), statuses=(("hates", "quarantined"),)), (refused,)
+        )
+        assert revision.statuses == (("hates", "quarantined"),)
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(stances, st.sampled_from(list(ConflictMode)), st.booleans(), st.data())
+def test_a_revision_writes_the_verdict_unless_blocking_refuses_what_it_supersedes(
+    group: list[Stance], mode: ConflictMode, blocking: bool, data: st.DataObject
+) -> None:
+    me = data.draw(st.sampled_from(group))
+    opposite = "dislike" if me.polarity == "like" else "like"
+    verdict = settle(group, me.id, me.polarity, opposite, mode)
+    revision = revise_group(group, me.id, me.polarity, opposite, mode, blocking=blocking)
+    # A replaced fact's status is the supersession's to write, never the status update's.
+    replaced = {b for _, b in revision.verdict.supersedes}
+    assert not replaced & {fact for fact, _ in revision.statuses}
+    if not (blocking and verdict.supersedes):
+        assert revision == Revision(verdict)
+        return
+    assert revision.refused == verdict.supersedes and not revision.verdict.supersedes
+    # Only the fact just stated changes status, and every fact stays believed.
+    assert {fact for fact, _ in revision.statuses} <= {me.id}
+    assert all(status == "quarantined" for _, status in revision.statuses)
+    assert all(me.id in link for link in revision.verdict.links)

@@ -104,7 +104,7 @@ def test_resolution_merges_right_and_refuses_wrong(gql: GraphQLClient, namespace
 
     def resolve(name: str, entity_type: str, from_dictionary: bool = False) -> str:
         ref = NameRef(entity_type, canonical_key(name), name, from_dictionary)
-        return resolve_names(runtime, namespace, [ref])[ref].method
+        return resolve_names(runtime.store, runtime.embedder, namespace, [ref])[ref].method
 
     assert resolve("Acme Robotics", "organization") == "exact"
     assert resolve("ACME robotics", "organization") == "exact"

@@ -124,10 +124,13 @@ def test_resolution_by_spelling_finds_the_namespace_own_entity_beside_a_noisy_on
 ) -> None:
     ours, theirs, own_id = noisy
     ref = NameRef(TYPE, canonical_key(NAME), NAME, from_dictionary=False)
-    resolved = resolve_names(runtime, ours, [ref], by_embedding=False)[ref]
+    resolved = resolve_names(runtime.store, runtime.embedder, ours, [ref], by_embedding=False)[ref]
     assert (resolved.entity_id, resolved.method) == (own_id, "fuzzy")
     # The noisy namespace resolves the name among its own, never to ours.
-    assert resolve_names(runtime, theirs, [ref], by_embedding=False)[ref].entity_id not in (own_id, None)
+    assert resolve_names(runtime.store, runtime.embedder, theirs, [ref], by_embedding=False)[ref].entity_id not in (
+        own_id,
+        None,
+    )
 
 
 def test_entity_search_pages_through_a_noisy_namespace_and_finds_a_quiet_one_own(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -12,8 +12,6 @@ from support.client import GraphQLClient
 from support.operations import TURNS, assert_tombstones_only, fact, forget, history, listed, remember
 from support.processes import hippograph_process
 
-from hippograph.kernel.config import Access, LifecycleSettings
-from hippograph.lifecycle.sweep import plan_sweep
 from hippograph.runtime import Runtime
 
 Clock = Callable[[int], None]
@@ -126,24 +124,3 @@ def test_hippograph_sweep_runs_from_the_command_line(tmp_path: Path, namespace: 
     out, _ = process.communicate(timeout=300)
     assert process.returncode == 0, (tmp_path / "sweep.log").read_text()
     assert json.loads(out) == {"erased": 0, "expired_events": 0, "history_purged": 0}
-
-
-def test_a_sweep_plan_removes_what_is_past_each_retention_and_says_why() -> None:
-    now = datetime(2026, 11, 28, 12, tzinfo=UTC)
-    lifecycle = LifecycleSettings(
-        event_ttl_days=30, recover_window_days=7.5, history_retention_days=180, change_retention_days=2
-    )
-    plan = plan_sweep(now, lifecycle, Access(auth_backoff_max_s=60))
-    assert (plan.events_before, plan.forgotten_before, plan.history_before, plan.changes_before) == (
-        datetime(2026, 10, 29, 12, tzinfo=UTC),
-        datetime(2026, 11, 21, tzinfo=UTC),
-        datetime(2026, 6, 1, 12, tzinfo=UTC),
-        datetime(2026, 11, 26, 12, tzinfo=UTC),
-    )
-    assert (plan.expire_reason, plan.erase_reason) == (
-        "event TTL: never accessed in 30 days",
-        "forgotten more than 7.5 days ago",
-    )
-    # Budgets and failure counts stay an hour at least, and past the longest backoff when longer.
-    assert plan.limits_before == now.timestamp() - 3600
-    assert plan_sweep(now, lifecycle, Access(auth_backoff_max_s=7200)).limits_before == now.timestamp() - 7200

@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hippograph.kernel.config import ActivationParams, Settings
 from hippograph.kernel.retention import LifecycleState, lifecycle_state, retention
@@ -222,3 +224,54 @@ def test_a_superseded_memory_ranks_below_its_replacement_whatever_its_access() -
     # A question about the past ranks them as their channels and access do.
     past = score(fused, candidates, PRESETS[Mode.BALANCED], now=NOW, limit=10, current_first=False)
     assert past[0].id == "boston" and past[0].explanation.status_factor == 1
+
+
+hits = st.lists(
+    st.tuples(
+        st.sampled_from(["episode", "fact", "status"]),
+        st.integers(0, 500),  # age in days
+        st.integers(0, 40),  # access count
+        st.sampled_from(["active", "superseded"]),
+        st.sampled_from([None, "s1", "s2"]),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hits, st.integers(1, 8), st.sampled_from(list(Mode)), st.booleans(), st.data())
+def test_scores_come_best_first_within_the_limit_and_below_every_replacement(
+    specs: list[tuple[str, int, int, str, str | None]],
+    limit: int,
+    mode: Mode,
+    include_archived: bool,
+    data: st.DataObject,
+) -> None:
+    ids = [f"m{n}" for n in range(len(specs))]
+    # What replaced a memory is a current one (a chain of replacements caps each link by itself).
+    current = [memory_id for memory_id, spec in zip(ids, specs, strict=True) if spec[3] == "active"]
+    candidates = {
+        memory_id: candidate(
+            memory_id,
+            kind=kind,
+            created_at=NOW - timedelta(days=age),
+            access_count=access,
+            status=status,
+            session=session,
+            replaced_by=tuple(data.draw(st.lists(st.sampled_from(current), max_size=2, unique=True)))
+            if status == "superseded" and current
+            else (),
+        )
+        for memory_id, (kind, age, access, status, session) in zip(ids, specs, strict=True)
+    }
+    fused = reciprocal_rank_fusion({Channel.KEYWORD: ranked(*[(i, 1.0) for i in ids])}, k=60)
+    scored = score(fused, candidates, PRESETS[mode], now=NOW, limit=limit, include_archived=include_archived)
+    assert len(scored) <= limit and len({s.id for s in scored}) == len(scored)
+    if PRESETS[mode].session_share is None:  # the session cap may put a lower hit first
+        assert [s.score for s in scored] == sorted((s.score for s in scored), reverse=True)
+    assert include_archived or all(s.explanation.state != "archived" for s in scored)
+    every = {s.id: s.score for s in score(fused, candidates, PRESETS[mode], now=NOW, limit=len(ids))}
+    for memory_id, value in every.items():
+        newer = [every[r] for r in candidates[memory_id].replaced_by if r in every]
+        assert not newer or value <= 0.5 * max(newer) * (1 + 1e-9)

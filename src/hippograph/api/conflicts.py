@@ -70,11 +70,11 @@ class ConflictQuery:
 
     @staticmethod
     async def resolve_conflict_modes(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
-        return await call(service.conflict_settings, info.context["runtime"], tenant(info, namespace))
+        return await call(service.conflict_settings, info.context["runtime"].store, tenant(info, namespace))
 
     @staticmethod
     async def resolve_conflicts(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
-        return await call(service.open_conflicts, info.context["runtime"], tenant(info, namespace))
+        return await call(service.open_conflicts, info.context["runtime"].store, tenant(info, namespace))
 
 
 class ConflictMutation:
@@ -104,7 +104,9 @@ class ConflictMutation:
     ) -> Any:
         runtime = info.context["runtime"]
         chosen = (model.ConflictKind(kind), model.ConflictMode(mode))
-        return await call(service.switch_conflict_mode, runtime, tenant(info, namespace), *chosen, actor(info))
+        return await call(
+            service.switch_conflict_mode, runtime.store, runtime.clock, tenant(info, namespace), *chosen, actor(info)
+        )
 
     @staticmethod
     async def resolve_resolve_conflict(
@@ -116,4 +118,13 @@ class ConflictMutation:
         reason: str | None = None,
     ) -> Any:
         runtime = info.context["runtime"]
-        return await call(service.resolve_conflict, runtime, tenant(info, namespace), id, keep, actor(info), reason)
+        return await call(
+            service.resolve_conflict,
+            runtime.store,
+            runtime.clock,
+            tenant(info, namespace),
+            id,
+            keep,
+            actor(info),
+            reason,
+        )

@@ -206,13 +206,17 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
     async def resolve_set_block_destructive(
         root: Any, info: graphene.ResolveInfo, enabled: bool, namespace: str | None = None
     ) -> Any:
-        return await call(switch_blocking, info.context["runtime"], tenant(info, namespace), enabled, actor(info))
+        runtime = info.context["runtime"]
+        return await call(switch_blocking, runtime.store, runtime.clock, tenant(info, namespace), enabled, actor(info))
 
     @staticmethod
     async def resolve_set_shadow_mode(
         root: Any, info: graphene.ResolveInfo, enabled: bool, namespace: str | None = None
     ) -> Any:
-        return await call(switch_shadow_mode, info.context["runtime"], tenant(info, namespace), enabled, actor(info))
+        runtime = info.context["runtime"]
+        return await call(
+            switch_shadow_mode, runtime.store, runtime.clock, tenant(info, namespace), enabled, actor(info)
+        )
 
     @staticmethod
     async def resolve_recover(

@@ -222,12 +222,13 @@ class Query(ConflictQuery, ConceptQuery, ProcedureQuery, PromotionQuery, Summary
 
     @staticmethod
     async def resolve_shadow_mode(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
-        return await call(shadow_status, info.context["runtime"], tenant(info, namespace))
+        return await call(shadow_status, info.context["runtime"].store, tenant(info, namespace))
 
     @staticmethod
     async def resolve_block_destructive(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
-        return await call(blocking_status, info.context["runtime"], tenant(info, namespace))
+        return await call(blocking_status, info.context["runtime"].store, tenant(info, namespace))
 
     @staticmethod
     async def resolve_status(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
-        return await call(status, info.context["runtime"], tenant_or_all(info, namespace))
+        runtime = info.context["runtime"]
+        return await call(status, runtime.store, runtime.clock, tenant_or_all(info, namespace))

@@ -22,7 +22,7 @@ from hippograph.runtime import Runtime
 def metrics_route(runtime: Runtime) -> Route:
     """/metrics itself, no redirect to /metrics/ (which a mount would answer with)."""
     backlog_gauges = metrics.BacklogCollector(
-        partial(backlog, runtime), runtime.settings.server.metrics_backlog_cache_s
+        partial(backlog, runtime.store, runtime.clock), runtime.settings.server.metrics_backlog_cache_s
     )
     served = metrics.registry([backlog_gauges])
 

@@ -88,7 +88,7 @@ def _status(settings: Settings, args: argparse.Namespace) -> int:
     namespace = args.namespace
     runtime = open_runtime(settings)
     try:
-        report = dataclasses.asdict(status(runtime, namespace))
+        report = dataclasses.asdict(status(runtime.store, runtime.clock, namespace))
         if namespace is not None:
             report["nodes"] = {
                 r["label"]: r["count"] for r in runtime.store.read(CENSUS_NAMESPACE, namespace=namespace)

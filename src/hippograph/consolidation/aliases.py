@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, replace
 
 from hippograph.extraction.model import EntityType, Extraction, Mention
-from hippograph.runtime import Runtime
+from hippograph.store import Store
 
 __all__ = ["KnownAlias", "namespace_aliases", "with_alias_mentions"]
 
@@ -19,8 +19,8 @@ class KnownAlias:
     pattern: re.Pattern[str]
 
 
-def namespace_aliases(runtime: Runtime, namespace: str) -> list[KnownAlias]:
-    rows = runtime.store.read("aliases_of_namespace", namespace=namespace)
+def namespace_aliases(store: Store, namespace: str) -> list[KnownAlias]:
+    rows = store.read("aliases_of_namespace", namespace=namespace)
     # Longest first, so that "Acme Robotics EU" is found before "Acme Robotics".
     rows.sort(key=lambda row: -len(row["alias"]))
     return [

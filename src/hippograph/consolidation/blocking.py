@@ -6,7 +6,7 @@ episode is derived as usual. Turning it off applies nothing that was blocked."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -14,7 +14,7 @@ from typing import Any
 from hippograph.consolidation.batch import EpisodeWork, Statements
 from hippograph.kernel.validation import validate_namespace
 from hippograph.resolution.resolve import Resolution
-from hippograph.runtime import Runtime
+from hippograph.store import Store
 from hippograph.store.history import history_event
 from hippograph.store.namespaces import DestructiveBlocking, destructive_blocking, set_destructive_blocking
 
@@ -29,14 +29,16 @@ MERGE_ENTITIES = "merge_entities"
 _MERGING = frozenset({"fuzzy", "embedding"})
 
 
-def blocking_status(runtime: Runtime, namespace: str) -> DestructiveBlocking:
+def blocking_status(store: Store, namespace: str) -> DestructiveBlocking:
     validate_namespace(namespace)
-    return destructive_blocking(runtime.store, namespace)
+    return destructive_blocking(store, namespace)
 
 
-def switch_blocking(runtime: Runtime, namespace: str, enabled: bool, actor: str) -> DestructiveBlocking:
+def switch_blocking(
+    store: Store, clock: Callable[[], datetime], namespace: str, enabled: bool, actor: str
+) -> DestructiveBlocking:
     validate_namespace(namespace)
-    return set_destructive_blocking(runtime.store, namespace, enabled, actor, runtime.clock())
+    return set_destructive_blocking(store, namespace, enabled, actor, clock())
 
 
 def blocking_namespaces(tx: Statements, namespaces: Iterable[str]) -> set[str]:

@@ -5,18 +5,21 @@ counts are recomputed from relationships, so committing an episode twice leaves 
 What every episode needs (claim, entities, mentions, co-occurrences, fact lookups, finish) is one
 statement for the whole batch: a statement's round trip costs more than most of its work. New facts
 are held back and created together (see ``Statements``). Each fact candidate is then put into
-what the graph believes, revisions included (beliefs.py).
+what the graph believes, revisions included (beliefs.py). The rows each statement writes are
+worked out on plain data (``entity_rows``, ``batch_rows``), apart from the statements.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from ulid import ULID
 
 from hippograph.consolidation.batch import EpisodeWork, Statements
-from hippograph.consolidation.beliefs import Context, Versions, commit_fact, fact_identity, probe
+from hippograph.consolidation.beliefs import Context, FactIdentity, Versions, commit_fact, fact_identity, probe
 from hippograph.consolidation.blocking import blocking_namespaces, hold_merges
 from hippograph.consolidation.concepts import merge_concepts, sync_fact_concepts
 from hippograph.embedding.context import write_context_vectors
@@ -27,7 +30,7 @@ from hippograph.resolution import types
 from hippograph.store import Transaction
 from hippograph.store.search import namespace_token
 
-__all__ = ["commit_episodes"]
+__all__ = ["BatchRows", "batch_rows", "commit_episodes", "entity_ids", "entity_rows", "hold_blocked_merges"]
 
 
 def commit_episodes(
@@ -44,43 +47,21 @@ def commit_episodes(
     sums (embedding/context.py)."""
     tx = Statements(transaction)
     rows = tx.run("claim_episodes", ids=[work.id for work in works], worker=worker, now=now)
-    claims = {row["id"]: row for row in rows if row["owned"]}
+    claims = {row["id"]: row["first_time"] for row in rows if row["owned"]}
     owned = [work for work in works if work.id in claims]
     if not owned:
         return [False] * len(works)
     blocking = blocking_namespaces(tx, (work.namespace for work in owned))
-    owned, held = _hold_merges(owned, blocking, now)
+    owned, held = hold_blocked_merges(owned, blocking, now)
     if held:
         tx.run("record_history", rows=held)
-    entity_ids = _merge_entities(tx, owned)
-    mentions = [row for work, ids in zip(owned, entity_ids, strict=True) for row in _mention_rows(work, ids)]
-    if mentions:
-        tx.run("merge_mentions", mentions=mentions)
+    batch = batch_rows(owned, _merge_entities(tx, owned), claims)
+    if batch.mentions:
+        tx.run("merge_mentions", mentions=batch.mentions)
     merge_concepts(tx, owned)
-    pairs = [
-        {"a": a, "b": b, "first_time": claims[work.id]["first_time"]}
-        for work, ids in zip(owned, entity_ids, strict=True)
-        for a, b in _cooccurring(work, ids)
-    ]
-    if pairs:
-        tx.run("merge_cooccurrences", pairs=pairs)
-    identities = [
-        [fact_identity(work, ids, candidate) for candidate in work.extraction.facts]
-        for work, ids in zip(owned, entity_ids, strict=True)
-    ]
-    probes = {
-        (work.namespace, identity.digest, work.id): probe(work.namespace, identity.digest, work.id)
-        for work, episode_identities in zip(owned, identities, strict=True)
-        for identity in episode_identities
-    }
-    versions = Versions(tx, list(probes.values()))
-    out = [] if events is None else events
-    for work, ids, episode_identities in zip(owned, entity_ids, identities, strict=True):
-        ctx = Context(tx, work, ids, now, versions, out, blocking=work.namespace in blocking)
-        for position, (candidate, identity, vector) in enumerate(
-            zip(work.extraction.facts, episode_identities, work.statement_vectors, strict=True)
-        ):
-            commit_fact(ctx, position, candidate, identity, vector)
+    if batch.pairs:
+        tx.run("merge_cooccurrences", pairs=batch.pairs)
+    _commit_facts(tx, owned, batch, now, blocking, [] if events is None else events)
     sync_fact_concepts(tx, tx.supported)
     write_context_vectors(tx, [work.id for work in owned], context_turns)
     tx.run(
@@ -93,7 +74,58 @@ def commit_episodes(
     return [work.id in claims for work in works]
 
 
-def _hold_merges(
+def _commit_facts(
+    tx: Statements,
+    owned: list[EpisodeWork],
+    batch: BatchRows,
+    now: datetime,
+    blocking: set[str],
+    events: list[MemoryEvent],
+) -> None:
+    versions = Versions(tx, batch.probes)
+    for work, ids, identities in zip(owned, batch.entity_ids, batch.identities, strict=True):
+        ctx = Context(tx, work, ids, now, versions, events, blocking=work.namespace in blocking)
+        for position, (candidate, identity, vector) in enumerate(
+            zip(work.extraction.facts, identities, work.statement_vectors, strict=True)
+        ):
+            commit_fact(ctx, position, candidate, identity, vector)
+
+
+@dataclass(frozen=True)
+class BatchRows:
+    """What the batch's episodes write once each mention has its entity, one statement each."""
+
+    entity_ids: list[list[str]]  # per episode, per mention
+    mentions: list[dict[str, Any]]
+    pairs: list[dict[str, Any]]  # entities named together, with the first time they were
+    identities: list[list[FactIdentity]]  # per episode, per fact candidate
+    probes: list[dict[str, str]]  # the fact identities to look up, each once
+
+
+def batch_rows(works: list[EpisodeWork], entity_ids: list[list[str]], first_times: Mapping[str, Any]) -> BatchRows:
+    """The rows of ``works`` whose mentions are the entities ``entity_ids``; ``first_times``: per
+    episode, what its claim says of when it was first consolidated."""
+    linked = list(zip(works, entity_ids, strict=True))
+    identities = [[fact_identity(work, ids, candidate) for candidate in work.extraction.facts] for work, ids in linked]
+    probes = {
+        (work.namespace, identity.digest, work.id): probe(work.namespace, identity.digest, work.id)
+        for work, episode_identities in zip(works, identities, strict=True)
+        for identity in episode_identities
+    }
+    return BatchRows(
+        entity_ids,
+        [row for work, ids in linked for row in _mention_rows(work, ids)],
+        [
+            {"a": a, "b": b, "first_time": first_times[work.id]}
+            for work, ids in linked
+            for a, b in _cooccurring(work, ids)
+        ],
+        identities,
+        list(probes.values()),
+    )
+
+
+def hold_blocked_merges(
     works: list[EpisodeWork], blocking: set[str], now: datetime
 ) -> tuple[list[EpisodeWork], list[dict[str, Any]]]:
     """In a namespace that blocks destructive proposals, no name merges into another entity."""
@@ -114,6 +146,15 @@ def _cooccurring(work: EpisodeWork, entity_ids: list[str]) -> list[tuple[str, st
 
 def _merge_entities(tx: Statements, works: list[EpisodeWork]) -> list[list[str]]:
     """The entity id of every mention of every episode, in order."""
+    rows = entity_rows(works)
+    merged = tx.run("merge_entities", entities=rows, vote_types=list(types.vote().types)) if rows else []
+    types.settle(tx, merged)
+    return entity_ids(works, {row["ref"]: row["id"] for row in merged})
+
+
+def entity_rows(works: list[EpisodeWork]) -> list[dict[str, Any]]:
+    """A row per mention of every episode, numbered (``ref``) in order, for merge_entities: an
+    entity resolution found by its key, a new one with an id of its own."""
     rows: list[dict[str, Any]] = []
     for work in works:
         for index, ref in enumerate(work.refs):
@@ -137,9 +178,11 @@ def _merge_entities(tx: Statements, works: list[EpisodeWork]) -> list[list[str]]
                     "weight": ref.weight,
                 }
             )
-    merged = tx.run("merge_entities", entities=rows, vote_types=list(types.vote().types)) if rows else []
-    types.settle(tx, merged)
-    by_ref = {row["ref"]: row["id"] for row in merged}
+    return rows
+
+
+def entity_ids(works: list[EpisodeWork], by_ref: Mapping[int, str]) -> list[list[str]]:
+    """Per episode, the entity of each of its mentions, from the entity of each ``entity_rows`` row."""
     out, start = [], 0
     for work in works:
         out.append([by_ref[ref] for ref in range(start, start + len(work.refs))])

@@ -4,16 +4,16 @@ themselves are applied by belief revision (revise.py, settle.py) in the commit's
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
 from hippograph.kernel.events import EventKind, MemoryEvent
 from hippograph.kernel.model import CONFLICT_MODES_OF, Conflict, ConflictKind, ConflictMode, ConflictSide
 from hippograph.kernel.validation import optional_reason, validate_namespace
-from hippograph.runtime import Runtime
-from hippograph.store import Transaction
+from hippograph.store import Store, Transaction
 from hippograph.store.changes import record_changes
 from hippograph.store.history import history_event
 from hippograph.store.namespaces import conflict_modes, set_conflict_mode
@@ -31,42 +31,46 @@ class ConflictModes:
     relation: ConflictMode
 
 
-def conflict_settings(runtime: Runtime, namespace: str) -> ConflictModes:
+def conflict_settings(store: Store, namespace: str) -> ConflictModes:
     validate_namespace(namespace)
-    return _modes(namespace, conflict_modes(runtime.store, namespace))
+    return _modes(namespace, conflict_modes(store, namespace))
 
 
 def switch_conflict_mode(
-    runtime: Runtime, namespace: str, kind: ConflictKind, mode: ConflictMode, actor: str
+    store: Store, clock: Callable[[], datetime], namespace: str, kind: ConflictKind, mode: ConflictMode, actor: str
 ) -> ConflictModes:
     validate_namespace(namespace)
     if mode not in CONFLICT_MODES_OF[kind]:
         allowed = sorted(m.value for m in CONFLICT_MODES_OF[kind])
         raise bad_input(f"conflict mode {mode.value} does not apply to {kind.value}; one of {allowed}", field="mode")
-    return _modes(namespace, set_conflict_mode(runtime.store, namespace, kind, mode, actor, runtime.clock()))
+    return _modes(namespace, set_conflict_mode(store, namespace, kind, mode, actor, clock()))
 
 
 def _modes(namespace: str, modes: dict[ConflictKind, ConflictMode]) -> ConflictModes:
     return ConflictModes(namespace, modes[ConflictKind.ATTRIBUTE], modes[ConflictKind.RELATION])
 
 
-def open_conflicts(runtime: Runtime, namespace: str) -> list[Conflict]:
+def open_conflicts(store: Store, namespace: str) -> list[Conflict]:
     """The namespace's open conflicts, oldest first."""
     validate_namespace(namespace)
-    return [
-        _conflict(namespace, row) for row in runtime.store.read("open_conflicts", namespace=namespace, conflict=None)
-    ]
+    return [_conflict(namespace, row) for row in store.read("open_conflicts", namespace=namespace, conflict=None)]
 
 
 def resolve_conflict(
-    runtime: Runtime, namespace: str, conflict_id: str, keep: Sequence[str], actor: str, reason: str | None = None
+    store: Store,
+    clock: Callable[[], datetime],
+    namespace: str,
+    conflict_id: str,
+    keep: Sequence[str],
+    actor: str,
+    reason: str | None = None,
 ) -> Conflict:
     """Settle an open conflict: the facts in ``keep`` (one, several or none of it) become active,
     the others superseded (by the first kept one, if any). History records it on the conflict and
     on each of its facts; the conflict as it was is returned."""
     validate_namespace(namespace)
     why = optional_reason(reason)
-    now = runtime.clock()
+    now = clock()
 
     def write(tx: Transaction) -> Conflict:
         rows = tx.run("open_conflicts", namespace=namespace, conflict=conflict_id)
@@ -97,7 +101,7 @@ def resolve_conflict(
         )
         return conflict
 
-    return runtime.store.write(write)
+    return store.write(write)
 
 
 def _conflict(namespace: str, row: dict[str, Any]) -> Conflict:

@@ -3,23 +3,39 @@ they were consolidated: an episode that was stuck behind a crashed worker's leas
 committed before an older one, must leave the graph as if every episode had come in time order.
 
 Relations: the subject's versions of the relation are worked out again from every statement of it
-(timeline.py) and the stored ones are brought in line: versions that start later or end earlier,
-a version split by a statement of another object said in the middle of it, SUPERSEDES and
-CONTRADICTS links moved to where they belong. Opposite-polarity statements ("loves sushi", "hates
-sushi") about one subject contradict each other whichever came first, and in each such group only
-the strongest side stays believed (higher confidence, then the later statement).
+(timeline.py) and the stored ones are brought in line, as reconcile.py decides on plain data:
+versions that start later or end earlier, a version split by a statement of another object said in
+the middle of it, SUPERSEDES and CONTRADICTS links moved to where they belong. Opposite-polarity
+statements ("loves sushi", "hates sushi") about one subject contradict each other whichever came
+first, and in each such group only the strongest side stays believed (higher confidence, then the
+later statement), as settle.py decides. This module reads what they decide on and writes the result.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any, Protocol, TypeVar, overload
 
 from ulid import ULID
 
 from hippograph.consolidation.blocking import CLOSE_RELATION, SUPERSEDE
-from hippograph.consolidation.settle import Stance, Verdict, settle
+from hippograph.consolidation.reconcile import (
+    Belief,
+    Edge,
+    Held,
+    Own,
+    Stored,
+    Writes,
+    assign,
+    closed_versions,
+    edge_of,
+    owners,
+    plan_writes,
+    relinks,
+)
+from hippograph.consolidation.settle import Stance, revise_group
 from hippograph.consolidation.timeline import Said, Timeline, Version, timeline
 from hippograph.embedding import Vector
 from hippograph.extraction.model import FactCandidate
@@ -36,6 +52,7 @@ from hippograph.store.rows import (
     RELATION_VERSIONS,
     PolarityStance,
     Query,
+    RelationVersion,
 )
 from hippograph.store.supersession import Replacement, supersede
 
@@ -100,55 +117,54 @@ def revise_relation(ctx: Context, said: Said, subject: str, predicate: str, new:
     rows = ctx.run(
         RELATION_VERSIONS, relation_type=predicate, namespace=namespace, subject=subject, predicate=predicate
     )
-    # The stored versions, and beside them the copies _assign makes of one a statement split.
-    stored: dict[str, dict[str, Any]] = {row["id"]: dict(row) for row in rows}
-    owner: dict[Said, str] = {}
-    for row in rows:
-        for s in row["said"]:
-            statement = Said(
-                s["at"],
-                s["episode"],
-                s["position"] or 0,
-                row["object"],
-                bool(row["negated"]),
-                row["confidence"] if s["confidence"] is None else s["confidence"],
-                s["statement"] or row["statement"],
-                s["kind"] or row["kind"],
-                tuple(s["concepts"] or ()),
-                s["until"],
-                s["precision"],
-            )
-            owner[statement] = row["id"]
+    stored = {row["id"]: _stored(row) for row in rows}
+    owner = owners(stored)
     functional = relation_types()[predicate].functional
     if functional and conflict_mode(ctx, namespace, ConflictKind.RELATION) is ConflictMode.MERGE:
         functional = False  # every object stays current, each version with its own support
     result = timeline([*owner, said], functional)
-    if ctx.blocking and (closed := _closed(result, owner, stored)):
+    if ctx.blocking and (closed := closed_versions(result, owner, stored)):
         _hold_aside(ctx, said, new, closed)
         return
-    facts = _assign(ctx, result, owner, stored, said, new)
-    _write_versions(ctx, result, facts, owner, stored, said, new, subject)
-    _relink(ctx, "SUPERSEDES", stored, {(facts[v.superseded_by], facts[v]) for v in result.versions if v.superseded_by})
-    _relink(ctx, "CONTRADICTS", stored, {(facts[d], facts[v]) for d, v in result.contradictions})
+    facts, copies = _assign(ctx, result, owner, said, new)
+    _write(ctx, plan_writes(result, facts, owner, stored, said, copies), said, new, subject)
+    superseding = {(facts[v.superseded_by], facts[v]) for v in result.versions if v.superseded_by}
+    _relink(ctx, "SUPERSEDES", stored, {fact: row.supersedes for fact, row in stored.items()}, superseding)
+    contradicting = {(facts[d], facts[v]) for d, v in result.contradictions}
+    _relink(ctx, "CONTRADICTS", stored, {fact: row.contradicts for fact, row in stored.items()}, contradicting)
 
 
-# How much a status believes a fact: a revision that lowers it, or ends a version sooner, is destructive.
-_BELIEF = {"active": 2, "quarantined": 1, "superseded": 0}
-
-
-def _closed(result: Timeline, owner: dict[Said, str], stored: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """The stored versions the revision would end sooner, supersede or quarantine."""
-    closed: list[dict[str, Any]] = []
-    for version in result.versions:
-        holder = next((owner[s] for s in version.said if s in owner), None)
-        if holder is None or any(c["fact"] == holder for c in closed):
-            continue
-        row = stored[holder]
-        ends_sooner = version.valid_to is not None and (row["valid_to"] is None or version.valid_to < row["valid_to"])
-        if ends_sooner or _BELIEF.get(version.status, 0) < _BELIEF.get(row["status"], 0):
-            until = None if version.valid_to is None else version.valid_to.isoformat()
-            closed.append({"fact": holder, "statement": row["statement"], "status": version.status, "valid_to": until})
-    return closed
+def _stored(row: RelationVersion) -> Stored:
+    said = tuple(
+        Said(
+            s["at"],
+            s["episode"],
+            s["position"] or 0,
+            row["object"],
+            bool(row["negated"]),
+            row["confidence"] if s["confidence"] is None else s["confidence"],
+            s["statement"] or row["statement"],
+            s["kind"] or row["kind"],
+            tuple(s["concepts"] or ()),
+            s["until"],
+            s["precision"],
+        )
+        for s in row["said"]
+    )
+    belief = Belief(
+        row["valid_from"],
+        row["valid_to"],
+        row["valid_precision"],
+        row["status"],
+        row["statement"],
+        row["confidence"],
+        row["kind"],
+    )
+    edge = None
+    if row["edges"]:
+        first = row["edges"][0]
+        edge = Edge(first["valid_from"], first["valid_to"], first["confidence"], first["strength"], first["expired"])
+    return Stored(row["id"], belief, said, frozenset(row["supersedes"]), frozenset(row["contradicts"]), edge)
 
 
 def _hold_aside(ctx: Context, said: Said, new: NewFact, closed: list[dict[str, Any]]) -> None:
@@ -176,37 +192,27 @@ def _hold_aside(ctx: Context, said: Said, new: NewFact, closed: list[dict[str, A
 
 
 def _assign(
-    ctx: Context, result: Timeline, owner: dict[Said, str], stored: dict[str, dict[str, Any]], said: Said, new: NewFact
-) -> dict[Version, str]:
-    """Each version's fact: the stored one that holds its first statement (or, failing that, any
-    of its statements), else a new one: the candidate's own, or a copy of the fact it split from."""
+    ctx: Context, result: Timeline, owner: dict[Said, str], said: Said, new: NewFact
+) -> tuple[dict[Version, str], frozenset[str]]:
+    """Each version's fact (reconcile.assign), the new ones created; and which of them are copies."""
     facts: dict[Version, str] = {}
-    taken: set[str] = set()
-    for version in result.versions:
-        holders = [owner[s] for s in version.said if s in owner and owner[s] not in taken]
-        if holders:
-            facts[version] = holders[0]
-        elif version.first == said:
+    copies: set[str] = set()
+    for version, source in assign(result, owner, said):
+        if isinstance(source, Held):
+            facts[version] = source.fact
+        elif isinstance(source, Own):
             facts[version] = new.props["id"]
             ctx.create_fact(said.episode, _new_props(new, version), new.about, support_props(said))
             ctx.note(EventKind.CREATED, new.props["id"], said.episode)
-        else:  # a statement said between this version's statements split it from its fact
-            donor = next(owner[s] for s in version.said if s in owner)
-            [row] = ctx.run(FACT_PROPERTIES, id=donor, namespace=new.props["namespace"])
+        else:
+            [row] = ctx.run(FACT_PROPERTIES, id=source.donor, namespace=new.props["namespace"])
             facts[version] = str(ULID())
             props = {**row["props"], "id": facts[version], "recorded_at": ctx.now}
             about = [new.about[0], {"entity": version.object, "role": "object"}]
             ctx.create_fact(version.first.episode, props, about, support_props(version.first))
-            stored[facts[version]] = {
-                "id": facts[version],
-                "supersedes": [],
-                "contradicts": [],
-                "edges": [],
-                "copy": True,
-            }
+            copies.add(facts[version])
             ctx.note(EventKind.CREATED, facts[version], version.first.episode)
-        taken.add(facts[version])
-    return facts
+    return facts, frozenset(copies)
 
 
 def _new_props(new: NewFact, version: Version) -> dict[str, Any]:
@@ -219,100 +225,71 @@ def _new_props(new: NewFact, version: Version) -> dict[str, Any]:
     return props
 
 
-def _write_versions(
-    ctx: Context,
-    result: Timeline,
-    facts: dict[Version, str],
-    owner: dict[Said, str],
-    stored: dict[str, dict[str, Any]],
-    said: Said,
-    new: NewFact,
-    subject: str,
-) -> None:
-    revised: list[dict[str, Any]] = []
-    moves: list[dict[str, Any]] = []
-    edges: list[dict[str, Any]] = []
-    for version in result.versions:
-        fact = facts[version]
-        row = stored.get(fact)  # None: the candidate's own fact, created as it should be
-        for statement in version.said:
-            holder = owner.get(statement)
-            if holder == fact or (row is None and statement == said):
-                continue
-            if holder is None:
-                ctx.run("support_fact", fact_id=fact, episode_id=said.episode, embedding=None, **support_props(said))
-            else:
-                moves.append(
-                    {"source": holder, "target": fact, "episode": statement.episode, **support_props(statement)}
-                )
-        if row is not None:
-            target = {
-                "valid_from": version.first.at,
-                "valid_to": version.valid_to,
-                "valid_precision": version.first.precision,
-                "status": version.status,
-                "statement": version.first.statement,
-                "confidence": version.first.confidence,
-                "kind": version.first.kind,
-            }
-            if "copy" in row or {name: row.get(name) for name in target} != target:
-                revised.append({"id": fact, **target, "embedding": new.vector if version.first == said else None})
-        if version.negated:
-            continue
-        if row is None or not row["edges"]:
-            _create_edge(ctx, version, fact, subject, new.props["predicate"])
-            continue
-        edge = _edge_of(version)
-        if {name: row["edges"][0].get(name) for name in edge} != edge:
-            edges.append({"fact": fact, "subject": subject, "object": version.object, **edge})
-    if moves:
+def _write(ctx: Context, writes: Writes, said: Said, new: NewFact, subject: str) -> None:
+    for fact in writes.supports:
+        ctx.run("support_fact", fact_id=fact, episode_id=said.episode, embedding=None, **support_props(said))
+    for fact, version in writes.created_edges:
+        ctx.run(
+            "create_relation",
+            relation_type=new.props["predicate"],
+            subject=subject,
+            object=version.object,
+            fact=fact,
+            now=ctx.now,
+            **asdict(edge_of(version)),
+        )
+    if writes.moves:
+        moves = [
+            {"source": m.source, "target": m.target, "episode": m.said.episode, **support_props(m.said)}
+            for m in writes.moves
+        ]
         ctx.run("move_support", moves=moves)
-    if revised:
+    if writes.revised:
+        revised = [
+            {"id": r.fact, **asdict(r.belief), "embedding": new.vector if r.first else None} for r in writes.revised
+        ]
         ctx.run("revise_facts", facts=revised)
-    if edges:
+    if writes.revised_edges:
+        edges = [
+            {"fact": fact, "subject": subject, "object": version.object, **asdict(edge_of(version))}
+            for fact, version in writes.revised_edges
+        ]
         ctx.run("revise_relation_edges", edges=edges, now=ctx.now)
 
 
-def _edge_of(version: Version) -> dict[str, Any]:
-    return {
-        "valid_from": version.first.at,
-        "valid_to": version.valid_to,
-        "confidence": version.first.confidence,
-        "strength": len({s.episode for s in version.said}),
-        "expired": version.expired,
-    }
-
-
-def _create_edge(ctx: Context, version: Version, fact: str, subject: str, predicate: str) -> None:
-    edge = _edge_of(version)
-    ctx.run(
-        "create_relation",
-        relation_type=predicate,
-        subject=subject,
-        object=version.object,
-        fact=fact,
-        now=ctx.now,
-        **edge,
-    )
-
-
-def _relink(ctx: Context, kind: str, stored: dict[str, dict[str, Any]], wanted: set[tuple[str, str]]) -> None:
+def _relink(
+    ctx: Context,
+    kind: str,
+    stored: dict[str, Stored],
+    links: dict[str, frozenset[str]],
+    wanted: set[tuple[str, str]],
+) -> None:
     """Make the links of ``kind`` between the subject's versions exactly ``wanted``."""
     column = "supersedes" if kind == "SUPERSEDES" else "contradicts"
-    have = {(row["id"], other) for row in stored.values() for other in row[column] if other in stored}
-    if have - wanted:
-        ctx.run(f"unlink_{column}", pairs=[{"a": a, "b": b} for a, b in sorted(have - wanted)])
-    if wanted - have:
-        if kind == "SUPERSEDES":  # the replaced versions are superseded already (_write_versions)
-            supersede(ctx, [Replacement(a, b) for a, b in sorted(wanted - have)])
-        else:
-            ctx.run("link_contradicts", pairs=[{"a": a, "b": b} for a, b in sorted(wanted - have)])
-        for a, b in sorted(wanted - have):
-            if kind == "SUPERSEDES":
-                ctx.note(EventKind.SUPERSEDED, b, a)
-            else:
-                ctx.note(EventKind.CONTRADICTED, a, b)
-                ctx.note(EventKind.CONTRADICTED, b, a)
+    unlink, link = relinks(stored, links, wanted)
+    if unlink:
+        ctx.run(f"unlink_{column}", pairs=[{"a": a, "b": b} for a, b in unlink])
+    if kind == "SUPERSEDES":  # the replaced versions are superseded already (_write)
+        _supersede(ctx, link)
+    else:
+        _contradict(ctx, link)
+
+
+def _contradict(ctx: Context, pairs: Sequence[tuple[str, str]]) -> None:
+    """Link each pair (believed, doubted) by CONTRADICTS, an event for each side."""
+    if not pairs:
+        return
+    ctx.run("link_contradicts", pairs=[{"a": a, "b": b} for a, b in pairs])
+    for a, b in pairs:
+        ctx.note(EventKind.CONTRADICTED, a, b)
+        ctx.note(EventKind.CONTRADICTED, b, a)
+
+
+def _supersede(ctx: Context, pairs: Sequence[tuple[str, str]]) -> None:
+    """Each pair (newer, replaced): the newer supersedes the replaced fact."""
+    supersede(ctx, [Replacement(a, b) for a, b in pairs])
+    for a, b in pairs:
+        ctx.note(EventKind.SUPERSEDED, b, a)
 
 
 def revise_polarity(ctx: Context, candidate: FactCandidate, fact_id: str, subject: str, namespace: str) -> None:
@@ -332,37 +309,15 @@ def revise_polarity(ctx: Context, candidate: FactCandidate, fact_id: str, subjec
     if not any(row["polarity"] == opposite for row in rows):
         return  # no conflict: the namespace's mode is not even read
     mode = conflict_mode(ctx, namespace, ConflictKind.ATTRIBUTE)
-    stances = [_stance(row) for row in rows]
-    verdict = settle(stances, fact_id, polarity, opposite, mode)
-    if verdict.supersedes and ctx.blocking:
-        verdict = _refuse_supersedes(ctx, verdict, fact_id, stances, mode)
-    if verdict.links:
-        ctx.run("link_contradicts", pairs=[{"a": a, "b": b} for a, b in verdict.links])
-        for a, b in verdict.links:
-            ctx.note(EventKind.CONTRADICTED, a, b)
-            ctx.note(EventKind.CONTRADICTED, b, a)
-    supersede(ctx, [Replacement(a, b) for a, b in verdict.supersedes])
-    for a, b in verdict.supersedes:
-        ctx.note(EventKind.SUPERSEDED, b, a)
-    # A replaced fact's status is supersede's to set; the others' (active, quarantined) are set here.
-    replaced = {b for _, b in verdict.supersedes}
-    statuses = [{"id": fact, "status": status} for fact, status in verdict.statuses if fact not in replaced]
-    if statuses:
-        ctx.run("set_fact_status", facts=statuses)
-    if verdict.conflict is not None:
-        _hold(ctx, namespace, *verdict.conflict)
-
-
-def _refuse_supersedes(
-    ctx: Context, verdict: Verdict, fact_id: str, group: list[Stance], mode: ConflictMode
-) -> Verdict:
-    """A verdict that would supersede, blocked: what was believed stays as it was, and the fact
-    just stated or supported is quarantined against it (believed, but doubted) until someone acts."""
-    for newer, replaced in verdict.supersedes:
+    revision = revise_group([_stance(row) for row in rows], fact_id, polarity, opposite, mode, blocking=ctx.blocking)
+    for newer, replaced in revision.refused:
         ctx.block(SUPERSEDE, fact=replaced, by=newer, mode=mode.value)
-    links = tuple(sorted({(other, fact_id) for pair in verdict.links for other in pair if other != fact_id}))
-    me = next(stance for stance in group if stance.id == fact_id)
-    return Verdict(links, () if me.status == "quarantined" else ((fact_id, "quarantined"),))
+    _contradict(ctx, revision.verdict.links)
+    _supersede(ctx, revision.verdict.supersedes)
+    if statuses := revision.statuses:
+        ctx.run("set_fact_status", facts=[{"id": fact, "status": status} for fact, status in statuses])
+    if revision.verdict.conflict is not None:
+        _hold(ctx, namespace, *revision.verdict.conflict)
 
 
 def conflict_mode(ctx: Context, namespace: str, kind: ConflictKind) -> ConflictMode:

@@ -17,7 +17,7 @@ from datetime import datetime
 
 from hippograph.kernel.model import ConflictMode
 
-__all__ = ["Stance", "Verdict", "settle", "settle_polarity"]
+__all__ = ["Revision", "Stance", "Verdict", "revise_group", "settle", "settle_polarity"]
 
 
 @dataclass(frozen=True)
@@ -114,3 +114,35 @@ def settle_polarity(group: Sequence[Stance], fact_id: str, polarity: str, opposi
         if status != stance.status:
             statuses.append((stance.id, status))
     return Verdict(new_links, tuple(statuses))
+
+
+@dataclass(frozen=True)
+class Revision:
+    """A polarity group's verdict as it is written: when the namespace blocks destructive
+    proposals, a verdict that would supersede is refused, its proposals (newer, replaced) kept for
+    History in ``refused``."""
+
+    verdict: Verdict
+    refused: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def statuses(self) -> tuple[tuple[str, str], ...]:
+        """The status changes to write: a replaced fact's status is the supersession's to set."""
+        replaced = {b for _, b in self.verdict.supersedes}
+        return tuple((fact, status) for fact, status in self.verdict.statuses if fact not in replaced)
+
+
+def revise_group(
+    group: Sequence[Stance], fact_id: str, polarity: str, opposite: str, mode: ConflictMode, *, blocking: bool
+) -> Revision:
+    """The revision of ``fact_id``'s polarity group under ``mode``; ``blocking``: the namespace
+    blocks destructive proposals."""
+    verdict = settle(group, fact_id, polarity, opposite, mode)
+    if not (verdict.supersedes and blocking):
+        return Revision(verdict)
+    # What was believed stays as it was, and the fact just stated or supported is quarantined
+    # against it (believed, but doubted) until someone acts.
+    links = tuple(sorted({(other, fact_id) for pair in verdict.links for other in pair if other != fact_id}))
+    me = next(stance for stance in group if stance.id == fact_id)
+    statuses = () if me.status == "quarantined" else ((fact_id, "quarantined"),)
+    return Revision(Verdict(links, statuses), verdict.supersedes)

@@ -5,7 +5,7 @@ which sends it round again to be applied for real."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
@@ -14,7 +14,6 @@ from hippograph.consolidation.commit import commit_episodes
 from hippograph.kernel.events import MemoryEvent
 from hippograph.kernel.priority import Priority
 from hippograph.kernel.validation import validate_namespace
-from hippograph.runtime import Runtime
 from hippograph.store import Store, Transaction
 from hippograph.store.history import history_event
 from hippograph.store.namespaces import ShadowMode, set_shadow_mode, shadow_mode
@@ -25,14 +24,16 @@ SHADOW_ACTOR = "consolidation-shadow"
 PROPOSED = "consolidation_proposed"
 
 
-def shadow_status(runtime: Runtime, namespace: str) -> ShadowMode:
+def shadow_status(store: Store, namespace: str) -> ShadowMode:
     validate_namespace(namespace)
-    return shadow_mode(runtime.store, namespace)
+    return shadow_mode(store, namespace)
 
 
-def switch_shadow_mode(runtime: Runtime, namespace: str, enabled: bool, actor: str) -> ShadowMode:
+def switch_shadow_mode(
+    store: Store, clock: Callable[[], datetime], namespace: str, enabled: bool, actor: str
+) -> ShadowMode:
     validate_namespace(namespace)
-    return set_shadow_mode(runtime.store, namespace, enabled, actor, runtime.clock())
+    return set_shadow_mode(store, namespace, enabled, actor, clock())
 
 
 def shadowed_namespaces(store: Store, namespaces: Iterable[str]) -> set[str]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 from hippograph import __version__
 from hippograph.kernel.metrics import Backlog
-from hippograph.runtime import Runtime
+from hippograph.store import Store
 from hippograph.store.rows import CONSOLIDATION_CENSUS
 
 __all__ = ["DeadLetter", "Status", "backlog", "status"]
@@ -34,11 +36,11 @@ class Status:
     dead_letters: list[DeadLetter]
 
 
-def status(runtime: Runtime, namespace: str | None) -> Status:
-    counts, lag = _census(runtime, namespace)
-    dead = runtime.store.read("dead_letters", namespace=namespace, limit=DEAD_LETTERS_SHOWN)
+def status(store: Store, clock: Callable[[], datetime], namespace: str | None) -> Status:
+    counts, lag = _census(store, clock, namespace)
+    dead = store.read("dead_letters", namespace=namespace, limit=DEAD_LETTERS_SHOWN)
     return Status(
-        backend=runtime.store.dialect.name,
+        backend=store.dialect.name,
         version=__version__,
         raw=counts.get("raw", 0),
         leased=counts.get("leased", 0),
@@ -49,16 +51,16 @@ def status(runtime: Runtime, namespace: str | None) -> Status:
     )
 
 
-def backlog(runtime: Runtime) -> Backlog:
+def backlog(store: Store, clock: Callable[[], datetime]) -> Backlog:
     """Every namespace's backlog, for /metrics."""
-    counts, lag = _census(runtime, None)
+    counts, lag = _census(store, clock, None)
     return Backlog(counts.get("raw", 0), counts.get("leased", 0), counts.get("failed", 0), lag)
 
 
-def _census(runtime: Runtime, namespace: str | None) -> tuple[dict[str, int], float]:
+def _census(store: Store, clock: Callable[[], datetime], namespace: str | None) -> tuple[dict[str, int], float]:
     """Episodes by state, and the age in seconds of the oldest one waiting."""
-    rows = runtime.store.read(CONSOLIDATION_CENSUS, namespace=namespace)
+    rows = store.read(CONSOLIDATION_CENSUS, namespace=namespace)
     counts = {row["state"]: row["count"] for row in rows}
     waiting = [row["oldest"] for row in rows if row["state"] in ("raw", "leased") and row["oldest"] is not None]
-    lag = (runtime.clock() - min(waiting)).total_seconds() if waiting else 0.0
+    lag = (clock() - min(waiting)).total_seconds() if waiting else 0.0
     return counts, max(0.0, lag)

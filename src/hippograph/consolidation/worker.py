@@ -317,7 +317,7 @@ def _warn_lost(batch: list[Row], committed: list[bool]) -> None:
 
 def _derive(runtime: Runtime, batch: list[Row], derived: list[Derived]) -> list[EpisodeWork]:
     """Add what the graph knows to what the texts gave: user aliases and entity resolution."""
-    aliases = {namespace: namespace_aliases(runtime, namespace) for namespace in {e["namespace"] for e in batch}}
+    aliases = {namespace: namespace_aliases(runtime.store, namespace) for namespace in {e["namespace"] for e in batch}}
     extractions = [
         with_alias_mentions(item.extraction, episode["content"], aliases[episode["namespace"]])
         for episode, item in zip(batch, derived, strict=True)
@@ -331,7 +331,7 @@ def _derive(runtime: Runtime, batch: list[Row], derived: list[Derived]) -> list[
             if episode["namespace"] == namespace
             for ref in refs
         ]
-        resolutions[namespace] = resolve_names(runtime, namespace, refs)
+        resolutions[namespace] = resolve_names(runtime.store, runtime.embedder, namespace, refs)
     categorizer = categorizer_for(runtime.embedder)
     return [
         EpisodeWork(

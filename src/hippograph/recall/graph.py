@@ -66,7 +66,9 @@ def query_seeds(runtime: Runtime, namespace: str, query: str) -> QuerySeeds:
     mentions = runtime.extractor.names(query)
     entities: set[str] = set()
     if mentions:
-        resolved = resolve_names(runtime, namespace, [name_ref(m) for m in mentions], by_embedding=False)
+        resolved = resolve_names(
+            runtime.store, runtime.embedder, namespace, [name_ref(m) for m in mentions], by_embedding=False
+        )
         entities = {r.entity_id for r in resolved.values() if r.entity_id is not None}
     return QuerySeeds(
         tuple(sorted(entities)),

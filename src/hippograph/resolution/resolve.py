@@ -13,12 +13,11 @@ from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
-from hippograph.embedding import Vector
+from hippograph.embedding import Embedder, Vector
 from hippograph.extraction.model import EntityType, Mention
 from hippograph.kernel.keys import canonical_key
 from hippograph.kernel.lucene import fulltext_query
 from hippograph.resolution import types
-from hippograph.runtime import Runtime
 from hippograph.store import Row, Store
 from hippograph.store.search import scoped_query
 
@@ -83,14 +82,14 @@ def name_ref(mention: Mention) -> NameRef:
 
 
 def resolve_names(
-    runtime: Runtime, namespace: str, refs: Iterable[NameRef], *, by_embedding: bool = True
+    store: Store, embedder: Embedder, namespace: str, refs: Iterable[NameRef], *, by_embedding: bool = True
 ) -> dict[NameRef, Resolution]:
     """Each name's entity, or a new one; ``by_embedding=False`` stops at spelling, for callers
     that only look up (recall's seeds) and would pay for name embeddings they never store."""
     pending = list(dict.fromkeys(refs))
     resolved: dict[NameRef, Resolution] = {}
 
-    by_key = _by_key(runtime.store.read("entities_by_key", namespace=namespace, keys=sorted({r.key for r in pending})))
+    by_key = _by_key(store.read("entities_by_key", namespace=namespace, keys=sorted({r.key for r in pending})))
     for ref in pending:
         hit = _first_compatible(ref, by_key.get(ref.key, []), same_name=True)
         if hit is not None:
@@ -98,10 +97,10 @@ def resolve_names(
     pending = [ref for ref in pending if ref not in resolved]
 
     if pending:
-        resolved |= _by_spelling(runtime, namespace, pending)
+        resolved |= _by_spelling(store, namespace, pending)
         pending = [ref for ref in pending if ref not in resolved]
     if pending and by_embedding:
-        resolved |= _by_embedding(runtime, namespace, pending)
+        resolved |= _by_embedding(store, embedder, namespace, pending)
     return _mint_together(resolved)
 
 
@@ -143,13 +142,13 @@ def _first_compatible(ref: NameRef, rows: list[Row], *, same_name: bool = False)
     return next((row for row in rows if types.votable(ref.type, row["type"])), None)
 
 
-def _by_spelling(runtime: Runtime, namespace: str, refs: list[NameRef]) -> dict[NameRef, Resolution]:
+def _by_spelling(store: Store, namespace: str, refs: list[NameRef]) -> dict[NameRef, Resolution]:
     queries = [{"key": ref.key, "query": scoped_query(namespace, q)} for ref in refs if (q := fulltext_query(ref.name))]
     candidates = _by_key(
-        runtime.store.read(
+        store.read(
             "entity_candidates",
             namespace=namespace,
-            index=runtime.store.index("entity_search"),
+            index=store.index("entity_search"),
             queries=queries,
             limit=CANDIDATES,
         )
@@ -177,14 +176,14 @@ def _same_spelling(a: str, b: str) -> bool:
     return fuzz.ratio(a, b) >= FUZZY_MIN_RATIO
 
 
-def _by_embedding(runtime: Runtime, namespace: str, refs: list[NameRef]) -> dict[NameRef, Resolution]:
-    vectors = runtime.embedder.embed([ref.name for ref in refs])
+def _by_embedding(store: Store, embedder: Embedder, namespace: str, refs: list[NameRef]) -> dict[NameRef, Resolution]:
+    vectors = embedder.embed([ref.name for ref in refs])
     probes = [
         EntityProbe(ref.key, ref.type, vector)
         for ref, vector in zip(refs, vectors, strict=True)
         if ref.type not in NO_EMBEDDING_MERGE
     ]
-    nearest = _by_key(nearest_entities(runtime.store, namespace, probes))
+    nearest = _by_key(nearest_entities(store, namespace, probes))
     found: dict[NameRef, Resolution] = {}
     for ref, vector in zip(refs, vectors, strict=True):
         hit = _first_compatible(ref, nearest.get(ref.key, []))
