@@ -51,12 +51,14 @@ VERSION = 1
 
 # Labels of the store as a whole, which belong to no namespace and are not exported: API keys
 # (their secrets' hashes stay with the store that issued them), the record of data migrations and
+# of the embedding its vectors were made with, and
 # the store's own secrets (the confirm-token key), the change record memoryEvents reads (each
 # namespace's stream, its counter; kept for a while, then swept), and the request budgets and
 # failed-authentication counts every server shares.
 STORE_LABELS: tuple[str, ...] = (
     "ApiKey",
     "Migration",
+    "EmbeddingModel",
     "Secret",
     "ChangeStream",
     "Change",
