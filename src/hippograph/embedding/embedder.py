@@ -66,11 +66,11 @@ class MiniLMEmbedder:
         # Where texts are cut, and whether the ONNX encoder's weights are int8 (torch, the
         # fallback, cuts at the same place in float32).
         self.spec = spec
-        # int8 passes one text at a time: the encoder quantizes a pass's activations with one
-        # scale for all its texts, so a text's vector would depend on what it was batched with
-        # (cosine ~0.988 alone against in a batch). One text needs no padding either, which
-        # about makes up for the smaller passes (docs/benchmarks.md).
-        self._rows_per_pass = 1 if spec.int8 else batch_size
+        # int8 runs one text at a time (still batch_size texts a turn): the encoder quantizes a
+        # run's activations with one scale for all its texts, so a text's vector would depend on
+        # what it was batched with (cosine ~0.988 alone against in a batch). One text needs no
+        # padding either, which about makes up for the smaller runs (docs/benchmarks.md).
+        self._alone = spec.int8
         self.threads = threads
         self.onnx = onnx
         # Where the ONNX export is kept between processes; None: exported afresh by each.
@@ -211,7 +211,7 @@ class MiniLMEmbedder:
         self.load()
         try:
             exported = onnx_encoder.export(self._model, self.spec.int8)
-            encoder = OnnxEncoder(exported, self.threads, self._rows_per_pass)
+            encoder = OnnxEncoder(exported, self.threads, self.batch_size, alone=self._alone)
         except Exception:
             log.warning("ONNX export of the embedding model failed; texts are embedded by torch", exc_info=True)
             return None
@@ -232,7 +232,7 @@ class MiniLMEmbedder:
         if cached is None:
             return None
         try:
-            encoder = OnnxEncoder(cached, self.threads, self._rows_per_pass)
+            encoder = OnnxEncoder(cached, self.threads, self.batch_size, alone=self._alone)
         except Exception:  # a graph ONNX Runtime refuses: exported again, as if it were absent
             log.warning("the cached ONNX encoder does not load; exporting it again", exc_info=True)
             return None

@@ -111,7 +111,7 @@ class OnnxEncoder:
     """An exported transformer as an ONNX Runtime session, between its tokenizer and the mean
     pooling and normalization all-MiniLM-L6-v2's modules apply."""
 
-    def __init__(self, exported: ExportedEncoder, threads: int, rows_per_run: int = 8) -> None:
+    def __init__(self, exported: ExportedEncoder, threads: int, rows_per_run: int = 8, *, alone: bool = False) -> None:
         import onnxruntime
         from tokenizers import Tokenizer
 
@@ -122,6 +122,7 @@ class OnnxEncoder:
         # Enough characters for the tokens kept: word pieces average ~4 characters of English.
         self._head_chars = exported.max_length * _HEAD_CHARS_PER_TOKEN
         self._rows_per_run = max(1, rows_per_run)
+        self._alone = alone
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -135,26 +136,28 @@ class OnnxEncoder:
         (at its turn, on another thread: the embedder's choice).
 
         Texts of similar length run together (sorted by tokens), a few at a time, so that padding
-        adds little work; a padded token is masked, so it changes no other token's embedding."""
+        adds little work; a padded token is masked, so it changes no other token's embedding.
+        With ``alone``, each text of a pass is its own run, unpadded: int8 activations are
+        quantized with one scale per run, so a text run beside others would get another vector."""
         encodings = self._tokenizer.encode_batch([self._head(text.strip()) for text in texts])
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         vectors: list[list[float]] = [[] for _ in texts]
         for start in range(0, len(order), self._rows_per_run):
             rows = order[start : start + self._rows_per_run]
-            width = max(len(encodings[i].ids) for i in rows)
-            ids = np.zeros((len(rows), width), dtype=np.int64)
-            mask = np.zeros((len(rows), width), dtype=np.int64)
-            for row, i in enumerate(rows):
-                ids[row, : len(encodings[i].ids)] = encodings[i].ids
-                mask[row, : len(encodings[i].ids)] = 1
-            (hidden,) = run_pass(partial(self._session.run, None, {"input_ids": ids, "attention_mask": mask}))
-            # The mean over each text's own tokens, then unit length.
-            weights = mask[:, :, np.newaxis].astype(hidden.dtype)
-            pooled = (hidden * weights).sum(axis=1) / weights.sum(axis=1)
-            pooled /= np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-            for row, i in enumerate(rows):
-                vectors[i] = pooled[row].tolist()
+            runs = [[i] for i in rows] if self._alone else [rows]
+            feeds = [_feed([encodings[i].ids for i in run]) for run in runs]
+            outputs = run_pass(partial(self._run_each, feeds))
+            for run, (_, mask), hidden in zip(runs, feeds, outputs, strict=True):
+                # The mean over each text's own tokens, then unit length.
+                weights = mask[:, :, np.newaxis].astype(hidden.dtype)
+                pooled = (hidden * weights).sum(axis=1) / weights.sum(axis=1)
+                pooled /= np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+                for row, i in enumerate(run):
+                    vectors[i] = pooled[row].tolist()
         return vectors
+
+    def _run_each(self, feeds: list[tuple[Any, Any]]) -> list[Any]:
+        return [self._session.run(None, {"input_ids": ids, "attention_mask": mask})[0] for ids, mask in feeds]
 
     def _head(self, text: str) -> str:
         """As much of ``text`` as the model reads. The tokenizer cuts only after tokenizing all of
@@ -180,6 +183,17 @@ class OnnxEncoder:
             for expected, *vectors in zip(probe_vectors, together, alone)
             for vector in vectors
         )
+
+
+def _feed(rows: list[list[int]]) -> tuple[Any, Any]:
+    """Token ids and attention mask, padded to the longest row."""
+    width = max(len(ids) for ids in rows)
+    ids = np.zeros((len(rows), width), dtype=np.int64)
+    mask = np.zeros((len(rows), width), dtype=np.int64)
+    for row, tokens in enumerate(rows):
+        ids[row, : len(tokens)] = tokens
+        mask[row, : len(tokens)] = 1
+    return ids, mask
 
 
 def export(model: Any, int8: bool) -> ExportedEncoder:
