@@ -38,7 +38,7 @@ PROBES = (
         "Melanie: I finally finished the pottery class, and the bowl I made is now on our kitchen table, "
         "right next to the sunflowers the kids picked at the farm on Saturday."
     ),
-    # Longer than the model reads (256 tokens): the tokenizer must cut it where the model's does.
+    # Longer than the model reads (128 or 256 tokens): the tokenizer must cut it where torch does.
     " ".join(["The lighthouse keeper walked the shore again at dawn."] * 40),
 )
 MIN_PROBE_COSINE = 0.9999
