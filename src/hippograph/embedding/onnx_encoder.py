@@ -83,12 +83,13 @@ class EncoderSpec:
 
     @classmethod
     def parse(cls, name: str) -> EncoderSpec:
-        """The spec ``name`` names; ValueError for a name no spec has."""
+        """The spec ``name`` names; ValueError for a name no spec has (a cut the settings would
+        not take either: a name may come from a file, backup/restore.py)."""
         model, _, rest = name.partition("/")
         weights, _, tokens = rest.partition("/")
         if model != MODEL or weights not in ("int8", "float32") or not tokens.isdigit():
             raise ValueError(f"unknown embedding model {name!r}")
-        return cls(max_tokens=int(tokens), int8=weights == "int8")
+        return cls.of(ModelSettings(embedding_max_tokens=int(tokens), embedding_int8=weights == "int8"))
 
 
 # The settings' spec, which a new store records.
