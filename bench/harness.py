@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -194,15 +194,17 @@ def store_description() -> dict[str, Any]:
 
 
 @contextmanager
-def running_server(data_dir: Path, port: int, *options: str) -> Iterator[subprocess.Popen[bytes]]:
+def running_server(
+    data_dir: Path, port: int, *options: str, settings: Mapping[str, str] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
     """``hippograph serve`` on the store chosen (``use_store``) until the block ends, however it
-    ends, with any further ``options`` (``--no-consolidation``); its output is shown only if the
-    block fails."""
+    ends, with any further ``options`` (``--no-consolidation``) and ``HIPPOGRAPH_*`` ``settings``
+    over the environment's; its output is shown only if the block fails."""
     if on_neo4j():
         claim_neo4j(data_dir)
     # Serve the checkout this script belongs to, installed or not.
     python_path = os.pathsep.join(filter(None, [str(REPO / "src"), os.environ.get("PYTHONPATH")]))
-    env = {**os.environ, "PYTHONPATH": python_path}
+    env = {**os.environ, **(settings or {}), "PYTHONPATH": python_path}
     command = [
         sys.executable,
         "-m",
