@@ -22,7 +22,6 @@ import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +31,12 @@ from harness import (
     REPO,
     GraphQLClient,
     free_port,
-    git_revision,
     load_average,
-    machine,
     running_server,
     store_directory,
     summary,
+    tree_cpu_seconds,
+    write_result,
 )
 
 # The two embeddings, by the settings that choose a new store's.
@@ -58,22 +57,12 @@ class Server:
 
     def capture(self, size: int, batch: list[str]) -> None:
         inputs = [{"namespace": NAMESPACE, "content": text, "agent": "bench"} for text in batch]
-        cpu = self._cpu_seconds()
+        cpu = tree_cpu_seconds(self.process)
         elapsed_ms, data = self.client.post("captureBatch", inputs=inputs)
-        self.cpu_s.setdefault(size, []).append(self._cpu_seconds() - cpu)
+        self.cpu_s.setdefault(size, []).append(tree_cpu_seconds(self.process) - cpu)
         self.wall_ms.setdefault(size, []).append(elapsed_ms)
         if any(item["status"] != "CREATED" for item in data["captureBatch"]):
             raise RuntimeError(f"{self.name}: a batch item was not created: {data['captureBatch'][:2]}")
-
-    def _cpu_seconds(self) -> float:
-        seconds = 0.0
-        for process in [self.process, *self.process.children(recursive=True)]:
-            try:
-                times = process.cpu_times()
-            except psutil.NoSuchProcess:
-                continue
-            seconds += times.user + times.system
-        return seconds
 
 
 @contextmanager
@@ -134,20 +123,7 @@ def main() -> None:
     args = parser.parse_args()
     load_before = load_average()
     measured = measure(args)
-    result = {
-        "machine": machine(),
-        "run": {
-            "date": datetime.now(UTC).isoformat(timespec="seconds"),
-            "command": " ".join(["python", *sys.argv]),
-            **git_revision(),
-            "load_average_before": load_before,
-            "load_average_after": load_average(),
-        },
-        "result": measured,
-    }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2))
-    print(json.dumps(result, indent=2))
+    print(json.dumps(write_result(args.out, measured, load_before), indent=2))
 
 
 if __name__ == "__main__":
