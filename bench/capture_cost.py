@@ -20,17 +20,15 @@ import json
 import random
 import re
 import statistics
-import sys
 import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from harness import REPO, git_revision, load_average, locomo_dev, machine
+from harness import REPO, load_average, locomo_dev, write_result
 
 from hippograph.capture import service
 from hippograph.kernel.config import Settings
@@ -165,19 +163,7 @@ def main() -> None:
     args = parser.parse_args()
     load_before = load_average()
     measured = stemmers(args) if args.stemmers else batches(args)
-    result = {
-        "machine": machine(),
-        "run": {
-            "date": datetime.now(UTC).isoformat(timespec="seconds"),
-            "command": " ".join(["python", *sys.argv]),
-            **git_revision(),
-            "load_average_before": load_before,
-            "load_average_after": load_average(),
-        },
-        "result": measured,
-    }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2))
+    result = write_result(args.out, measured, load_before)
     print(json.dumps(result["result"] if args.stemmers else result["run"], indent=2))
 
 

@@ -8,6 +8,7 @@ sibling; it needs no installed service.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import re
@@ -18,10 +19,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -194,15 +195,17 @@ def store_description() -> dict[str, Any]:
 
 
 @contextmanager
-def running_server(data_dir: Path, port: int, *options: str) -> Iterator[subprocess.Popen[bytes]]:
+def running_server(
+    data_dir: Path, port: int, *options: str, settings: Mapping[str, str] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
     """``hippograph serve`` on the store chosen (``use_store``) until the block ends, however it
-    ends, with any further ``options`` (``--no-consolidation``); its output is shown only if the
-    block fails."""
+    ends, with any further ``options`` (``--no-consolidation``) and ``HIPPOGRAPH_*`` ``settings``
+    over the environment's; its output is shown only if the block fails."""
     if on_neo4j():
         claim_neo4j(data_dir)
     # Serve the checkout this script belongs to, installed or not.
     python_path = os.pathsep.join(filter(None, [str(REPO / "src"), os.environ.get("PYTHONPATH")]))
-    env = {**os.environ, "PYTHONPATH": python_path}
+    env = {**os.environ, **(settings or {}), "PYTHONPATH": python_path}
     command = [
         sys.executable,
         "-m",
@@ -303,16 +306,39 @@ class CpuMeter:
         }
 
     def _tree_seconds(self) -> float:
-        """CPU seconds of the process and its live children; a child that exited meanwhile is not
-        counted (the server's workers live as long as it does)."""
-        seconds = 0.0
-        for process in [self.process, *self.process.children(recursive=True)]:
-            try:
-                times = process.cpu_times()
-            except psutil.NoSuchProcess:
-                continue
-            seconds += times.user + times.system
-        return seconds
+        return tree_cpu_seconds(self.process)
+
+
+def tree_cpu_seconds(root: psutil.Process) -> float:
+    """CPU seconds of a process and its live children; a child that exited meanwhile is not
+    counted (a server's workers live as long as it does)."""
+    seconds = 0.0
+    for process in [root, *root.children(recursive=True)]:
+        try:
+            times = process.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        seconds += times.user + times.system
+    return seconds
+
+
+def write_result(out: Path, measured: Any, load_before: list[float]) -> dict[str, Any]:
+    """The machine, the run and what it measured, written to ``out`` as JSON, and returned."""
+    result = {"machine": machine(), "run": run_record(load_before), "result": measured}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2))
+    return result
+
+
+def run_record(load_before: list[float]) -> dict[str, Any]:
+    """What a result file says of its run: when, the command, the commit, the load around it."""
+    return {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "command": " ".join(["python", *sys.argv]),
+        **git_revision(),
+        "load_average_before": load_before,
+        "load_average_after": load_average(),
+    }
 
 
 def machine() -> dict[str, Any]:

@@ -14,7 +14,7 @@ against the turns of its conversation before it, as capture compares it with the
 (the ``candidates`` closest at or above ``near``): how many would be stored as duplicates, how many
 linked, and how many of the turns a LoCoMo question cites as evidence are among the merged.
 
-    python bench/near_duplicates_eval.py [--locomo] [--out FILE]
+    python bench/near_duplicates_eval.py [--locomo] [--embedding all-MiniLM-L6-v2/float32/256] [--out FILE]
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from hippograph.embedding import MiniLMEmbedder
+from hippograph.embedding import DEFAULT_SPEC, FLOAT32_256, EncoderSpec, MiniLMEmbedder, onnx_cache
 from hippograph.kernel.config import DedupSettings
 from hippograph.kernel.text.novelty import Overlap, Tiers, compare, signature
 
@@ -92,15 +92,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "near_duplicates.json")
     parser.add_argument("--locomo", action="store_true", help="also count what the tiers merge among LoCoMo turns")
+    parser.add_argument(
+        "--embedding",
+        type=EncoderSpec.parse,
+        default=DEFAULT_SPEC,
+        help=f"the embedding, as a store records it (default {DEFAULT_SPEC.name}; before: {FLOAT32_256.name})",
+    )
     args = parser.parse_args()
     rows = [json.loads(line) for line in DATA.read_text().splitlines()]
-    embedder = MiniLMEmbedder()
+    embedder = MiniLMEmbedder(cache_dir=onnx_cache.default_dir(), spec=args.embedding)
     stored = np.asarray(embedder.embed([row["stored"] for row in rows]))
     new = np.asarray(embedder.embed([row["new"] for row in rows]))
     cosines = [float(c) for c in (stored * new).sum(axis=1)]
     signatures = [(signature(row["new"]), signature(row["stored"])) for row in rows]
     labels = Counter(row["label"] for row in rows)
-    report: dict[str, Any] = {"pairs": len(rows), "labels": dict(labels), "runs": []}
+    report: dict[str, Any] = {"embedding": args.embedding.name, "pairs": len(rows), "labels": dict(labels), "runs": []}
     for semantic, near in ((DEFAULTS.semantic, DEFAULTS.near), (0.95, 0.80), (0.90, 0.85)):
         tiers = Tiers(semantic, near)
         tiered = [compare(a, b, c, tiers) for (a, b), c in zip(signatures, cosines, strict=True)]

@@ -47,6 +47,7 @@ from harness import (
     running_server,
     store_directory,
     summary,
+    tree_cpu_seconds,
     use_store,
 )
 from load import Client, Tally, load_corpus, recall, wait_consolidated
@@ -75,15 +76,7 @@ def statements(base_url: str) -> dict[str, Counter[str]]:
 
 
 def tree_cpu_s(pid: int) -> float:
-    process = psutil.Process(pid)
-    total = 0.0
-    for each in [process, *process.children(recursive=True)]:
-        try:
-            times = each.cpu_times()
-        except psutil.NoSuchProcess:
-            continue
-        total += times.user + times.system
-    return total
+    return tree_cpu_seconds(psutil.Process(pid))
 
 
 def neo4j_cpu_s() -> float:

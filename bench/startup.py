@@ -18,7 +18,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -28,9 +27,9 @@ from harness import (
     GraphQLClient,
     add_store_option,
     free_port,
-    git_revision,
     load_average,
     machine,
+    run_record,
     running_server,
     stop,
     use_store,
@@ -86,13 +85,7 @@ def main() -> int:
         runs = [timed_start(data_dir) for _ in range(args.runs)]
     results = {
         "machine": machine(),
-        "run": {
-            "date": datetime.now(UTC).isoformat(timespec="seconds"),
-            "command": " ".join(["python", *sys.argv]),
-            **git_revision(),
-            "load_average_before": load_before,
-            "load_average_after": load_average(),
-        },
+        "run": run_record(load_before),
         "runs": runs,
         "median": {key: statistics.median(run[key] for run in runs) for key in ("ready_s", "models_loaded_s")},
     }

@@ -25,6 +25,7 @@ from support.own_store import store_of_its_own
 from support.processes import REPO, free_port, hippograph_process
 
 from hippograph.backup.format import STORE_LABELS, STRUCTURAL_TYPES
+from hippograph.embedding import FLOAT32_256, EncoderSpec
 from hippograph.store.namespaces import NODE_LABELS
 
 LOCOMO = REPO.parent / "shared" / "bench" / "locomo-dev.json"
@@ -277,11 +278,16 @@ def census(server: Server, data_dir: Path, log: Path) -> dict[str, Any]:
     assert code == 0, text
     status = json.loads(out)
     stats = server.gql.data("stats", namespace=NAMESPACE)["stats"]
-    return {"nodes": status["nodes"], "relationships": status["relationships"], "stats": stats}
+    return {
+        "nodes": status["nodes"],
+        "relationships": status["relationships"],
+        "embedding": status["embedding"],
+        "stats": stats,
+    }
 
 
 @pytest.mark.process
-def test_every_kind_of_thing_is_in_the_file(exported: tuple[Server, Path]) -> None:
+def test_every_kind_of_thing_is_in_the_file(workdir: Path, exported: tuple[Server, Path]) -> None:
     records = [json.loads(line) for line in exported[1].read_text().splitlines()]
     labels = {r["node"] for r in records if "node" in r}
     types = {r["relationship"] for r in records if "relationship" in r}
@@ -297,6 +303,8 @@ def test_every_kind_of_thing_is_in_the_file(exported: tuple[Server, Path]) -> No
     assert any(len(e["observed_by"]) == 2 for e in episodes)
     assert any(e.get("forgotten_at") for e in episodes) and any(e.get("pinned") for e in episodes)
     assert all("$float32" in e["embedding"] for e in episodes)
+    # The embedding the original's store records, which made every vector in the file.
+    assert records[0]["embedding"] == census(exported[0], workdir / "original", workdir / "census-h.log")["embedding"]
     nodes, relationships = sum("node" in r for r in records), sum("relationship" in r for r in records)
     assert records[-1] == {"end": {"nodes": nodes, "relationships": relationships}}
 
@@ -318,6 +326,9 @@ def test_the_copy_is_the_original(workdir: Path, exported: tuple[Server, Path], 
     with gzip.open(again, "rt", encoding="utf-8") as stream:
         copied = stream.read().splitlines()
     assert json.loads(copied[0])["namespaces"] == [NAMESPACE]
+    # The new store took the file's embedding, and names it as the original did.
+    assert json.loads(copied[0])["embedding"] == json.loads(export_file.read_text().splitlines()[0])["embedding"]
+    assert before["embedding"] == after["embedding"]
     assert sorted(copied[1:]) == sorted(export_file.read_text().splitlines()[1:])
 
 
@@ -418,37 +429,83 @@ def test_a_failure_midway_removes_what_was_written(
     """Into the copy's store, as another namespace whose facts keep the ids the copy holds: the
     sessions, episodes and entities go in, the facts collide, and all of it is removed again."""
     other = "conv-26-again"
-    lines = []
-    for line in _lines(exported[1]):
+    source = workdir / "collides.jsonl"
+    source.write_text("\n".join(_as_namespace(_lines(exported[1]), other, keep_ids={"Fact"})) + "\n")
+    code, _, log = cli(
+        "import", str(source), data_dir=workdir / "copy", log=workdir / "collides.log", store=restored.store
+    )
+    assert code == 2, log
+    assert "what it had written was removed, and the store is as it was" in log, log
+    assert _holds_nothing(workdir, restored, other)
+
+
+def _as_namespace(lines: list[str], other: str, keep_ids: set[str]) -> list[str]:
+    """The export's records as namespace ``other``'s, every id but those of ``keep_ids``' labels
+    changed."""
+    renamed = []
+    for line in lines:
         record = json.loads(line)
         if "format" in record:
             record["namespaces"] = [other]
         elif "node" in record:
             props = record["properties"]
             props["namespace" if record["node"] != "Namespace" else "name"] = other
-            if record["node"] not in ("Fact", "Namespace"):
+            if record["node"] not in keep_ids | {"Namespace"}:
                 props["id"] = "again-" + props["id"]
         elif "relationship" in record:
             for end in (record["start"], record["end"]):
-                if end[0] != "Fact":
+                if end[0] not in keep_ids:
                     end[1] = "again-" + end[1]
-        lines.append(json.dumps(record))
-    source = workdir / "collides.jsonl"
-    source.write_text("\n".join(lines) + "\n")
-    code, _, log = cli(
-        "import", str(source), data_dir=workdir / "copy", log=workdir / "collides.log", store=restored.store
-    )
-    assert code == 2, log
-    assert "what it had written was removed, and the store is as it was" in log, log
-    status = cli(
+        renamed.append(json.dumps(record))
+    return renamed
+
+
+def _holds_nothing(workdir: Path, server: Server, namespace: str) -> bool:
+    code, out, log = cli(
         "status",
         "--namespace",
-        other,
+        namespace,
         data_dir=workdir / "copy",
-        log=workdir / "collides-status.log",
-        store=restored.store,
+        log=workdir / f"{namespace}-status.log",
+        store=server.store,
     )
-    assert json.loads(status[1])["nodes"] == {} and json.loads(status[1])["relationships"] == {}
+    assert code == 0, log
+    return bool(json.loads(out)["nodes"] == {} and json.loads(out)["relationships"] == {})
+
+
+@pytest.mark.process
+@pytest.mark.parametrize("embedding", ["another", None])
+def test_a_file_of_another_embedding_is_refused_and_nothing_is_written(
+    workdir: Path, exported: tuple[Server, Path], restored: Server, embedding: str | None
+) -> None:
+    """Into the copy's store, which holds vectors of the original's embedding, as a namespace it
+    does not hold: a file whose header names another embedding, and one from before the header
+    named it (float32 weights cutting at 256 tokens, what every vector was made with then)."""
+    other = f"conv-26-{embedding or 'old'}"
+    lines = _as_namespace(_lines(exported[1]), other, keep_ids=set())
+    first = json.loads(lines[0])
+    stored = EncoderSpec.parse(first["embedding"])
+    if embedding is None:
+        del first["embedding"]
+        named = FLOAT32_256
+    else:
+        named = FLOAT32_256 if stored != FLOAT32_256 else EncoderSpec(max_tokens=128, int8=True)
+        first["embedding"] = named.name
+    if named == stored:
+        pytest.skip("the original's store embeds as exports from before the header did")
+    source = workdir / f"{other}.jsonl"
+    source.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    code, _, log = cli(
+        "import", str(source), data_dir=workdir / "copy", log=workdir / f"{other}.log", store=restored.store
+    )
+    assert code == 2, log
+    [message] = [line for line in log.splitlines() if line.startswith("hippograph import:")]
+    assert message == (
+        f"hippograph import: the file's vectors were made with the embedding {named.name} and this store's "
+        f"with {stored.name}, and vectors of two embeddings do not compare: import the file into a new "
+        "store, which takes its embedding; nothing was imported"
+    )
+    assert _holds_nothing(workdir, restored, other)
 
 
 def test_the_export_knows_every_label_and_type_of_the_schema() -> None:

@@ -1,5 +1,5 @@
 """The export format's values: every stored type comes back as it went out, and a value the format
-has no form for is refused without being quoted."""
+has no form for is refused without being quoted; its header names the embedding of its vectors."""
 
 from __future__ import annotations
 
@@ -13,9 +13,13 @@ from hippograph.backup.format import (
     RecordError,
     decode_properties,
     encode_properties,
+    header,
     is_export,
     open_text,
 )
+from hippograph.backup.restore import check
+from hippograph.embedding import DEFAULT_SPEC, FLOAT32_256
+from hippograph.kernel.errors import HippographError
 
 SECRET = "sk-proj-Zq7vR2mK9pL4xN8bT3wY6cF1hJ5dG0aE"
 
@@ -82,3 +86,32 @@ def test_gzip_is_recognised_by_its_content(tmp_path: Path) -> None:
     assert is_export(tmp_path / "plain.jsonl") and is_export(tmp_path / "packed-renamed.jsonl")
     (tmp_path / "captures.jsonl").write_text(json.dumps({"content": "hi"}) + "\n")
     assert not is_export(tmp_path / "captures.jsonl")
+
+
+def _file(tmp_path: Path, first: dict[str, object]) -> Path:
+    path = tmp_path / "export.jsonl"
+    path.write_text(json.dumps(first) + "\n" + json.dumps({"end": {"nodes": 0, "relationships": 0}}) + "\n")
+    return path
+
+
+def test_the_header_names_the_embedding_and_an_import_reads_it(tmp_path: Path) -> None:
+    first = header(["x"], datetime(2026, 11, 28, tzinfo=UTC), "1.0", DEFAULT_SPEC.name)
+    assert first["embedding"] == "all-MiniLM-L6-v2/int8/128"
+    assert check(_file(tmp_path, first)).embedding == DEFAULT_SPEC
+
+
+def test_a_header_without_an_embedding_is_an_export_from_before_it_float32_at_256_tokens(tmp_path: Path) -> None:
+    first = header(["x"], datetime(2026, 11, 28, tzinfo=UTC), "0.9", DEFAULT_SPEC.name)
+    del first["embedding"]
+    assert check(_file(tmp_path, first)).embedding == FLOAT32_256
+
+
+@pytest.mark.parametrize("embedding", ["all-MiniLM-L12-v2/float16/512", "all-MiniLM-L6-v2/int8/100000", 128, SECRET])
+def test_an_embedding_this_version_cannot_make_is_refused_on_line_1(tmp_path: Path, embedding: object) -> None:
+    first = {**header(["x"], datetime(2026, 11, 28, tzinfo=UTC), "9.0", DEFAULT_SPEC.name), "embedding": embedding}
+    with pytest.raises(HippographError) as error:
+        check(_file(tmp_path, first))
+    assert error.value.code == "BAD_INPUT" and error.value.details == {"line": 1}
+    assert error.value.message == (
+        "line 1: the header's embedding is not one this Hippograph makes; nothing was imported"
+    )

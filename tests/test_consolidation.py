@@ -12,7 +12,7 @@ from support.operations import capture_turns, consolidate_over_api, entity_id
 
 from hippograph.consolidation.leases import lease
 from hippograph.consolidation.worker import consolidate, consolidate_leased, requeue
-from hippograph.embedding import MiniLMEmbedder
+from hippograph.embedding import FLOAT32_256, MiniLMEmbedder, onnx_cache
 from hippograph.kernel.keys import canonical_key
 from hippograph.resolution.resolve import NameRef, resolve_names
 from hippograph.runtime import Runtime
@@ -209,9 +209,11 @@ def test_a_fact_stated_twice_in_one_batch_is_one_fact_with_two_supports(
 
 
 def test_small_embedding_batches_give_the_vectors_of_one_padded_batch(runtime: Runtime) -> None:
-    """The batch size only changes how much padding each pass computes, not the vectors."""
+    """The batch size only changes how much padding each pass computes, not the vectors (float32:
+    int8 passes take one text at a time)."""
     texts = [f"Caroline said she {'really ' * n}liked the pottery class in Boston." for n in range(20)]
     assert runtime.settings.models.embedding_batch_size < len(texts)
-    one_pass = MiniLMEmbedder(batch_size=len(texts), query_cache_size=1, onnx=False).embed(texts)
-    for small, padded in zip(runtime.embedder.embed(texts), one_pass):
+    small_passes = MiniLMEmbedder(query_cache_size=1, cache_dir=onnx_cache.default_dir(), spec=FLOAT32_256)
+    one_pass = MiniLMEmbedder(batch_size=len(texts), query_cache_size=1, onnx=False, spec=FLOAT32_256).embed(texts)
+    for small, padded in zip(small_passes.embed(texts), one_pass):
         assert sum(a * b for a, b in zip(small, padded)) > 0.99999

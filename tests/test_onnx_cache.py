@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from hippograph.embedding import MiniLMEmbedder, onnx_cache
+from hippograph.embedding import DEFAULT_SPEC, FLOAT32_256, MiniLMEmbedder, onnx_cache
 from hippograph.embedding.onnx_encoder import PROBES, ExportedEncoder
 
 EXPORT = ExportedEncoder(
@@ -35,10 +35,11 @@ def test_the_key_follows_every_model_file(tmp_path: Path) -> None:
     (tmp_path / "pooling").mkdir()
     (tmp_path / "model.safetensors").write_bytes(b"weights")
     (tmp_path / "pooling" / "config.json").write_text("{}", encoding="utf-8")
-    first = onnx_cache.key(tmp_path)
-    assert onnx_cache.key(tmp_path) == first
+    first = onnx_cache.key(tmp_path, DEFAULT_SPEC)
+    assert onnx_cache.key(tmp_path, DEFAULT_SPEC) == first
+    assert onnx_cache.key(tmp_path, FLOAT32_256) != first  # another spec, another graph
     (tmp_path / "pooling" / "config.json").write_text('{"mean": true}', encoding="utf-8")
-    assert onnx_cache.key(tmp_path) != first
+    assert onnx_cache.key(tmp_path, DEFAULT_SPEC) != first
 
 
 @pytest.mark.slow

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol, runtime_checkable
 
-from hippograph.embedding import Embedder, MiniLMEmbedder, onnx_cache
+from hippograph.embedding import Embedder, EncoderSpec, MiniLMEmbedder, onnx_cache
+from hippograph.embedding.store_record import store_spec
 from hippograph.extraction.derive import DerivePool
 from hippograph.extraction.lazy import LazyExtractor, TextExtractor
 from hippograph.kernel.config import Settings
@@ -82,6 +83,7 @@ def open_runtime(settings: Settings) -> Runtime:
     store = open_store(settings)
     try:
         store.setup_schema()
+        spec = store_spec(store, EncoderSpec.of(settings.models))
     except Exception:
         store.close()
         raise
@@ -94,6 +96,7 @@ def open_runtime(settings: Settings) -> Runtime:
         on_load=_freeze_loaded_objects,
         gate=PriorityGate("model", settings.models.embedding_concurrency, settings.server.priority_max_wait_s),
         pass_niceness=settings.models.embedding_niceness,
+        spec=spec,
     )
     extractor = LazyExtractor(on_load=_freeze_loaded_objects)
     pool = None
@@ -104,6 +107,7 @@ def open_runtime(settings: Settings) -> Runtime:
             settings.models.torch_threads,
             settings.consolidation.niceness,
             model_cache_dir,
+            spec,
         )
     return Runtime(settings, store, embedder, extractor, AccessLog(store), derive_pool=pool)
 

@@ -25,6 +25,7 @@ from hippograph.backup.format import (
     open_text,
     relationship_types,
 )
+from hippograph.embedding.store_record import exported_spec
 from hippograph.kernel.errors import bad_input
 from hippograph.store import Row, Store, Transaction
 from hippograph.store.namespaces import NAMESPACE_LABEL, NODE_LABELS
@@ -86,7 +87,7 @@ def _write(store: Store, namespaces: list[str], out: IO[str], now: datetime, pro
     report = ExportReport(namespaces)
     known_types = relationship_types()
     written: set[str] = set()  # the ids of exported nodes, which relationships may end at
-    _line(out, header(namespaces, now, __version__))
+    _line(out, header(namespaces, now, __version__, exported_spec(store).name))
     with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
         for namespace in namespaces:
             for row in store.read(EXPORT_NAMESPACE_RECORD, namespace=namespace):

@@ -1,6 +1,7 @@
 """The export file: JSON Lines, one header, node records, relationship records, one end record.
 
-    {"format": "hippograph-export", "version": 1, "namespaces": ["ns"], "exported_at": "...", ...}
+    {"format": "hippograph-export", "version": 1, "namespaces": ["ns"], "exported_at": "...",
+     "embedding": "all-MiniLM-L6-v2/int8/128", ...}
     {"node": "Episode", "properties": {"id": "01J...", "namespace": "ns", "embedding": {"$float32": "..."}, ...}}
     {"relationship": "MENTIONS", "start": ["Episode", "01J..."], "end": ["Entity", "01J..."], "properties": {...}}
     {"end": {"nodes": 1234, "relationships": 5678}}
@@ -11,6 +12,12 @@ and spells a float vector in ~20 characters a number, so two values are tagged o
 property is never a map, so an object is always a tag): ``{"$datetime": ISO-8601}`` and
 ``{"$float32": base64 of little-endian float32}`` for a list of floats that float32 holds exactly
 (embeddings: the model computes them in float32).
+
+The header names the embedding the vectors were made with (the exporting store's record,
+embedding/store_record.py), since vectors of two embeddings do not compare: an import into a
+store whose vectors another embedding made is refused. A file without it was written before the
+record, when every vector was made with float32 weights cutting at 256 tokens, and restore.py
+reads it so.
 """
 
 from __future__ import annotations
@@ -51,12 +58,14 @@ VERSION = 1
 
 # Labels of the store as a whole, which belong to no namespace and are not exported: API keys
 # (their secrets' hashes stay with the store that issued them), the record of data migrations and
+# of the embedding its vectors were made with, and
 # the store's own secrets (the confirm-token key), the change record memoryEvents reads (each
 # namespace's stream, its counter; kept for a while, then swept), and the request budgets and
 # failed-authentication counts every server shares.
 STORE_LABELS: tuple[str, ...] = (
     "ApiKey",
     "Migration",
+    "EmbeddingModel",
     "Secret",
     "ChangeStream",
     "Change",
@@ -106,13 +115,14 @@ def namespace_of(label: str, properties: dict[str, Any]) -> Any:
     return properties.get(key_property(label) if label == NAMESPACE_LABEL else "namespace")
 
 
-def header(namespaces: Iterable[str], exported_at: datetime, version: str) -> dict[str, Any]:
+def header(namespaces: Iterable[str], exported_at: datetime, version: str, embedding: str) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
         "namespaces": list(namespaces),
         "exported_at": exported_at.isoformat(),
         "hippograph": version,
+        "embedding": embedding,
     }
 
 

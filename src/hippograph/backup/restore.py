@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,8 @@ from hippograph.backup.format import (
     open_text,
     relationship_types,
 )
+from hippograph.embedding import FLOAT32_256, EncoderSpec
+from hippograph.embedding.store_record import ImportEmbedding, UnknownEmbedding, settle_import
 from hippograph.kernel.errors import ErrorCode, HippographError, bad_input, not_json
 from hippograph.kernel.text.stems import stems
 from hippograph.store import Row, Store, Transaction, UniquenessConflict
@@ -33,7 +36,7 @@ from hippograph.store.namespaces import NAMESPACE_LABEL, NODE_LABELS, delete_nam
 from hippograph.store.rows import NAMESPACE_RECORD_EXISTS
 from hippograph.store.search import STEMS_FIELD
 
-__all__ = ["ImportPlan", "Node", "Relationship", "check", "refuse_present", "undo", "write"]
+__all__ = ["ImportPlan", "Node", "Relationship", "check", "refuse_present", "settle_embedding", "undo", "write"]
 
 BATCH = 500
 
@@ -60,6 +63,9 @@ class ImportPlan:
     """What a checked file holds."""
 
     namespaces: list[str]
+    # The embedding the file's vectors were made with (a file from before the header named it:
+    # float32 weights cutting at 256 tokens, what every vector was made with then).
+    embedding: EncoderSpec = FLOAT32_256
     nodes: dict[str, int] = field(default_factory=dict)
     relationships: dict[str, int] = field(default_factory=dict)
 
@@ -106,6 +112,24 @@ def refuse_present(store: Store, plan: ImportPlan) -> None:
             _holds(store, label, namespace) for label in NODE_LABELS if label != NAMESPACE_LABEL
         ):
             raise bad_input(f"the store already holds namespace {namespace!r}; nothing was imported")
+
+
+def settle_embedding(store: Store, plan: ImportPlan) -> bool:
+    """Fail, writing nothing, if the store holds vectors another embedding made than the file's;
+    a store that holds none records the file's (True: it did, and embeds with it from now on)."""
+    try:
+        decision, stored = settle_import(store, plan.embedding)
+    except UnknownEmbedding as error:
+        raise bad_input(f"{error}; nothing was imported") from None
+    if decision is ImportEmbedding.REFUSE:
+        raise bad_input(
+            f"the file's vectors were made with the embedding {plan.embedding.name} and this store's with "
+            f"{stored.name}, and vectors of two embeddings do not compare: import the file into a new store, "
+            "which takes its embedding; nothing was imported",
+            file_embedding=plan.embedding.name,
+            store_embedding=stored.name,
+        )
+    return decision is ImportEmbedding.ADOPT
 
 
 def _holds(store: Store, label: str, namespace: str) -> bool:
@@ -172,7 +196,19 @@ def _plan(first: tuple[int, dict[str, Any]] | None) -> ImportPlan:
     namespaces = record.get("namespaces")
     if not isinstance(namespaces, list) or not all(isinstance(ns, str) and ns for ns in namespaces):
         raise _bad(number, "the header's namespaces must be a list of names")
-    return ImportPlan(list(dict.fromkeys(namespaces)))
+    return ImportPlan(list(dict.fromkeys(namespaces)), _embedding(number, record.get("embedding")))
+
+
+def _embedding(number: int, name: Any) -> EncoderSpec:
+    if name is None:
+        return FLOAT32_256
+    spec = None
+    if isinstance(name, str):
+        with suppress(ValueError):
+            spec = EncoderSpec.parse(name)
+    if spec is None:
+        raise _bad(number, "the header's embedding is not one this Hippograph makes")
+    return spec
 
 
 def _node(record: dict[str, Any]) -> Node:

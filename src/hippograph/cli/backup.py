@@ -75,7 +75,7 @@ def _export(settings: Settings, args: argparse.Namespace) -> int:
 def _restore(settings: Settings, path: Path) -> int:
     from tqdm import tqdm
 
-    from hippograph.backup.restore import check, refuse_present, write
+    from hippograph.backup.restore import check, refuse_present, settle_embedding, write
     from hippograph.store import open_store
 
     plan = check(path)  # before the store opens: a bad file fails in a second, whatever the store
@@ -83,6 +83,7 @@ def _restore(settings: Settings, path: Path) -> int:
     try:
         store.setup_schema()  # the file may be the first thing a new store holds
         refuse_present(store, plan)
+        adopted = settle_embedding(store, plan)
         with tqdm(total=plan.records, unit="record", disable=not sys.stderr.isatty()) as bar:
             write(store, path, plan, bar.update)
     finally:
@@ -90,6 +91,12 @@ def _restore(settings: Settings, path: Path) -> int:
     nodes, relationships = sum(plan.nodes.values()), sum(plan.relationships.values())
     names = ", ".join(plan.namespaces)
     print(f"imported {nodes} nodes and {relationships} relationships into namespaces {names} from {path}")
+    if adopted:
+        # A server started before the import read the record it replaced, and embeds with that.
+        print(
+            f"the store's vectors are made with {plan.embedding.name} from now on, as the file's were: "
+            "restart any server running on it"
+        )
     return 0
 
 

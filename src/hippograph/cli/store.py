@@ -83,12 +83,15 @@ def _status(settings: Settings, args: argparse.Namespace) -> int:
     import json
 
     from hippograph.consolidation.status import status
+    from hippograph.embedding.store_record import exported_spec
     from hippograph.runtime import open_runtime
 
     namespace = args.namespace
     runtime = open_runtime(settings)
     try:
         report = dataclasses.asdict(status(runtime.store, runtime.clock, namespace))
+        # The store's record (open_runtime made one if it had none): what an export names.
+        report["embedding"] = exported_spec(runtime.store).name
         if namespace is not None:
             report["nodes"] = {
                 r["label"]: r["count"] for r in runtime.store.read(CENSUS_NAMESPACE, namespace=namespace)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from hippograph.embedding import onnx_cache, onnx_encoder
-from hippograph.embedding.onnx_encoder import OnnxEncoder
+from hippograph.embedding.onnx_encoder import DEFAULT_SPEC, EncoderSpec, OnnxEncoder
 from hippograph.kernel.metrics import EMBEDDED_TEXTS, EMBEDDING_SECONDS, timed
 from hippograph.kernel.priority import Priority, PriorityGate, lower_thread_priority
 
@@ -60,8 +60,17 @@ class MiniLMEmbedder:
         on_load: Callable[[], None] = lambda: None,
         gate: PriorityGate | None = None,
         pass_niceness: int = 0,
+        spec: EncoderSpec = DEFAULT_SPEC,
     ) -> None:
         self.batch_size = batch_size
+        # Where texts are cut, and whether the ONNX encoder's weights are int8 (torch, the
+        # fallback, cuts at the same place in float32).
+        self.spec = spec
+        # int8 runs one text at a time (still batch_size texts a turn): the encoder quantizes a
+        # run's activations with one scale for all its texts, so a text's vector would depend on
+        # what it was batched with (cosine ~0.988 alone against in a batch). One text needs no
+        # padding either, which about makes up for the smaller runs (docs/benchmarks.md).
+        self._alone = spec.int8
         self.threads = threads
         self.onnx = onnx
         # Where the ONNX export is kept between processes; None: exported afresh by each.
@@ -109,7 +118,9 @@ class MiniLMEmbedder:
                 transformers.utils.logging.disable_progress_bar()  # type: ignore[no-untyped-call]
 
                 path = str(_model_dir())
-                self._model = SentenceTransformer(path, device="cpu")
+                model = SentenceTransformer(path, device="cpu")
+                model.max_seq_length = self.spec.max_tokens
+                self._model = model
                 log.info("embedding model loaded from %s", path)
                 self._on_load()
 
@@ -189,7 +200,7 @@ class MiniLMEmbedder:
         entry = None
         if self.cache_dir is not None:
             try:
-                entry = onnx_cache.key(_model_dir())
+                entry = onnx_cache.key(_model_dir(), self.spec)
             except OSError:
                 log.warning("cannot read the model to name its cached ONNX encoder", exc_info=True)
         if entry is not None:
@@ -199,12 +210,12 @@ class MiniLMEmbedder:
 
         self.load()
         try:
-            exported = onnx_encoder.export(self._model)
-            encoder = OnnxEncoder(exported, self.threads, self.batch_size)
+            exported = onnx_encoder.export(self._model, self.spec.int8)
+            encoder = OnnxEncoder(exported, self.threads, self.batch_size, alone=self._alone)
         except Exception:
             log.warning("ONNX export of the embedding model failed; texts are embedded by torch", exc_info=True)
             return None
-        if not encoder.matches(exported.probe_vectors):
+        if not encoder.matches(exported.probe_vectors, self.spec.min_probe_cosine):
             log.warning("the ONNX export of the embedding model disagrees with torch; texts are embedded by torch")
             return None
         if entry is not None:
@@ -221,11 +232,11 @@ class MiniLMEmbedder:
         if cached is None:
             return None
         try:
-            encoder = OnnxEncoder(cached, self.threads, self.batch_size)
+            encoder = OnnxEncoder(cached, self.threads, self.batch_size, alone=self._alone)
         except Exception:  # a graph ONNX Runtime refuses: exported again, as if it were absent
             log.warning("the cached ONNX encoder does not load; exporting it again", exc_info=True)
             return None
-        if not encoder.matches(cached.probe_vectors):
+        if not encoder.matches(cached.probe_vectors, self.spec.min_probe_cosine):
             log.warning("the cached ONNX encoder disagrees with its probes; exporting it again")
             return None
         log.info("ONNX encoder loaded from %s", self.cache_dir)

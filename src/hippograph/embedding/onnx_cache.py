@@ -1,8 +1,8 @@
 """The exported ONNX encoder on disk, so that a process exports it once rather than at every start.
 
 An export is only as good as what it was built from, so an entry is named by a key over all of it:
-every file of the model directory, the versions of the libraries that load and trace the model,
-the opset, and the exporter's own source. A new wheel, library or exporter means a new entry,
+every file of the model directory, the versions of the libraries that load, trace and quantize
+the model, the opset, the spec (where texts are cut, int8 or not), and the exporter's own source. A new wheel, library or exporter means a new entry,
 never a stale one. Entries are written whole (a temporary file, then a rename) and read back only
 if the graph's checksum matches; the caller then checks the probe vectors before trusting it.
 """
@@ -18,14 +18,14 @@ from importlib import metadata
 from pathlib import Path
 
 from hippograph.embedding import onnx_encoder
-from hippograph.embedding.onnx_encoder import ExportedEncoder
+from hippograph.embedding.onnx_encoder import EncoderSpec, ExportedEncoder
 
 log = logging.getLogger(__name__)
 
 # The libraries whose code shapes the exported graph: they trace and serialize it (torch, onnx),
 # define the model's modules (transformers), load its weights and tokenizer (sentence-transformers,
-# tokenizers).
-_LIBRARIES = ("torch", "onnx", "transformers", "sentence-transformers", "tokenizers")
+# tokenizers), and quantize it (onnxruntime).
+_LIBRARIES = ("torch", "onnx", "transformers", "sentence-transformers", "tokenizers", "onnxruntime")
 
 
 def default_dir() -> Path:
@@ -34,15 +34,15 @@ def default_dir() -> Path:
     return Path(base) / "hippograph"
 
 
-def key(model_dir: Path) -> str:
-    """What an export of the model in ``model_dir`` depends on, as a hex digest."""
+def key(model_dir: Path, spec: EncoderSpec) -> str:
+    """What an export of the model in ``model_dir`` to ``spec`` depends on, as a hex digest."""
     digest = hashlib.sha256()
     for path in sorted(p for p in model_dir.rglob("*") if p.is_file()):
         digest.update(str(path.relative_to(model_dir)).encode() + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     for library in _LIBRARIES:
         digest.update(f"{library}={_version(library)}\0".encode())
-    digest.update(f"opset={onnx_encoder.OPSET}\0".encode())
+    digest.update(f"opset={onnx_encoder.OPSET}\0spec={spec.name}\0".encode())
     digest.update(Path(onnx_encoder.__file__).read_bytes())
     return digest.hexdigest()
 

@@ -22,7 +22,7 @@ from multiprocessing.connection import wait
 from pathlib import Path
 from typing import TypeVar
 
-from hippograph.embedding import Embedder, MiniLMEmbedder, Vector
+from hippograph.embedding import DEFAULT_SPEC, Embedder, EncoderSpec, MiniLMEmbedder, Vector
 from hippograph.extraction.lazy import TextExtractor
 from hippograph.extraction.model import Extraction, Turn
 
@@ -67,9 +67,11 @@ class DerivePool:
         torch_threads: int,
         niceness: int = 0,
         model_cache_dir: Path | None = None,
+        spec: EncoderSpec = DEFAULT_SPEC,
     ) -> None:
         self.processes = processes
-        self._initargs = (embedding_batch_size, torch_threads, niceness, model_cache_dir)
+        # The workers embed fact statements as the store's other vectors were (store_record.py).
+        self._initargs = (embedding_batch_size, torch_threads, niceness, model_cache_dir, spec)
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
         self._ready = threading.Event()
@@ -151,7 +153,9 @@ def _statement_vectors(embedder: Embedder, extractions: list[Extraction]) -> lis
 _models: tuple[TextExtractor, MiniLMEmbedder] | None = None
 
 
-def _load_models(embedding_batch_size: int, torch_threads: int, niceness: int, model_cache_dir: Path | None) -> None:
+def _load_models(
+    embedding_batch_size: int, torch_threads: int, niceness: int, model_cache_dir: Path | None, spec: EncoderSpec
+) -> None:
     global _models
     from hippograph.extraction.pipeline import Extractor  # spaCy: only the workers load it here
 
@@ -160,7 +164,9 @@ def _load_models(embedding_batch_size: int, torch_threads: int, niceness: int, m
     # The ONNX encoder, from the cache the server keeps it in: torch's vectors (tests/test_embedding.py)
     # without torch in memory, which loads only to export the graph when the cache lacks it
     # (docs/benchmarks.md, "What serve holds in memory").
-    embedder = MiniLMEmbedder(embedding_batch_size, torch_threads, query_cache_size=1, cache_dir=model_cache_dir)
+    embedder = MiniLMEmbedder(
+        embedding_batch_size, torch_threads, query_cache_size=1, cache_dir=model_cache_dir, spec=spec
+    )
     embedder.warm_up()
     _models = (Extractor(), embedder)
 

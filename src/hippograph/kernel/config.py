@@ -95,6 +95,12 @@ class ModelSettings:
     query_cache_size: Count = 1024
     # Where MiniLM's ONNX export is kept between processes; unset: the user's cache directory.
     model_cache_dir: Path | None = None
+    # The embedding of a new store: where a text is cut, in word pieces (all-MiniLM-L6-v2 was
+    # trained on 128; its configuration reads 256), and whether the encoder's weights are int8.
+    # Together ~3x less CPU a long text, at the same recall (docs/benchmarks.md). A store keeps
+    # the embedding its vectors were made with, whatever these say (docs/operations.md).
+    embedding_max_tokens: Annotated[int, Field(ge=8, le=256)] = 128
+    embedding_int8: bool = True
 
 
 @dataclass(frozen=True, config=_STRICT)
