@@ -561,3 +561,101 @@ class PropertiesRow(TypedDict):
 SESSION_EPISODES = Query("summaries/session_episodes", TurnRow)
 CENSUS_RELATIONSHIPS = Query("census_relationships", TypeCount)
 EXPORT_NAMESPACE_RECORD = Query("export_namespace_record", PropertiesRow)
+
+
+# Access (store/limits.py, store/secrets.py, access/keys.py): rate budgets, failed logins, keys.
+
+
+class RateTokens(TypedDict):
+    granted: int
+    left: float
+
+
+class BlockedUntil(TypedDict):
+    blocked_until: float  # epoch seconds; 0: not blocked
+
+
+class DeletedCount(TypedDict):
+    deleted: int
+
+
+class SecretValue(TypedDict):
+    value: str
+
+
+TAKE_RATE_TOKENS = Query("take_rate_tokens", RateTokens)
+RECORD_AUTH_FAILURE = Query("record_auth_failure", BlockedUntil)
+EXPIRE_LIMITS = Query("expire_limits", DeletedCount)
+STORE_SECRET = Query("store_secret", SecretValue)
+CREATE_API_KEY = Query("create_api_key", IdRow)
+REVOKE_API_KEY = Query("revoke_api_key", NameRow)
+
+
+# Backup (backup/export.py, backup/restore.py).
+
+
+class NamespaceLabelCount(TypedDict):
+    namespace: str
+    label: str
+    count: int
+
+
+class OutgoingEdge(TypedDict):
+    type: str
+    end_label: str
+    end: str
+    properties: dict[str, Any]
+
+
+class ExportedNode(TypedDict):
+    id: str
+    properties: dict[str, Any]
+    out: list[OutgoingEdge]
+
+
+class CreatedCount(TypedDict):
+    created: int
+
+
+EXPORT_CENSUS = Query("export_census", NamespaceLabelCount)
+EXPORT_NODES = Query("export_nodes", ExportedNode)
+IMPORT_RELATIONSHIPS = Query("import_relationships", CreatedCount)
+NAMESPACE_HOLDS = Query("namespace_holds", IdRow)
+
+
+# Capture (capture/service.py, capture/reembed.py).
+
+
+class SessionTail(TypedDict):
+    """A session the batch's episodes joined, and its last episode before them (None: a new one)."""
+
+    namespace: str
+    session: str
+    previous: str | None
+
+
+EPISODES_PENDING_EMBEDDING = Query("episodes_pending_embedding", TurnRow)
+LINK_SESSIONS = Query("link_sessions", SessionTail)
+
+
+# Conflicts held for a person to settle (consolidation/conflicts.py).
+
+
+class ConflictFact(TypedDict):
+    id: str
+    statement: str
+    status: str
+    polarity: str | None
+    confidence: float
+    valid_from: datetime | None
+
+
+class OpenConflict(TypedDict):
+    id: str
+    kind: str
+    opened_at: datetime
+    facts: list[ConflictFact]
+
+
+OPEN_CONFLICTS = Query("open_conflicts", OpenConflict)
+RESOLVE_CONFLICT = Query("resolve_conflict", IdRow)
