@@ -31,6 +31,7 @@ from hippograph.store.rows import (
     PAGE_FACTS,
     POLARITY_GROUP,
     RELATION_VERSIONS,
+    RELEASE_EPISODE,
     NodeMemory,
     Query,
     SeedNode,
@@ -271,6 +272,40 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
         },
         "open_conflicts": conflict,
         "resolve_conflict": {**conflict, "facts": [{"id": stored.facts[0], "status": "active"}]},
+        "aliases_of_namespace": {},
+        "blocking_namespaces": {"namespaces": [stored.namespace]},
+        "claim_episodes": {"ids": stored.episodes, "worker": WORKER, "now": now},
+        "context_sources": {"ids": stored.episodes},
+        "dead_letters": {"limit": 10},
+        "dump_nodes": {},
+        "dump_relationships": {},
+        "held_fact": {"hash": HELD},
+        "merge_entities": {
+            "entities": [
+                {
+                    "ref": 0,
+                    "namespace": stored.namespace,
+                    "type": "person",
+                    "canonical": "caroline",
+                    "id": "none",
+                    "namespace_token": "none",
+                    "name": "Caroline",
+                    "embedding": None,
+                    "at": now,
+                    "order": "0",
+                    "refine": None,
+                    "vote": "person",
+                    "weight": 1,
+                }
+            ],
+            "vote_types": ["person"],
+        },
+        "park_episode": {"id": stored.episodes[0], "worker": WORKER, "now": now},
+        "proposed_facts": {"ids": stored.facts},
+        "release_episode": {"id": PENDING, "worker": WORKER, "max_attempts": 1, "retry_at": now, "error": "queries"},
+        "renew_leases": {"worker": WORKER, "expires": now},
+        "requeue_episodes": {"states": ["consolidated"]},
+        "shadow_namespaces": {"namespaces": [stored.namespace]},
         "search_entities": {
             "index": runtime.store.index("entity_search"),
             "query": scoped_query(stored.namespace, "Caroline"),
@@ -297,14 +332,51 @@ def _hold_in_conflict(tx: Transaction, stored: Stored) -> None:
     )
 
 
+# A raw episode that the queries of leases are given, and who leases it; a fact held back.
+PENDING, WORKER, HELD = "queries-pending", "queries-worker", "queries-held"
+
+
 def _pending_episode(tx: Transaction, stored: Stored) -> None:
+    now = datetime.now(UTC)
     props = {
-        "id": f"queries-pending-{uuid.uuid4().hex[:8]}",
+        "id": PENDING,
         "namespace": stored.namespace,
         "content": "Pending.",
+        "state": "raw",
+        "captured_at": datetime(2000, 1, 1, tzinfo=UTC),
         "embedding_pending": True,
     }
     tx.run("create_episodes", rows=[props])
+    tx.run("lease_episodes", namespace=stored.namespace, now=now, expires=now, worker=WORKER, limit=1)
+
+
+def _dead_letter(tx: Transaction, stored: Stored) -> None:
+    _pending_episode(tx, stored)
+    now = datetime.now(UTC)
+    tx.run(RELEASE_EPISODE, id=PENDING, worker=WORKER, max_attempts=1, retry_at=now, error="queries")
+
+
+def _alias(tx: Transaction, stored: Stored) -> None:
+    tx.run(
+        "add_alias",
+        namespace=stored.namespace,
+        entity_id=stored.entities[0],
+        alias="Caro",
+        key="caro",
+        alias_id="queries-alias",
+        at=datetime.now(UTC),
+    )
+
+
+def _held_fact(tx: Transaction, stored: Stored) -> None:
+    props = {
+        "id": HELD,
+        "namespace": stored.namespace,
+        "content_hash": HELD,
+        "status": "quarantined",
+        "blocked_at": datetime.now(UTC),
+    }
+    tx.run("create_explicit_fact", props=props)
 
 
 # What a query needs the store to hold to return a row, that the stored namespace does not: made
@@ -313,6 +385,12 @@ PREPARED: dict[str, Callable[[Transaction, Stored], object]] = {
     "open_conflicts": _hold_in_conflict,
     "resolve_conflict": _hold_in_conflict,
     "episodes_pending_embedding": _pending_episode,
+    "release_episode": _pending_episode,
+    "dead_letters": _dead_letter,
+    "aliases_of_namespace": _alias,
+    "held_fact": _held_fact,
+    "blocking_namespaces": lambda tx, stored: tx.run("set_block_destructive", namespace=stored.namespace, enabled=True),
+    "shadow_namespaces": lambda tx, stored: tx.run("set_shadow_mode", namespace=stored.namespace, enabled=True),
 }
 
 

@@ -23,6 +23,7 @@ from ulid import ULID
 
 from hippograph.kernel.priority import Priority
 from hippograph.store import Row, Store
+from hippograph.store.rows import RENEW_LEASES
 
 __all__ = ["heartbeat", "lease", "worker_name"]
 
@@ -59,7 +60,7 @@ def lease(
 def renew(store: Store, worker: str, now: datetime, lease_s: float) -> int:
     """Extend every lease ``worker`` holds to a full period from ``now``; how many."""
     expires = now + timedelta(seconds=lease_s)
-    rows = store.write(lambda tx: tx.run("renew_leases", worker=worker, expires=expires), priority=Priority.BACKGROUND)
+    rows = store.write(lambda tx: tx.run(RENEW_LEASES, worker=worker, expires=expires), priority=Priority.BACKGROUND)
     return int(rows[0]["renewed"]) if rows else 0
 
 

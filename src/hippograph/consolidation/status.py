@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from hippograph import __version__
 from hippograph.kernel.metrics import Backlog
 from hippograph.runtime import Runtime
-from hippograph.store.rows import CONSOLIDATION_CENSUS
+from hippograph.store.rows import CONSOLIDATION_CENSUS, DEAD_LETTERS
 
 __all__ = ["DeadLetter", "Status", "backlog", "status"]
 
@@ -36,7 +36,7 @@ class Status:
 
 def status(runtime: Runtime, namespace: str | None) -> Status:
     counts, lag = _census(runtime, namespace)
-    dead = runtime.store.read("dead_letters", namespace=namespace, limit=DEAD_LETTERS_SHOWN)
+    dead = runtime.store.read(DEAD_LETTERS, namespace=namespace, limit=DEAD_LETTERS_SHOWN)
     return Status(
         backend=runtime.store.dialect.name,
         version=__version__,

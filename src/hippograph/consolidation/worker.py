@@ -37,7 +37,7 @@ from hippograph.runtime import Runtime
 from hippograph.store import Row, Transaction
 from hippograph.store.changes import record_changes
 from hippograph.store.promotions import review_quietly
-from hippograph.store.rows import CONSOLIDATION_CENSUS
+from hippograph.store.rows import CONSOLIDATION_CENSUS, RELEASE_EPISODE, REQUEUE_EPISODES
 
 __all__ = ["ConsolidationReport", "consolidate", "drain", "remaining", "requeue"]
 
@@ -137,7 +137,7 @@ def _drain(
 def requeue(runtime: Runtime, namespace: str) -> int:
     """Send a namespace's consolidated and dead-lettered episodes round again."""
     rows = runtime.store.write(
-        lambda tx: tx.run("requeue_episodes", namespace=namespace, states=["consolidated", "failed"])
+        lambda tx: tx.run(REQUEUE_EPISODES, namespace=namespace, states=["consolidated", "failed"])
     )
     return int(rows[0]["requeued"])
 
@@ -369,7 +369,7 @@ def _release(runtime: Runtime, episode: Row, worker: str, error: Exception) -> N
     retry_at: datetime = runtime.clock() + timedelta(seconds=delay)
     rows = runtime.store.write(
         lambda tx: tx.run(
-            "release_episode",
+            RELEASE_EPISODE,
             id=episode["id"],
             worker=worker,
             max_attempts=settings.consolidation.max_attempts,

@@ -659,3 +659,96 @@ class OpenConflict(TypedDict):
 
 OPEN_CONFLICTS = Query("open_conflicts", OpenConflict)
 RESOLVE_CONFLICT = Query("resolve_conflict", IdRow)
+
+
+# Consolidation (consolidation/*.py, embedding/context.py): its leases, commits, shadow mode and
+# the namespace dump that compares two runs.
+
+
+class AliasRow(TypedDict):
+    alias: str
+    key: str
+    id: str
+    name: str
+    type: str
+    canonical: str
+
+
+class Claim(TypedDict):
+    id: str
+    owned: bool
+    first_time: bool
+
+
+class ContextSources(TypedDict):
+    """An episode's vector and those of the two turns before it (None: no such turn, or no vector)."""
+
+    id: str
+    embedding: list[float]
+    previous1: list[float] | None
+    previous2: list[float] | None
+
+
+class DeadLetterRow(TypedDict):
+    id: str
+    namespace: str
+    attempts: int
+    error: str | None
+
+
+class DumpedNode(TypedDict):
+    label: str
+    props: dict[str, Any]
+
+
+class DumpedRelationship(TypedDict):
+    type: str
+    source: str
+    target: str
+    props: dict[str, Any]
+
+
+class MergedEntity(TypedDict):
+    ref: int
+    id: str
+    type: str
+    votes: list[float]
+
+
+class Parked(TypedDict):
+    parked: bool
+
+
+class ProposedFact(TypedDict):
+    id: str
+    statement: str
+    kind: str
+
+
+class EpisodeStateRow(TypedDict):
+    state: str
+
+
+class RenewedCount(TypedDict):
+    renewed: int
+
+
+class RequeuedCount(TypedDict):
+    requeued: int
+
+
+ALIASES_OF_NAMESPACE = Query("aliases_of_namespace", AliasRow)
+BLOCKING_NAMESPACES = Query("blocking_namespaces", NameRow)
+CLAIM_EPISODES = Query("claim_episodes", Claim)
+CONTEXT_SOURCES = Query("context_sources", ContextSources)
+DEAD_LETTERS = Query("dead_letters", DeadLetterRow)
+DUMP_NODES = Query("dump_nodes", DumpedNode)
+DUMP_RELATIONSHIPS = Query("dump_relationships", DumpedRelationship)
+HELD_FACT = Query("held_fact", IdRow)
+MERGE_ENTITIES = Query("merge_entities", MergedEntity)
+PARK_EPISODE = Query("park_episode", Parked)
+PROPOSED_FACTS = Query("proposed_facts", ProposedFact)
+RELEASE_EPISODE = Query("release_episode", EpisodeStateRow)
+RENEW_LEASES = Query("renew_leases", RenewedCount)
+REQUEUE_EPISODES = Query("requeue_episodes", RequeuedCount)
+SHADOW_NAMESPACES = Query("shadow_namespaces", NameRow)
