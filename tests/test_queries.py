@@ -26,12 +26,15 @@ from hippograph.store.rows import (
     EPISODES_BY_ID,
     FACT_ENTITIES,
     FACT_PROPERTIES,
+    FORGET_UNSUPPORTED_FACTS,
     GRAPH_WALK,
+    MERGE_ENTITIES,
     PAGE_CONCEPTS,
     PAGE_FACTS,
     POLARITY_GROUP,
     RELATION_VERSIONS,
     RELEASE_EPISODE,
+    SET_FORGOTTEN,
     NodeMemory,
     Query,
     SeedNode,
@@ -280,32 +283,31 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
         "dump_nodes": {},
         "dump_relationships": {},
         "held_fact": {"hash": HELD},
-        "merge_entities": {
-            "entities": [
-                {
-                    "ref": 0,
-                    "namespace": stored.namespace,
-                    "type": "person",
-                    "canonical": "caroline",
-                    "id": "none",
-                    "namespace_token": "none",
-                    "name": "Caroline",
-                    "embedding": None,
-                    "at": now,
-                    "order": "0",
-                    "refine": None,
-                    "vote": "person",
-                    "weight": 1,
-                }
-            ],
-            "vote_types": ["person"],
-        },
+        "merge_entities": {"entities": [_entity_row(stored, "caroline", "none")], "vote_types": ["person"]},
         "park_episode": {"id": stored.episodes[0], "worker": WORKER, "now": now},
         "proposed_facts": {"ids": stored.facts},
         "release_episode": {"id": PENDING, "worker": WORKER, "max_attempts": 1, "retry_at": now, "error": "queries"},
         "renew_leases": {"worker": WORKER, "expires": now},
         "requeue_episodes": {"states": ["consolidated"]},
         "shadow_namespaces": {"namespaces": [stored.namespace]},
+        "neighborhood": {"id": stored.relation["subject"], "depth": 1, **times, "limit": 100},
+        "expire_changes": {"cutoff": now, "limit": 10},
+        "expire_history": {"cutoff": now, "limit": 10},
+        "expired_events": {"cutoff": now, "max_importance": 1.0, "limit": 10},
+        "forgotten_before": {"cutoff": now, "limit": 10},
+        "forget_candidates_by_id": {
+            "ids": stored.episodes,
+            "include_pinned": True,
+            "limit": 10,
+            **filter_params(MemoryFilters()),
+        },
+        "forget_unsupported_facts": {"episodes": stored.episodes[:1], "at": now},
+        "recover_facts_with": {"episode": stored.episodes[0]},
+        "create_fact_version": {"older": stored.core, "props": {"id": "queries-version"}, "now": now},
+        "delete_unmentioned_entities": {"entities": [UNMENTIONED]},
+        "set_forgotten": {"ids": stored.episodes[:1], "at": now},
+        "set_pinned": {"id": stored.episodes[0], "pinned": True},
+        "orphans": {},
         "search_entities": {
             "index": runtime.store.index("entity_search"),
             "query": scoped_query(stored.namespace, "Caroline"),
@@ -368,6 +370,59 @@ def _alias(tx: Transaction, stored: Stored) -> None:
     )
 
 
+# An entity that nothing mentions, that the erasure of entities is given.
+UNMENTIONED = "queries-unmentioned"
+
+
+def _entity_row(stored: Stored, canonical: str, entity_id: str) -> dict[str, Any]:
+    """An entity as consolidation merges it (merge_entities)."""
+    return {
+        "ref": 0,
+        "namespace": stored.namespace,
+        "type": "person",
+        "canonical": canonical,
+        "id": entity_id,
+        "namespace_token": "none",
+        "name": canonical,
+        "embedding": None,
+        "at": datetime.now(UTC),
+        "order": "0",
+        "refine": None,
+        "vote": "person",
+        "weight": 1,
+    }
+
+
+def _unmentioned_entity(tx: Transaction, stored: Stored) -> None:
+    tx.run(MERGE_ENTITIES, entities=[_entity_row(stored, UNMENTIONED, UNMENTIONED)], vote_types=["person"])
+
+
+def _old_event(tx: Transaction, stored: Stored) -> None:
+    recorded = datetime(2000, 1, 1, tzinfo=UTC)
+    props = {
+        "id": "queries-event",
+        "namespace": stored.namespace,
+        "kind": "event",
+        "recorded_at": recorded,
+        "importance": 0.0,
+    }
+    tx.run("create_explicit_fact", props=props)
+
+
+def _forgotten_episode(tx: Transaction, stored: Stored) -> None:
+    tx.run(SET_FORGOTTEN, namespace=stored.namespace, ids=stored.episodes[:1], at=datetime(2000, 1, 1, tzinfo=UTC))
+
+
+def _forgotten_turns(tx: Transaction, stored: Stored) -> None:
+    """Every turn forgotten, so that the facts they support have no other support."""
+    tx.run(SET_FORGOTTEN, namespace=stored.namespace, ids=stored.episodes, at=datetime.now(UTC))
+
+
+def _forgotten_with_episode(tx: Transaction, stored: Stored) -> None:
+    _forgotten_turns(tx, stored)
+    assert tx.run(FORGET_UNSUPPORTED_FACTS, episodes=stored.episodes[:1], at=datetime.now(UTC))
+
+
 def _held_fact(tx: Transaction, stored: Stored) -> None:
     props = {
         "id": HELD,
@@ -389,6 +444,11 @@ PREPARED: dict[str, Callable[[Transaction, Stored], object]] = {
     "dead_letters": _dead_letter,
     "aliases_of_namespace": _alias,
     "held_fact": _held_fact,
+    "delete_unmentioned_entities": _unmentioned_entity,
+    "expired_events": _old_event,
+    "forgotten_before": _forgotten_episode,
+    "recover_facts_with": _forgotten_with_episode,
+    "forget_unsupported_facts": _forgotten_turns,
     "blocking_namespaces": lambda tx, stored: tx.run("set_block_destructive", namespace=stored.namespace, enabled=True),
     "shadow_namespaces": lambda tx, stored: tx.run("set_shadow_mode", namespace=stored.namespace, enabled=True),
 }

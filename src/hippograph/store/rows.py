@@ -752,3 +752,55 @@ RELEASE_EPISODE = Query("release_episode", EpisodeStateRow)
 RENEW_LEASES = Query("renew_leases", RenewedCount)
 REQUEUE_EPISODES = Query("requeue_episodes", RequeuedCount)
 SHADOW_NAMESPACES = Query("shadow_namespaces", NameRow)
+
+
+# An entity's neighbourhood (graph/entities.py): each edge, and a typed one's support.
+
+
+class NeighborhoodEdge(TypedDict):
+    source: str
+    target: str
+    type: str
+    valid_from: datetime | None
+    valid_to: datetime | None
+    recorded_at: datetime | None
+    expired_at: datetime | None
+    count: int | None  # CO_OCCURS only
+    fact: str | None  # a typed edge only
+    confidence: float | None
+    supports: int
+    last_support: datetime | None
+
+
+NEIGHBORHOOD = Query("neighborhood", NeighborhoodEdge)
+
+
+# The lifecycle's writes that say what they touched, and the sweep's reads (lifecycle/*.py).
+
+
+class MemoryOfNamespace(TypedDict):
+    namespace: str
+    id: str
+
+
+class OrphanCounts(TypedDict):
+    """What erasing left behind in a namespace: each count should be 0 (tests/test_erase.py)."""
+
+    entities: int
+    facts: int
+    edges: int
+    cooccurrences: int
+
+
+EXPIRE_CHANGES = Query("expire_changes", DeletedCount)
+EXPIRE_HISTORY = Query("expire_history", DeletedCount)
+EXPIRED_EVENTS = Query("expired_events", MemoryOfNamespace)
+FORGOTTEN_BEFORE = Query("forgotten_before", MemoryOfNamespace)
+FORGET_CANDIDATES_BY_ID = Query("forget_candidates_by_id", IdRow)
+FORGET_UNSUPPORTED_FACTS = Query("forget_unsupported_facts", IdRow)
+RECOVER_FACTS_WITH = Query("recover_facts_with", IdRow)
+CREATE_FACT_VERSION = Query("create_fact_version", IdRow)
+DELETE_UNMENTIONED_ENTITIES = Query("delete_unmentioned_entities", IdRow)
+SET_FORGOTTEN = Query("set_forgotten", IdRow)
+SET_PINNED = Query("set_pinned", IdRow)
+ORPHANS = Query("orphans", OrphanCounts)
