@@ -23,6 +23,10 @@ from hippograph.kernel.model import CaptureInput, Role
 from hippograph.lifecycle.remember import RememberInput, remember
 from hippograph.runtime import Runtime
 from hippograph.store.rows import (
+    ADD_BAD_PATTERN,
+    CREATE_PROMOTED_FACT,
+    CREATE_SKILL_VERSION,
+    CREATE_WORK_ITEM,
     EPISODES_BY_ID,
     FACT_ENTITIES,
     FACT_PROPERTIES,
@@ -308,6 +312,28 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
         "set_forgotten": {"ids": stored.episodes[:1], "at": now},
         "set_pinned": {"id": stored.episodes[0], "pinned": True},
         "orphans": {},
+        "block_destructive": {},
+        "delete_namespace_nodes": {"labels": {"NODE_LABEL": "Episode"}, "limit": 1},
+        "set_block_destructive": {"enabled": True},
+        "set_conflict_mode": {"attribute": "ask", "relation": None},
+        "set_shadow_mode": {"enabled": False},
+        "set_promotion_policy": dict.fromkeys(("quorum", "threshold", "prior_successes", "prior_failures"))
+        | {"enabled": True},
+        "create_promoted_fact": {"props": _copy(stored), "source": stored.core, "now": now, "actor": "queries"},
+        "demote_copies": {"ids": stored.facts, "now": now},
+        "promoted_copies": {},
+        "procedures/create_skill_version": {"props": _skill(stored)},
+        "procedures/add_bad_pattern": {"skill_id": SKILL, "props": _pattern()},
+        "procedures/bad_patterns": {"skill_name": SKILL},
+        "procedures/latest_skill": {"skill_name": SKILL},
+        "procedures/list_skills": {"search": None, "skip": 0, "first": 10},
+        "procedures/record_skill_outcome": {"id": SKILL, "successes": 1, "failures": 0, "at": now},
+        "procedures/skill_version": {"skill_name": SKILL, "version": 1},
+        "procedures/skill_versions": {"skill_name": SKILL},
+        "procedures/create_work_item": {"props": _work_item(stored)},
+        "procedures/list_work_items": {"parent": None, "top": False, "state": None, "skip": 0, "first": 10},
+        "procedures/set_work_item_state": {"id": ITEM, "state": "done", "at": now},
+        "procedures/work_item_by_id": {"id": ITEM},
         "search_entities": {
             "index": runtime.store.index("entity_search"),
             "query": scoped_query(stored.namespace, "Caroline"),
@@ -423,6 +449,70 @@ def _forgotten_with_episode(tx: Transaction, stored: Stored) -> None:
     assert tx.run(FORGET_UNSUPPORTED_FACTS, episodes=stored.episodes[:1], at=datetime.now(UTC))
 
 
+def _copy(stored: Stored) -> dict[str, Any]:
+    """The core fact's copy in another namespace, as promotion makes it."""
+    return {
+        "id": "queries-copy",
+        "namespace": f"{stored.namespace}-shared",
+        "status": "active",
+        "promoted_from": stored.core,
+        "promoted_from_namespace": stored.namespace,
+    }
+
+
+def _promoted_copy(tx: Transaction, stored: Stored) -> None:
+    now = datetime.now(UTC)
+    tx.run(CREATE_PROMOTED_FACT, source=stored.core, props=_copy(stored), now=now, actor="queries")
+
+
+# A skill (its id is its name) and a work item, that the queries of procedures are given.
+SKILL, ITEM = "queries-skill", "queries-item"
+
+
+def _skill(stored: Stored) -> dict[str, Any]:
+    return {
+        "id": SKILL,
+        "namespace": stored.namespace,
+        "name": SKILL,
+        "version": 1,
+        "description": "Release.",
+        "body": "Tag after CI.",
+        "successes": 0,
+        "failures": 0,
+        "created_at": datetime.now(UTC),
+    }
+
+
+def _pattern() -> dict[str, Any]:
+    return {"id": "queries-pattern", "description": "Tag before CI.", "created_at": datetime.now(UTC)}
+
+
+def _work_item(stored: Stored) -> dict[str, Any]:
+    now = datetime.now(UTC)
+    return {
+        "id": ITEM,
+        "namespace": stored.namespace,
+        "title": "Release",
+        "state": "todo",
+        "created_at": now,
+        "updated_at": now,
+        "actor": "queries",
+    }
+
+
+def _stored_skill(tx: Transaction, stored: Stored) -> None:
+    tx.run(CREATE_SKILL_VERSION, props=_skill(stored))
+
+
+def _bad_pattern(tx: Transaction, stored: Stored) -> None:
+    _stored_skill(tx, stored)
+    tx.run(ADD_BAD_PATTERN, namespace=stored.namespace, skill_id=SKILL, props=_pattern())
+
+
+def _stored_work_item(tx: Transaction, stored: Stored) -> None:
+    tx.run(CREATE_WORK_ITEM, props=_work_item(stored))
+
+
 def _held_fact(tx: Transaction, stored: Stored) -> None:
     props = {
         "id": HELD,
@@ -444,6 +534,17 @@ PREPARED: dict[str, Callable[[Transaction, Stored], object]] = {
     "dead_letters": _dead_letter,
     "aliases_of_namespace": _alias,
     "held_fact": _held_fact,
+    **{
+        f"procedures/{name}": _stored_skill
+        for name in ("add_bad_pattern", "latest_skill", "list_skills", "record_skill_outcome", "skill_version")
+    },
+    "procedures/skill_versions": _stored_skill,
+    "procedures/bad_patterns": _bad_pattern,
+    **{
+        f"procedures/{name}": _stored_work_item
+        for name in ("list_work_items", "set_work_item_state", "work_item_by_id")
+    },
+    "promoted_copies": _promoted_copy,
     "delete_unmentioned_entities": _unmentioned_entity,
     "expired_events": _old_event,
     "forgotten_before": _forgotten_episode,

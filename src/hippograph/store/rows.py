@@ -804,3 +804,68 @@ DELETE_UNMENTIONED_ENTITIES = Query("delete_unmentioned_entities", IdRow)
 SET_FORGOTTEN = Query("set_forgotten", IdRow)
 SET_PINNED = Query("set_pinned", IdRow)
 ORPHANS = Query("orphans", OrphanCounts)
+
+
+# A namespace's settings, written (store/namespaces.py, store/promotions.py), and promotion's
+# review of the copies it made.
+
+
+class DestructiveBlockingRow(TypedDict):
+    enabled: bool
+    blocked: int  # proposals History says consolidation blocked
+
+
+class PromotedCopy(TypedDict):
+    copy: str
+    target: str
+    source: str
+    exists: bool  # the source fact is still stored
+
+
+class Demoted(TypedDict):
+    demoted: list[str]
+
+
+BLOCK_DESTRUCTIVE = Query("block_destructive", DestructiveBlockingRow)
+DELETE_NAMESPACE_NODES = Query("delete_namespace_nodes", DeletedCount)
+SET_BLOCK_DESTRUCTIVE = Query("set_block_destructive", NameRow)
+SET_CONFLICT_MODE = Query("set_conflict_mode", NameRow)
+SET_SHADOW_MODE = Query("set_shadow_mode", RequeuedCount)
+SET_PROMOTION_POLICY = Query("set_promotion_policy", NameRow)
+CREATE_PROMOTED_FACT = Query("create_promoted_fact", IdRow)
+DEMOTE_COPIES = Query("demote_copies", Demoted)
+PROMOTED_COPIES = Query("promoted_copies", PromotedCopy, listed=True)
+
+
+# Skills, bad patterns and work items, kept as their nodes' properties (procedures/*.py).
+
+
+class SkillRow(TypedDict):
+    skill: dict[str, Any]
+
+
+class BadPatternRow(TypedDict):
+    pattern: dict[str, Any]
+    skill_id: str
+
+
+class WorkItemProps(TypedDict):
+    item: dict[str, Any]
+
+
+class WorkItemRow(WorkItemProps):
+    parent_id: str | None
+
+
+ADD_BAD_PATTERN = Query("procedures/add_bad_pattern", BadPatternRow)
+BAD_PATTERNS = Query("procedures/bad_patterns", BadPatternRow)
+CREATE_SKILL_VERSION = Query("procedures/create_skill_version", SkillRow)
+LATEST_SKILL = Query("procedures/latest_skill", SkillRow)
+LIST_SKILLS = Query("procedures/list_skills", SkillRow)
+RECORD_SKILL_OUTCOME = Query("procedures/record_skill_outcome", SkillRow)
+SKILL_VERSION = Query("procedures/skill_version", SkillRow)
+SKILL_VERSIONS = Query("procedures/skill_versions", SkillRow)
+CREATE_WORK_ITEM = Query("procedures/create_work_item", WorkItemProps)
+LIST_WORK_ITEMS = Query("procedures/list_work_items", WorkItemRow)
+SET_WORK_ITEM_STATE = Query("procedures/set_work_item_state", WorkItemRow)
+WORK_ITEM_BY_ID = Query("procedures/work_item_by_id", WorkItemRow)
