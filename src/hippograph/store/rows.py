@@ -869,3 +869,64 @@ CREATE_WORK_ITEM = Query("procedures/create_work_item", WorkItemProps)
 LIST_WORK_ITEMS = Query("procedures/list_work_items", WorkItemRow)
 SET_WORK_ITEM_STATE = Query("procedures/set_work_item_state", WorkItemRow)
 WORK_ITEM_BY_ID = Query("procedures/work_item_by_id", WorkItemRow)
+
+
+# The store's own: the server it runs on, its indexes, its one-time migrations (store/store.py).
+
+
+class ServerComponent(TypedDict):
+    name: str
+    versions: list[str]
+    edition: str
+
+
+class SchemaIndex(TypedDict):
+    name: str
+    type: str
+    labels: list[str] | None
+    properties: list[str] | None
+
+
+class Ping(TypedDict):
+    ok: int
+
+
+class NamespaceOnly(TypedDict):
+    namespace: str
+
+
+class EpisodeText(TypedDict):
+    id: str
+    content: str | None
+
+
+SERVER_COMPONENTS = Query("server_components", ServerComponent)
+SCHEMA_INDEXES = Query("schema_indexes", SchemaIndex)
+QUANTIZED_VECTOR_INDEXES = Query("quantized_vector_indexes", NameRow)
+PING = Query("ping", Ping)
+MIGRATION_DONE = Query("migration_done", IdRow)
+NAMESPACES_WITHOUT_TOKEN = Query("namespaces_without_token", NamespaceOnly)
+ENTITY_NAMESPACES_WITHOUT_TOKEN = Query("entity_namespaces_without_token", NamespaceOnly)
+EPISODES_WITHOUT_STEMS = Query("episodes_without_stems", EpisodeText)
+
+
+# Summaries and projects (summaries/*.py).
+
+
+class SessionProject(TypedDict):
+    session: str
+    project: str | None
+
+
+class SessionName(TypedDict):
+    session: str
+
+
+class SummaryRow(TypedDict):
+    summary: dict[str, Any]
+
+
+ASSIGN_PROJECT = Query("summaries/assign_project", SessionProject)
+PROJECT_SESSIONS = Query("summaries/project_sessions", SessionName)
+SAVE_SUMMARY = Query("summaries/save_summary", IdRow)
+STORED_SUMMARY = Query("summaries/stored_summary", SummaryRow)
