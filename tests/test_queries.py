@@ -20,12 +20,15 @@ from hippograph.consolidation.worker import consolidate
 from hippograph.extraction.polarity import opposite_polarity
 from hippograph.extraction.vocabulary import relation_types
 from hippograph.kernel.filters import MemoryFilters, filter_params
+from hippograph.kernel.keys import canonical_key
 from hippograph.kernel.model import CaptureInput, Role
 from hippograph.lifecycle.remember import RememberInput, remember
 from hippograph.runtime import Runtime
 from hippograph.store.rows import (
+    ADD_ALIAS,
     ADD_BAD_PATTERN,
     ASSIGN_PROJECT,
+    CREATE_EXPLICIT_FACT,
     CREATE_PROMOTED_FACT,
     CREATE_SKILL_VERSION,
     CREATE_WORK_ITEM,
@@ -43,6 +46,7 @@ from hippograph.store.rows import (
     RELEASE_EPISODE,
     SAVE_SUMMARY,
     SET_FORGOTTEN,
+    WITHOUT_ROWS,
     NodeMemory,
     Query,
     SeedNode,
@@ -350,6 +354,27 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
         "summaries/project_sessions": {"project": PROJECT},
         "summaries/save_summary": _summary(now),
         "summaries/stored_summary": _summary(now),
+        "add_alias": {
+            "entity_id": stored.entities[0],
+            "alias": "Caro",
+            "key": "caro",
+            "alias_id": "queries-alias",
+            "at": now,
+        },
+        "create_explicit_fact": {"props": {"id": "queries-explicit", "namespace": stored.namespace}},
+        "lease_episodes": {"now": now, "expires": now, "worker": WORKER, "limit": 1},
+        "entities_by_key": {"keys": [canonical_key(CAROLINE)]},
+        "entity_candidates": {
+            "index": runtime.store.index("entity_search"),
+            "queries": [{"key": canonical_key(CAROLINE), "query": scoped_query(stored.namespace, CAROLINE)}],
+            "limit": 8,
+        },
+        "entity_neighbors": {
+            "index": runtime.store.index("entity_embedding"),
+            "probes": [{"at": 0, "type": "person", "embedding": stored.embedding}],
+            "k": 10,
+            "min_score": 0.0,
+        },
         "search_entities": {
             "index": runtime.store.index("entity_search"),
             "query": scoped_query(stored.namespace, "Caroline"),
@@ -407,7 +432,7 @@ def _dead_letter(tx: Transaction, stored: Stored) -> None:
 
 def _alias(tx: Transaction, stored: Stored) -> None:
     tx.run(
-        "add_alias",
+        ADD_ALIAS,
         namespace=stored.namespace,
         entity_id=stored.entities[0],
         alias="Caro",
@@ -453,7 +478,7 @@ def _old_event(tx: Transaction, stored: Stored) -> None:
         "recorded_at": recorded,
         "importance": 0.0,
     }
-    tx.run("create_explicit_fact", props=props)
+    tx.run(CREATE_EXPLICIT_FACT, props=props)
 
 
 def _forgotten_episode(tx: Transaction, stored: Stored) -> None:
@@ -567,7 +592,7 @@ def _held_fact(tx: Transaction, stored: Stored) -> None:
         "status": "quarantined",
         "blocked_at": datetime.now(UTC),
     }
-    tx.run("create_explicit_fact", props=props)
+    tx.run(CREATE_EXPLICIT_FACT, props=props)
 
 
 # What a query needs the store to hold to return a row, that the stored namespace does not: made
@@ -581,6 +606,7 @@ PREPARED: dict[str, Callable[[Transaction, Stored], object]] = {
     "aliases_of_namespace": _alias,
     "held_fact": _held_fact,
     "namespaces_without_token": _bare_episode,
+    "lease_episodes": _bare_episode,
     "episodes_without_stems": _bare_episode,
     "entity_namespaces_without_token": _unmentioned_entity,
     "summaries/project_sessions": _project,
@@ -655,3 +681,167 @@ def test_a_graph_step_lists_seeds_and_links_with_their_columns(runtime: Runtime,
     # Every seed of the hits is linked to the hit it came by, and its memories include that hit.
     linked = {(link["node"], link["memory"]) for link in step["links"]}
     assert all((row["id"], row["via"]) in linked for row in step["seeds"])
+
+
+def statement_params(name: str, stored: Stored) -> dict[str, Any]:
+    """What the service gives each query that returns no row, over the stored namespace."""
+    now = datetime.now(UTC)
+    first, second, last = stored.episodes[0], stored.episodes[1], stored.episodes[-1]
+    fact, other = stored.facts[0], stored.facts[1]
+    entity, neighbour = stored.entities[0], stored.entities[1]
+    said = {
+        "position": 0,
+        "statement": "Caroline works at Google.",
+        "confidence": 0.9,
+        "kind": "relation",
+        "concepts": [],
+        "at": now,
+        "until": None,
+        "precision": None,
+    }
+    pair = {"pairs": [{"a": fact, "b": other}]}
+    merge = {"source": neighbour, "target": entity}
+    scopes = {"scopes": [{"namespace": stored.namespace, "token": "queries"}]}
+    edge = {"subject": entity, "object": neighbour, "fact": fact, "valid_from": None, "valid_to": None}
+    edge |= {"confidence": 0.9, "strength": 1, "expired": False}
+    given: dict[str, dict[str, Any]] = {
+        "clear_auth_failures": {"subject": "queries"},
+        "touch_api_keys": {"rows": [{"id": "queries", "at": now}]},
+        "import_nodes": {"labels": {"NODE_LABEL": "Episode"}, "rows": [{"id": "queries-imported"}]},
+        "corroborate_episodes": {"rows": [{"id": first, "agents": ["queries"]}], "cap": 20},
+        "count_episodes": {"counts": [{"namespace": stored.namespace, "created": 1}]},
+        "create_episodes": {"rows": [{"id": "queries-created", "namespace": stored.namespace}]},
+        "link_extends": {"pairs": [{"namespace": stored.namespace, "new": last, "old": first}], "at": now},
+        "link_next": {"pairs": [{"previous": first, "next": last}]},
+        "set_episode_embeddings": {"rows": [{"id": first, "embedding": stored.embedding}]},
+        "hold_in_conflict": {"conflict": CONFLICT, "kind": "attribute", "facts": [fact], "now": now},
+        "categorize_facts": {"ids": stored.facts, "general": "general"},
+        "create_facts": {
+            "facts": [
+                {
+                    "episode_id": first,
+                    "props": {"id": "queries-fact", "namespace": stored.namespace},
+                    "said": said,
+                    "about": [{"entity": entity, "role": "subject"}],
+                }
+            ]
+        },
+        "create_relation": {"relation_type": "WORKS_AT", **edge, "now": now},
+        "finish_episodes": {
+            "episodes": [{"id": first, "hints": [], "category": None}],
+            "general": "general",
+            "now": now,
+        },
+        "link_contradicts": pair,
+        "merge_concepts": {
+            "links": [
+                {
+                    "episode": first,
+                    "namespace": stored.namespace,
+                    "key": "pottery",
+                    "id": "queries-concept",
+                    "at": now,
+                    "start": 0,
+                    "end": 7,
+                    "text": "pottery",
+                }
+            ]
+        },
+        "merge_cooccurrences": {"pairs": [{"a": entity, "b": neighbour, "first_time": True}]},
+        "merge_mentions": {
+            "mentions": [
+                {
+                    "episode": first,
+                    "entity": entity,
+                    "start": 0,
+                    "end": 8,
+                    "role": "subject",
+                    "text": "Caroline",
+                    "method": "exact",
+                }
+            ]
+        },
+        "move_support": {"moves": [{"source": fact, "target": other, "episode": first, **said}]},
+        "revise_facts": {
+            "facts": [
+                {
+                    "id": fact,
+                    "statement": "Caroline works at Google.",
+                    "kind": "relation",
+                    "status": "active",
+                    "confidence": 0.9,
+                    "embedding": None,
+                    "valid_from": None,
+                    "valid_to": None,
+                    "valid_precision": None,
+                }
+            ]
+        },
+        "revise_relation_edges": {"edges": [edge], "now": now},
+        "set_context_embeddings": {"rows": [{"id": first, "embedding": stored.embedding}]},
+        "set_fact_status": {"facts": [{"id": fact, "status": "active"}]},
+        "support_fact": {"fact_id": fact, "episode_id": second, "embedding": None, **said},
+        "sync_fact_concepts": {"facts": stored.facts},
+        "unlink_contradicts": pair,
+        "unlink_supersedes": pair,
+        "merge_entity_cooccurrences": merge,
+        "merge_entity_mentions": merge,
+        "merge_entity_relations_in": {"relation_type": "WORKS_AT", **merge},
+        "merge_entity_relations_out": {"relation_type": "WORKS_AT", **merge},
+        "retire_merged_entity": {**merge, "alias_id": "queries-alias", "at": now},
+        "record_changes": {
+            "events": [
+                {"kind": "created", "target": fact, "at": now, "actor": "queries", "related": [], "reason": None}
+            ]
+        },
+        "record_history": {
+            "rows": [{"id": "queries-history", "namespace": stored.namespace, "target": fact, "at": now}]
+        },
+        "clear_following_contexts": {"id": first},
+        "delete_empty_sessions": {"ids": ["none"]},
+        "delete_episode": {"id": last},
+        "delete_fact_relations": {"facts": stored.facts},
+        "delete_facts": {"ids": stored.facts},
+        "erase_episode_concepts": {"id": first},
+        "expire_fact_relations": {"fact": fact, "now": now},
+        "forget_fact_relations": {"facts": stored.facts, "at": now},
+        "link_fact_extends": {"new": fact, "old": other, "at": now},
+        "recount_mentions": {"entities": stored.entities},
+        "recover_fact_relations": {"facts": stored.facts},
+        "refresh_cooccurrences": {"entities": stored.entities},
+        "refresh_fact_strength": {"facts": stored.facts},
+        "relink_next": {"id": second},
+        "retract_session_tail": {"id": last},
+        "scrub_history": {"targets": [fact], "now": now},
+        "supersede_facts": {"replacements": [{"newer": fact, "older": other, "valid_to": None}]},
+        "touch_memories": {"touches": [{"id": first, "count": 1}], "at": now},
+        "delete_namespace_record": {},
+        "link_skill_version": {"id": SKILL, "previous": "none"},
+        "link_work_item": {"id": ITEM, "parent": "none"},
+        "retype_entities": {"changes": [{"id": entity, "from": "person", "to": "person"}]},
+        "record_migration": {"id": "queries", "at": now},
+        "recount_episodes": {},
+        "set_entity_namespace_tokens": scopes,
+        "set_episode_namespace_tokens": scopes,
+        "set_episode_stems": {"rows": [{"id": first, "stems": ["caroline"]}]},
+        "set_fact_namespace_tokens": scopes,
+        "cite_episodes": {"id": SUMMARY, "episodes": stored.episodes},
+        "drop_summaries_of": {"id": first},
+    }
+    return {"namespace": stored.namespace, **given[name]}
+
+
+def test_every_named_query_has_a_record_or_returns_no_row() -> None:
+    """A query added without a record (or a record's name off by a letter) fails here."""
+    typed = {query.name.rpartition("/")[2] for query in declared()}
+    assert sorted(set(query_files()) - typed - WITHOUT_ROWS) == []
+    assert sorted((typed | WITHOUT_ROWS) - set(query_files())) == []
+    assert typed.isdisjoint(WITHOUT_ROWS)
+
+
+@pytest.mark.parametrize("name", sorted(WITHOUT_ROWS))
+def test_a_query_without_a_record_returns_no_row(runtime: Runtime, stored: Stored, name: str) -> None:
+    """Each runs once with what its caller gives it, in a transaction rolled back after it: its
+    Cypher parses and binds on this store, and it returns nothing a caller could need a record for."""
+    params = statement_params(name, stored)
+    assert runtime.store.rehearse(lambda tx: tx.run(name, **params)) == []

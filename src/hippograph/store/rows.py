@@ -930,3 +930,144 @@ ASSIGN_PROJECT = Query("summaries/assign_project", SessionProject)
 PROJECT_SESSIONS = Query("summaries/project_sessions", SessionName)
 SAVE_SUMMARY = Query("summaries/save_summary", IdRow)
 STORED_SUMMARY = Query("summaries/stored_summary", SummaryRow)
+
+
+# The named queries that return no row: writes whose callers need nothing back, so they have no
+# record (tests/test_queries.py runs each, and holds every other query to a record declared here).
+WITHOUT_ROWS = frozenset(
+    {
+        "clear_auth_failures",
+        "touch_api_keys",
+        "import_nodes",
+        "corroborate_episodes",
+        "count_episodes",
+        "create_episodes",
+        "link_extends",
+        "link_next",
+        "set_episode_embeddings",
+        "hold_in_conflict",
+        "categorize_facts",
+        "create_facts",
+        "create_relation",
+        "finish_episodes",
+        "link_contradicts",
+        "merge_concepts",
+        "merge_cooccurrences",
+        "merge_mentions",
+        "move_support",
+        "revise_facts",
+        "revise_relation_edges",
+        "set_context_embeddings",
+        "set_fact_status",
+        "support_fact",
+        "sync_fact_concepts",
+        "unlink_contradicts",
+        "unlink_supersedes",
+        "merge_entity_cooccurrences",
+        "merge_entity_mentions",
+        "merge_entity_relations_in",
+        "merge_entity_relations_out",
+        "retire_merged_entity",
+        "record_changes",
+        "record_history",
+        "clear_following_contexts",
+        "delete_empty_sessions",
+        "delete_episode",
+        "delete_fact_relations",
+        "delete_facts",
+        "erase_episode_concepts",
+        "expire_fact_relations",
+        "forget_fact_relations",
+        "link_fact_extends",
+        "recount_mentions",
+        "recover_fact_relations",
+        "refresh_cooccurrences",
+        "refresh_fact_strength",
+        "relink_next",
+        "retract_session_tail",
+        "scrub_history",
+        "supersede_facts",
+        "touch_memories",
+        "delete_namespace_record",
+        "link_skill_version",
+        "link_work_item",
+        "retype_entities",
+        "record_migration",
+        "recount_episodes",
+        "set_entity_namespace_tokens",
+        "set_episode_namespace_tokens",
+        "set_episode_stems",
+        "set_fact_namespace_tokens",
+        "cite_episodes",
+        "drop_summaries_of",
+    }
+)
+
+
+# An alias and an explicit fact, written by hand (graph/curation.py, lifecycle/remember.py).
+
+ADD_ALIAS = Query("add_alias", IdRow)
+CREATE_EXPLICIT_FACT = Query("create_explicit_fact", IdRow)
+
+
+# Entity resolution (resolution/resolve.py): the entities a name's key finds, by spelling, by
+# alias and by the embedding of the name.
+
+
+class EntityFound(TypedDict):
+    key: str  # the name's key that found it
+    id: str
+    type: str
+    canonical: str
+
+
+class EntityByKey(EntityFound):
+    by_alias: bool
+
+
+class EntityCandidate(EntityFound):
+    aliases: list[str] | None
+
+
+class EntityNeighbor(TypedDict):
+    id: str
+    type: str
+    canonical: str
+    score: float
+
+
+class NearEntity(EntityFound):
+    score: float
+
+
+class NeighborAnswer(TypedDict):
+    """A probe's neighbours of its type in the namespace, with how many the index gave and the lowest score."""
+
+    at: int
+    returned: int
+    lowest: float | None
+    rows: list[EntityNeighbor]
+
+
+ENTITIES_BY_KEY = Query("entities_by_key", EntityByKey)
+ENTITY_CANDIDATES = Query("entity_candidates", EntityCandidate)
+ENTITY_NEIGHBORS = Query("entity_neighbors", NeighborAnswer, listed=True)
+
+
+# An episode a consolidation worker leased (consolidation/leases.py, worker.py): what deriving
+# from it reads.
+
+
+class LeasedEpisode(TypedDict):
+    id: str
+    taken: bool  # False: another worker took it first
+    namespace: str
+    content: str
+    agent: str | None
+    role: str
+    occurred_at: datetime
+    attempts: int
+    embedding: list[float] | None
+
+
+LEASE_EPISODES = Query("lease_episodes", LeasedEpisode)
