@@ -176,3 +176,9 @@ def test_the_api_examples_run_as_they_stand(base_url: str, admin_secret: str, tm
         done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120, check=False)
         assert done.returncode == 0, f"{command}: {done.stderr}"
         assert '"errors"' not in done.stdout and "<recalled-memory-context>" in done.stdout, done.stdout
+
+
+def test_every_benchmark_script_is_listed_in_the_benchmarks_readme() -> None:
+    listed = (REPO / "bench" / "README.md").read_text(encoding="utf-8")
+    scripts = sorted(path.name for path in (REPO / "bench").glob("*.py"))
+    assert scripts and [name for name in scripts if f"`{name}`" not in listed] == []

@@ -118,8 +118,11 @@ def test_pin_refuses_what_it_cannot_find(gql: GraphQLClient, namespace: str) -> 
 
 
 @pytest.mark.process
-def test_hippograph_sweep_runs_from_the_command_line(tmp_path: Path) -> None:
-    process = hippograph_process("sweep", data_dir=tmp_path / "data", log=tmp_path / "sweep.log")
+def test_hippograph_sweep_runs_from_the_command_line(tmp_path: Path, namespace: str) -> None:
+    # One namespace: on Neo4j the suite's other tests share the store, and sweep their own.
+    process = hippograph_process(
+        "sweep", "--namespace", namespace, data_dir=tmp_path / "data", log=tmp_path / "sweep.log"
+    )
     out, _ = process.communicate(timeout=300)
     assert process.returncode == 0, (tmp_path / "sweep.log").read_text()
     assert json.loads(out) == {"erased": 0, "expired_events": 0, "history_purged": 0}

@@ -19,6 +19,7 @@ from support.statements import run_test_statement
 from hippograph.api.app import create_app
 from hippograph.capture.service import capture
 from hippograph.kernel.model import CaptureInput, CaptureStatus, DuplicateMatch
+from hippograph.kernel.text.near import Candidate, NearDuplicates, Probe
 from hippograph.kernel.text.novelty import Overlap, Tiers, compare, signature
 from hippograph.lifecycle.remember import RememberInput, RememberOutcome, RememberStatus, remember
 from hippograph.runtime import Runtime
@@ -78,6 +79,31 @@ def test_between_the_tiers_a_text_that_adds_nothing_is_subsumed() -> None:
 
 def test_a_text_further_than_the_near_tier_is_distinct() -> None:
     assert compare(signature(SUBSET), signature(STORED), 0.84, TIERS) is Overlap.DISTINCT
+
+
+def _stored(text: str, memory_id: str, cosine: float) -> tuple[Candidate, float]:
+    return Candidate(memory_id, signature(text), ("melanie",)), cosine
+
+
+def test_a_call_prefers_a_merge_to_a_closer_extension_and_sees_its_own_earlier_texts() -> None:
+    probe = Probe("ns", STORED, [1.0, 0.0])
+    # The text extends the closer memory, but the other already says it: that one absorbs it.
+    near = NearDuplicates(TIERS, {probe.key: [_stored(SUBSET, "m-sub", 0.97), _stored(PARAPHRASE, "m-old", 0.96)]})
+    match = near.match(probe)
+    assert match is not None and (match.overlap, match.id, match.observed_by) == (
+        Overlap.DUPLICATE,
+        "m-old",
+        ("melanie",),
+    )
+    alone = NearDuplicates(TIERS, {probe.key: [_stored(SUBSET, "m-sub", 0.97)]}).match(probe)
+    assert alone is not None and (alone.overlap, alone.id) == (Overlap.EXTENDS, "m-sub")
+    # A text created earlier in the call is a candidate too, in its namespace only.
+    fresh = NearDuplicates(TIERS, {})
+    fresh.add(Probe("ns", STORED, [1.0, 0.0]), "m-new", "caroline")
+    again = fresh.match(Probe("ns", PARAPHRASE, [1.0, 0.0]))
+    assert again is not None and (again.overlap, again.id, again.cosine) == (Overlap.DUPLICATE, "m-new", 1.0)
+    assert fresh.match(Probe("other", PARAPHRASE, [1.0, 0.0])) is None
+    assert fresh.fresh().match(Probe("ns", PARAPHRASE, [1.0, 0.0])) is None  # a retried pass starts over
 
 
 def test_semantic_duplicate_returns_the_stored_episode_and_corroborates_another_agent(

@@ -1,5 +1,6 @@
 """Roles as commands: `serve --no-consolidation` serves the API and leaves the episodes raw;
-`hippograph worker` consolidates them without HTTP, beside it, and stops cleanly on SIGTERM. On
+`hippograph worker` consolidates them without HTTP, beside it (only the namespaces it is given,
+when it is given some), and stops cleanly on SIGTERM. On
 the embedded store the worker attaches to the server's engine, as every other command does."""
 
 from __future__ import annotations
@@ -32,12 +33,15 @@ def test_an_api_only_server_leaves_consolidation_to_a_worker(tmp_path: Path) -> 
         turns = [
             ("Dana", f"Dana: I moved to Lisbon in spring, round {i}.", f"2023-01-0{1 + i}T10:00:00Z") for i in range(3)
         ]
+        # Captured first, so a worker that took every namespace would lease it before the others.
+        capture_turns(gql, "elsewhere", turns[:1], session="s1")
         capture_turns(gql, "roles", turns, session="s1")
-        worker = hippograph_process("worker", data_dir=tmp_path / "data", log=log, env=FAST)
+        worker = hippograph_process("worker", "--namespace", "roles", data_dir=tmp_path / "data", log=log, env=FAST)
         eventually(lambda: gql.data("status", namespace="roles")["status"]["consolidated"] == 3, within_s=180)
+        assert gql.data("status", namespace="elsewhere")["status"]["raw"] == 1  # not the worker's namespace
         # Every episode is consolidated, and not one of them by the server: the worker did them all.
         _, samples = scrape(url)
-        assert value(samples, "hippograph_captures_total", outcome="created") == 3  # its own counters
+        assert value(samples, "hippograph_captures_total", outcome="created") == 4  # its own counters
         assert value(samples, "hippograph_consolidation_episodes_total", outcome="committed") == 0
         worker.send_signal(signal.SIGTERM)
         assert worker.wait(timeout=60) == 0

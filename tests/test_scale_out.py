@@ -104,8 +104,15 @@ def test_three_servers_and_two_workers_share_one_graph(
         reader.start()
 
         workers = [
+            # This namespace only: the suite's other tests share this Neo4j, and consolidate
+            # their own namespaces when they mean to.
             hippograph_process(
-                "worker", data_dir=tmp_path / f"worker{i}", log=tmp_path / f"worker{i}.log", env=WORKER_ENV
+                "worker",
+                "--namespace",
+                namespace,
+                data_dir=tmp_path / f"worker{i}",
+                log=tmp_path / f"worker{i}.log",
+                env=WORKER_ENV,
             )
             for i in range(WORKERS)
         ]

@@ -30,6 +30,7 @@ from hippograph.kernel.model import (
 )
 from hippograph.kernel.text.clean import clean_content
 from hippograph.kernel.text.fields import as_redactions, scrub_field, scrub_json, scrub_tags, tally_of
+from hippograph.kernel.text.near import MERGED, NearDuplicates, NearMatch, Probe
 from hippograph.kernel.text.normalize import content_hash
 from hippograph.kernel.text.novelty import Overlap
 from hippograph.kernel.text.stems import stems
@@ -38,7 +39,7 @@ from hippograph.runtime import Runtime
 from hippograph.store import Transaction, UniquenessConflict
 from hippograph.store.changes import with_changes
 from hippograph.store.history import history_event
-from hippograph.store.near import MERGED, NearDuplicates, NearMatch, Probe, near_duplicates
+from hippograph.store.near import near_duplicates
 from hippograph.store.rows import EPISODES_BY_HASH, LINK_SESSIONS
 from hippograph.store.search import NAMESPACE_FIELD, STEMS_FIELD, namespace_token
 

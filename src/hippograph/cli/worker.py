@@ -25,6 +25,13 @@ def add_commands(commands: Any) -> None:
         "worker", help="consolidate and sweep in the background, without HTTP (beside serve --no-consolidation)"
     )
     store_flags(worker)
+    worker.add_argument(
+        "--namespace",
+        action="append",
+        dest="namespaces",
+        metavar="NS",
+        help="consolidate and sweep only this namespace (repeat for several); all of them by default",
+    )
     worker.set_defaults(run=_worker)
 
 
@@ -43,6 +50,8 @@ def _worker(settings: Settings, args: argparse.Namespace) -> int:
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
+    # None stands for every namespace: drain and sweep then take whatever is due anywhere.
+    namespaces: list[str | None] = list(args.namespaces or [None])
     runtime = open_runtime(settings)
     print(f"hippograph worker consolidating ({runtime.store.dialect.name})", flush=True)
     sweep_every = settings.lifecycle.sweep_interval_s
@@ -51,12 +60,13 @@ def _worker(settings: Settings, args: argparse.Namespace) -> int:
         while not stop.is_set():
             busy = False
             try:
-                busy = sum(drain(runtime, limit=_DRAIN)) > 0
+                busy = sum(sum(drain(runtime, namespace=ns, limit=_DRAIN)) for ns in namespaces) > 0
             except Exception:
                 log.warning("consolidation failed; will retry", exc_info=True)
             if sweep_every > 0 and time.monotonic() >= next_sweep:
                 try:
-                    sweep(runtime)
+                    for ns in namespaces:
+                        sweep(runtime, ns)
                 except Exception:
                     log.warning("sweep failed; will retry", exc_info=True)
                 next_sweep = time.monotonic() + sweep_every

@@ -21,6 +21,7 @@ from hippograph.kernel.model import DEFAULT_IMPORTANCE, CaptureInput, DuplicateM
 from hippograph.kernel.retention import EPISODE_KIND, POLICIES, Supersession
 from hippograph.kernel.text.clean import Cleaned, clean_content
 from hippograph.kernel.text.fields import as_redactions, scrub_field, scrub_tags, tally_of
+from hippograph.kernel.text.near import MERGED, NearMatch, Probe
 from hippograph.kernel.text.normalize import hash_basis
 from hippograph.kernel.text.novelty import Overlap
 from hippograph.kernel.validation import validate_capture, validate_name, validate_past, validate_share
@@ -30,7 +31,7 @@ from hippograph.store.changes import with_changes
 from hippograph.store.facts import FactRecord, fact_properties
 from hippograph.store.history import history_event
 from hippograph.store.memories import hydrate
-from hippograph.store.near import FACT_LABEL, MERGED, NearMatch, Probe, near_duplicates
+from hippograph.store.near import FACT_LABEL, near_duplicates
 from hippograph.store.promotions import review_quietly
 from hippograph.store.rows import CREATE_EXPLICIT_FACT, CURRENT_FACTS_BY_HASH, HISTORY_OF
 from hippograph.store.supersession import Identity, current_facts, replaced, supersede, unkeyed
