@@ -23,7 +23,7 @@ from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
 from hippograph.kernel.priority import Priority
 from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store, UniquenessConflict
-from hippograph.store.rows import API_KEYS, ApiKeyRow
+from hippograph.store.rows import API_KEYS, CREATE_API_KEY, REVOKE_API_KEY, ApiKeyRow
 
 __all__ = ["LOCAL", "ApiKey", "KeyRing", "KeyRole", "NewKey", "Principal", "create_key", "list_keys", "revoke_key"]
 
@@ -119,7 +119,7 @@ def create_key(
     if rate_per_s is not None:
         props["rate_per_s"] = float(rate_per_s)
     try:
-        store.write(lambda tx: tx.run("create_api_key", props=props))
+        store.write(lambda tx: tx.run(CREATE_API_KEY, props=props))
     except UniquenessConflict as error:
         raise HippographError(ErrorCode.BAD_INPUT, f"a key named {name!r} exists already", field="name") from error
     log.info("API key %s created (%s)", name, role.value)
@@ -131,7 +131,7 @@ def list_keys(store: Store) -> list[ApiKey]:
 
 
 def revoke_key(store: Store, name: str) -> None:
-    if not store.write(lambda tx: tx.run("revoke_api_key", key_name=name)):
+    if not store.write(lambda tx: tx.run(REVOKE_API_KEY, key_name=name)):
         raise HippographError(ErrorCode.NOT_FOUND, f"no key is named {name!r}", field="name")
     log.info("API key %s revoked", name)
 

@@ -27,9 +27,16 @@ from hippograph.backup.format import (
 )
 from hippograph.embedding.store_record import exported_spec
 from hippograph.kernel.errors import bad_input
-from hippograph.store import Row, Store, Transaction
+from hippograph.store import Store, Transaction
 from hippograph.store.namespaces import NAMESPACE_LABEL, NODE_LABELS
-from hippograph.store.rows import CENSUS_NAMESPACE, EXPORT_NAMESPACE_RECORD
+from hippograph.store.rows import (
+    CENSUS_NAMESPACE,
+    EXPORT_CENSUS,
+    EXPORT_NAMESPACE_RECORD,
+    EXPORT_NODES,
+    ExportedNode,
+    OutgoingEdge,
+)
 
 __all__ = ["ExportReport", "census", "export"]
 
@@ -53,7 +60,7 @@ def census(store: Store, namespace: str | None) -> tuple[list[str], int]:
     (a progress bar's total). Fails on a label the export does not know, before anything is
     written: a file without it would lose data silently."""
     if namespace is None:
-        rows = store.read("export_census")
+        rows = store.read(EXPORT_CENSUS)
     else:
         rows = [{**row, "namespace": namespace} for row in store.read(CENSUS_NAMESPACE, namespace=namespace)]
     for row in rows:
@@ -139,14 +146,14 @@ def _export_label(
         after = page[-1]["id"]
 
 
-def _page(store: Store, label: str, namespace: str, after: str) -> list[Row]:
-    def read(tx: Transaction) -> list[Row]:
-        return tx.run("export_nodes", labels={"NODE_LABEL": label}, namespace=namespace, after=after, limit=PAGE)
+def _page(store: Store, label: str, namespace: str, after: str) -> list[ExportedNode]:
+    def read(tx: Transaction) -> list[ExportedNode]:
+        return tx.run(EXPORT_NODES, labels={"NODE_LABEL": label}, namespace=namespace, after=after, limit=PAGE)
 
     return store.read_in(read)
 
 
-def _relationship(label: str, start: str, rel: dict[str, Any]) -> dict[str, Any]:
+def _relationship(label: str, start: str, rel: OutgoingEdge) -> dict[str, Any]:
     return {
         "relationship": rel["type"],
         "start": [label, start],

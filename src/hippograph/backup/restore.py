@@ -31,9 +31,9 @@ from hippograph.embedding import FLOAT32_256, EncoderSpec
 from hippograph.embedding.store_record import ImportEmbedding, UnknownEmbedding, settle_import
 from hippograph.kernel.errors import ErrorCode, HippographError, bad_input, not_json
 from hippograph.kernel.text.stems import stems
-from hippograph.store import Row, Store, Transaction, UniquenessConflict
+from hippograph.store import Store, Transaction, UniquenessConflict
 from hippograph.store.namespaces import NAMESPACE_LABEL, NODE_LABELS, delete_namespace
-from hippograph.store.rows import NAMESPACE_RECORD_EXISTS
+from hippograph.store.rows import IMPORT_RELATIONSHIPS, NAMESPACE_HOLDS, NAMESPACE_RECORD_EXISTS, IdRow
 from hippograph.store.search import STEMS_FIELD
 
 __all__ = ["ImportPlan", "Node", "Relationship", "check", "refuse_present", "settle_embedding", "undo", "write"]
@@ -133,8 +133,8 @@ def settle_embedding(store: Store, plan: ImportPlan) -> bool:
 
 
 def _holds(store: Store, label: str, namespace: str) -> bool:
-    def read(tx: Transaction) -> list[Row]:
-        return tx.run("namespace_holds", labels={"NODE_LABEL": label}, namespace=namespace)
+    def read(tx: Transaction) -> list[IdRow]:
+        return tx.run(NAMESPACE_HOLDS, labels={"NODE_LABEL": label}, namespace=namespace)
 
     return bool(store.read_in(read))
 
@@ -296,7 +296,7 @@ def _write_batch(store: Store, batch: list[Node | Relationship]) -> None:
 
     def create(tx: Transaction) -> None:
         [row] = tx.run(
-            "import_relationships",
+            IMPORT_RELATIONSHIPS,
             relation_type=first.type,
             labels={"START_LABEL": first.start[0], "END_LABEL": first.end[0]},
             rows=rels,

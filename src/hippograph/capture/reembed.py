@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from hippograph.runtime import Runtime
+from hippograph.store.rows import EPISODES_PENDING_EMBEDDING
 
 __all__ = ["reembed_pending"]
 
@@ -13,7 +14,7 @@ log = logging.getLogger(__name__)
 
 def reembed_pending(runtime: Runtime, batch: int = 256) -> int:
     """Embed up to ``batch`` pending episodes; returns how many now have vectors."""
-    rows = runtime.store.read("episodes_pending_embedding", limit=batch)
+    rows = runtime.store.read(EPISODES_PENDING_EMBEDDING, limit=batch)
     if not rows:
         return 0
     vectors = runtime.embedder.embed([row["content"] for row in rows])

@@ -40,7 +40,7 @@ from hippograph.store import Transaction, UniquenessConflict
 from hippograph.store.changes import with_changes
 from hippograph.store.history import history_event
 from hippograph.store.near import near_duplicates
-from hippograph.store.rows import EPISODES_BY_HASH
+from hippograph.store.rows import EPISODES_BY_HASH, LINK_SESSIONS
 from hippograph.store.search import NAMESPACE_FIELD, STEMS_FIELD, namespace_token
 
 __all__ = ["capture", "check_capture"]
@@ -313,7 +313,7 @@ def _link_sessions(
         for (namespace, session), episodes in sessions.items()
     ]
     previous = {
-        (row["namespace"], row["session"]): row["previous"] for row in tx.run("link_sessions", sessions=rows, at=now)
+        (row["namespace"], row["session"]): row["previous"] for row in tx.run(LINK_SESSIONS, sessions=rows, at=now)
     }
     pairs = []
     for key, episodes in sessions.items():

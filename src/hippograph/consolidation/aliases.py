@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 from hippograph.extraction.model import EntityType, Extraction, Mention
 from hippograph.store import Store
+from hippograph.store.rows import ALIASES_OF_NAMESPACE
 
 __all__ = ["KnownAlias", "namespace_aliases", "with_alias_mentions"]
 
@@ -20,7 +21,7 @@ class KnownAlias:
 
 
 def namespace_aliases(store: Store, namespace: str) -> list[KnownAlias]:
-    rows = store.read("aliases_of_namespace", namespace=namespace)
+    rows = store.read(ALIASES_OF_NAMESPACE, namespace=namespace)
     # Longest first, so that "Acme Robotics EU" is found before "Acme Robotics".
     rows.sort(key=lambda row: -len(row["alias"]))
     return [

@@ -17,6 +17,7 @@ from hippograph.resolution.resolve import Resolution
 from hippograph.store import Store
 from hippograph.store.history import history_event
 from hippograph.store.namespaces import DestructiveBlocking, destructive_blocking, set_destructive_blocking
+from hippograph.store.rows import BLOCKING_NAMESPACES
 
 GUARD_ACTOR = "consolidation-guard"
 BLOCKED = "consolidation_blocked"
@@ -44,7 +45,7 @@ def switch_blocking(
 def blocking_namespaces(tx: Statements, namespaces: Iterable[str]) -> set[str]:
     """Which of ``namespaces`` block, read in the commit's own transaction: a setting changed on
     any server holds from the next commit."""
-    return {row["name"] for row in tx.run("blocking_namespaces", namespaces=sorted(set(namespaces)))}
+    return {row["name"] for row in tx.run(BLOCKING_NAMESPACES, namespaces=sorted(set(namespaces)))}
 
 
 def blocked_event(namespace: str, episode: str, kind: str, now: datetime, **proposal: Any) -> dict[str, Any]:

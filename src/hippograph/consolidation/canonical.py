@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from hippograph.store import Store
+from hippograph.store.rows import DUMP_NODES, DUMP_RELATIONSHIPS, DumpedRelationship
 
 __all__ = ["differences", "dump"]
 
@@ -40,8 +41,8 @@ _ENTITY_PROPERTIES = ("name", "mention_count", "first_seen_at", "last_seen_at", 
 
 
 def dump(store: Store, namespace: str) -> dict[str, Any]:
-    nodes = store.read("dump_nodes", namespace=namespace)
-    edges = store.read("dump_relationships", namespace=namespace)
+    nodes = store.read(DUMP_NODES, namespace=namespace)
+    edges = store.read(DUMP_RELATIONSHIPS, namespace=namespace)
     keys: dict[str, str] = {}
     for row in nodes:
         props = row["props"]
@@ -80,7 +81,9 @@ def dump(store: Store, namespace: str) -> dict[str, Any]:
     }
 
 
-def _concepts(edges: list[dict[str, Any]], keys: dict[str, str], facts: dict[str, Any]) -> dict[str, dict[str, int]]:
+def _concepts(
+    edges: list[DumpedRelationship], keys: dict[str, str], facts: dict[str, Any]
+) -> dict[str, dict[str, int]]:
     """Per concept, how many episodes and how many facts link it."""
     counts: dict[str, dict[str, int]] = {}
     for edge in edges:
@@ -123,7 +126,7 @@ def _fact_key(props: dict[str, Any], about: dict[str, str]) -> str:
     return f"fact:{identity}@{_plain(props.get('valid_from'))}"
 
 
-def _edge(edge: dict[str, Any], keys: dict[str, str]) -> dict[str, Any]:
+def _edge(edge: DumpedRelationship, keys: dict[str, str]) -> dict[str, Any]:
     props = edge["props"]
     if "fact" in props:  # a typed edge mirroring a fact
         kept = {name: _plain(props.get(name)) for name in _TYPED_EDGE_PROPERTIES}

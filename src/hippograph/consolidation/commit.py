@@ -28,6 +28,7 @@ from hippograph.kernel.categories import general_category
 from hippograph.kernel.events import MemoryEvent
 from hippograph.resolution import types
 from hippograph.store import Transaction
+from hippograph.store.rows import CLAIM_EPISODES, MERGE_ENTITIES
 from hippograph.store.search import namespace_token
 
 __all__ = ["BatchRows", "batch_rows", "commit_episodes", "entity_ids", "entity_rows", "hold_blocked_merges"]
@@ -46,7 +47,7 @@ def commit_episodes(
     after the commit; ``context_turns`` is how many turns before each episode its context vector
     sums (embedding/context.py)."""
     tx = Statements(transaction)
-    rows = tx.run("claim_episodes", ids=[work.id for work in works], worker=worker, now=now)
+    rows = tx.run(CLAIM_EPISODES, ids=[work.id for work in works], worker=worker, now=now)
     claims = {row["id"]: row["first_time"] for row in rows if row["owned"]}
     owned = [work for work in works if work.id in claims]
     if not owned:
@@ -147,7 +148,7 @@ def _cooccurring(work: EpisodeWork, entity_ids: list[str]) -> list[tuple[str, st
 def _merge_entities(tx: Statements, works: list[EpisodeWork]) -> list[list[str]]:
     """The entity id of every mention of every episode, in order."""
     rows = entity_rows(works)
-    merged = tx.run("merge_entities", entities=rows, vote_types=list(types.vote().types)) if rows else []
+    merged = tx.run(MERGE_ENTITIES, entities=rows, vote_types=list(types.vote().types)) if rows else []
     types.settle(tx, merged)
     return entity_ids(works, {row["ref"]: row["id"] for row in merged})
 

@@ -17,6 +17,7 @@ from hippograph.store import Store, Transaction
 from hippograph.store.changes import record_changes
 from hippograph.store.history import history_event
 from hippograph.store.namespaces import conflict_modes, set_conflict_mode
+from hippograph.store.rows import OPEN_CONFLICTS, RESOLVE_CONFLICT, OpenConflict
 from hippograph.store.supersession import Replacement, supersede
 
 __all__ = ["ConflictModes", "conflict_settings", "open_conflicts", "resolve_conflict", "switch_conflict_mode"]
@@ -53,7 +54,7 @@ def _modes(namespace: str, modes: dict[ConflictKind, ConflictMode]) -> ConflictM
 def open_conflicts(store: Store, namespace: str) -> list[Conflict]:
     """The namespace's open conflicts, oldest first."""
     validate_namespace(namespace)
-    return [_conflict(namespace, row) for row in store.read("open_conflicts", namespace=namespace, conflict=None)]
+    return [_conflict(namespace, row) for row in store.read(OPEN_CONFLICTS, namespace=namespace, conflict=None)]
 
 
 def resolve_conflict(
@@ -73,7 +74,7 @@ def resolve_conflict(
     now = clock()
 
     def write(tx: Transaction) -> Conflict:
-        rows = tx.run("open_conflicts", namespace=namespace, conflict=conflict_id)
+        rows = tx.run(OPEN_CONFLICTS, namespace=namespace, conflict=conflict_id)
         if not rows:
             raise HippographError(ErrorCode.NOT_FOUND, "no open conflict with this id in the namespace", id=conflict_id)
         conflict = _conflict(namespace, rows[0])
@@ -84,7 +85,7 @@ def resolve_conflict(
         kept = [fact for fact in members if fact in keep]
         dropped = [fact for fact in members if fact not in keep]
         statuses = [{"id": fact, "status": "active" if fact in keep else "superseded"} for fact in members]
-        tx.run("resolve_conflict", namespace=namespace, conflict=conflict_id, facts=statuses)
+        tx.run(RESOLVE_CONFLICT, namespace=namespace, conflict=conflict_id, facts=statuses)
         if kept:
             supersede(tx, [Replacement(kept[0], fact) for fact in dropped])
         metadata: dict[str, Any] = {"kept": kept, "dropped": dropped}
@@ -104,7 +105,7 @@ def resolve_conflict(
     return store.write(write)
 
 
-def _conflict(namespace: str, row: dict[str, Any]) -> Conflict:
+def _conflict(namespace: str, row: OpenConflict) -> Conflict:
     sides = tuple(
         ConflictSide(f["id"], f["statement"], f["status"], f["polarity"], f["confidence"], f["valid_from"])
         for f in sorted(row["facts"], key=lambda f: f["id"])

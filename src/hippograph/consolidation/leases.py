@@ -22,7 +22,8 @@ from datetime import datetime, timedelta
 from ulid import ULID
 
 from hippograph.kernel.priority import Priority
-from hippograph.store import Row, Store
+from hippograph.store import Store
+from hippograph.store.rows import LEASE_EPISODES, RENEW_LEASES, LeasedEpisode
 
 __all__ = ["heartbeat", "lease", "worker_name"]
 
@@ -44,22 +45,22 @@ def worker_name() -> str:
 
 def lease(
     store: Store, namespace: str | None, count: int, worker: str, now: datetime, lease_s: float
-) -> tuple[list[Row], bool]:
+) -> tuple[list[LeasedEpisode], bool]:
     """Lease up to ``count`` episodes in capture order; (the episodes taken, whether there were
     candidates at all). Candidates another worker took first come back untaken: the caller asks
     again rather than taking an empty batch for the end of the work."""
     expires = now + timedelta(seconds=lease_s)
     rows = store.write(
-        lambda tx: tx.run("lease_episodes", namespace=namespace, now=now, expires=expires, worker=worker, limit=count),
+        lambda tx: tx.run(LEASE_EPISODES, namespace=namespace, now=now, expires=expires, worker=worker, limit=count),
         priority=Priority.BACKGROUND,
     )
-    return [row for row in rows if row.pop("taken")], bool(rows)
+    return [row for row in rows if row["taken"]], bool(rows)
 
 
 def renew(store: Store, worker: str, now: datetime, lease_s: float) -> int:
     """Extend every lease ``worker`` holds to a full period from ``now``; how many."""
     expires = now + timedelta(seconds=lease_s)
-    rows = store.write(lambda tx: tx.run("renew_leases", worker=worker, expires=expires), priority=Priority.BACKGROUND)
+    rows = store.write(lambda tx: tx.run(RENEW_LEASES, worker=worker, expires=expires), priority=Priority.BACKGROUND)
     return int(rows[0]["renewed"]) if rows else 0
 
 

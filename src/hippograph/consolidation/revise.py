@@ -48,6 +48,7 @@ from hippograph.store.namespaces import conflict_modes_of
 from hippograph.store.rows import (
     CONFLICT_MODES,
     FACT_PROPERTIES,
+    HELD_FACT,
     POLARITY_GROUP,
     RELATION_VERSIONS,
     PolarityStance,
@@ -172,7 +173,7 @@ def _hold_aside(ctx: Context, said: Said, new: NewFact, closed: list[dict[str, A
     outside the relation's versions (``blocked_at``), which later revisions leave out, and the
     proposal goes to History. Another statement of it supports that fact."""
     namespace = new.props["namespace"]
-    held = ctx.run("held_fact", namespace=namespace, hash=new.props["content_hash"])
+    held = ctx.run(HELD_FACT, namespace=namespace, hash=new.props["content_hash"])
     if held:
         fact = held[0]["id"]
         ctx.run("support_fact", fact_id=fact, episode_id=said.episode, embedding=None, **support_props(said))

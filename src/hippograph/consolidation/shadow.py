@@ -17,6 +17,7 @@ from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store, Transaction
 from hippograph.store.history import history_event
 from hippograph.store.namespaces import ShadowMode, set_shadow_mode, shadow_mode
+from hippograph.store.rows import PARK_EPISODE, PROPOSED_FACTS, SHADOW_NAMESPACES
 
 __all__ = ["rehearse", "shadow_status", "shadowed_namespaces", "switch_shadow_mode"]
 
@@ -37,7 +38,7 @@ def switch_shadow_mode(
 
 
 def shadowed_namespaces(store: Store, namespaces: Iterable[str]) -> set[str]:
-    return {row["name"] for row in store.read("shadow_namespaces", namespaces=sorted(set(namespaces)))}
+    return {row["name"] for row in store.read(SHADOW_NAMESPACES, namespaces=sorted(set(namespaces)))}
 
 
 def rehearse(store: Store, work: EpisodeWork, worker: str, now: datetime, context_turns: int) -> bool:
@@ -57,7 +58,7 @@ def _propose(
     [owned] = commit_episodes(tx, [work], worker, now, events, context_turns=context_turns)
     if not owned:
         return None
-    facts = {row["id"]: row for row in tx.run("proposed_facts", ids=sorted({event.id for event in events}))}
+    facts = {row["id"]: row for row in tx.run(PROPOSED_FACTS, ids=sorted({event.id for event in events}))}
     return [
         {
             "event": event.kind.value,
@@ -71,7 +72,7 @@ def _propose(
 
 
 def _park(tx: Transaction, work: EpisodeWork, worker: str, now: datetime, proposals: list[dict[str, Any]]) -> bool:
-    [row] = tx.run("park_episode", id=work.id, worker=worker, now=now)
+    [row] = tx.run(PARK_EPISODE, id=work.id, worker=worker, now=now)
     if row["parked"]:
         # The fact ids name facts that were never kept: applying the episode later mints new ones.
         event = history_event(

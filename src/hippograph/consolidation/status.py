@@ -9,7 +9,7 @@ from datetime import datetime
 from hippograph import __version__
 from hippograph.kernel.metrics import Backlog
 from hippograph.store import Store
-from hippograph.store.rows import CONSOLIDATION_CENSUS
+from hippograph.store.rows import CONSOLIDATION_CENSUS, DEAD_LETTERS
 
 __all__ = ["DeadLetter", "Status", "backlog", "status"]
 
@@ -38,7 +38,7 @@ class Status:
 
 def status(store: Store, clock: Callable[[], datetime], namespace: str | None) -> Status:
     counts, lag = _census(store, clock, namespace)
-    dead = store.read("dead_letters", namespace=namespace, limit=DEAD_LETTERS_SHOWN)
+    dead = store.read(DEAD_LETTERS, namespace=namespace, limit=DEAD_LETTERS_SHOWN)
     return Status(
         backend=store.dialect.name,
         version=__version__,

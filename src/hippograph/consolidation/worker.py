@@ -34,10 +34,10 @@ from hippograph.kernel.model import UNKNOWN_AGENT, Role
 from hippograph.kernel.priority import Priority
 from hippograph.resolution.resolve import NameRef, Resolution, name_ref, resolve_names
 from hippograph.runtime import Runtime
-from hippograph.store import Row, Transaction
+from hippograph.store import Transaction
 from hippograph.store.changes import record_changes
 from hippograph.store.promotions import review_quietly
-from hippograph.store.rows import CONSOLIDATION_CENSUS
+from hippograph.store.rows import CONSOLIDATION_CENSUS, RELEASE_EPISODE, REQUEUE_EPISODES, LeasedEpisode
 
 __all__ = ["ConsolidationReport", "consolidate", "drain", "remaining", "requeue"]
 
@@ -111,7 +111,7 @@ def _drain(
 ) -> tuple[int, int]:
     pool = runtime.derive_pool
     ahead = 1 + (pool.processes if pool is not None else 0)
-    pending: deque[tuple[list[Row], Future[list[Derived]]]] = deque()
+    pending: deque[tuple[list[LeasedEpisode], Future[list[Derived]]]] = deque()
     leased = processed = failed = 0
     exhausted = False
     while True:
@@ -137,7 +137,7 @@ def _drain(
 def requeue(runtime: Runtime, namespace: str) -> int:
     """Send a namespace's consolidated and dead-lettered episodes round again."""
     rows = runtime.store.write(
-        lambda tx: tx.run("requeue_episodes", namespace=namespace, states=["consolidated", "failed"])
+        lambda tx: tx.run(REQUEUE_EPISODES, namespace=namespace, states=["consolidated", "failed"])
     )
     return int(rows[0]["requeued"])
 
@@ -147,7 +147,7 @@ def remaining(runtime: Runtime, namespace: str | None) -> int:
     return sum(row["count"] for row in rows if row["state"] in ("raw", "leased"))
 
 
-def consolidate_leased(runtime: Runtime, batch: list[Row], worker: str) -> tuple[int, int]:
+def consolidate_leased(runtime: Runtime, batch: list[LeasedEpisode], worker: str) -> tuple[int, int]:
     """Derive and commit episodes that ``worker`` leased (leases.py), as one batch, in this
     process; (committed, failed). An episode whose lease ``worker`` no longer holds is neither
     committed nor failed: its new holder has it. A drain does this batch by batch, deriving the
@@ -155,7 +155,7 @@ def consolidate_leased(runtime: Runtime, batch: list[Row], worker: str) -> tuple
     return _process(runtime, batch, _submit(runtime, [_turn(episode) for episode in batch]), worker)
 
 
-def _lease(runtime: Runtime, namespace: str | None, count: int, worker: str) -> tuple[list[Row], bool]:
+def _lease(runtime: Runtime, namespace: str | None, count: int, worker: str) -> tuple[list[LeasedEpisode], bool]:
     """A batch, and whether no episode is left to lease. When other workers took every candidate
     first, asks again: theirs are now leased, so the next candidates are further on."""
     while True:
@@ -173,7 +173,9 @@ def _submit(runtime: Runtime, turns: list[Turn]) -> Future[list[Derived]]:
     return pool.submit(turns)
 
 
-def _process(runtime: Runtime, batch: list[Row], derived: Future[list[Derived]], worker: str) -> tuple[int, int]:
+def _process(
+    runtime: Runtime, batch: list[LeasedEpisode], derived: Future[list[Derived]], worker: str
+) -> tuple[int, int]:
     """Finish deriving a leased batch and commit it; (committed, failed)."""
     try:
         batch, items, crashed = _settle(runtime, batch, derived, worker)
@@ -193,7 +195,9 @@ def _process(runtime: Runtime, batch: list[Row], derived: Future[list[Derived]],
     return rehearsed + done, failed + errors + crashed
 
 
-def _process_derived(runtime: Runtime, batch: list[Row], works: list[EpisodeWork], worker: str) -> tuple[int, int]:
+def _process_derived(
+    runtime: Runtime, batch: list[LeasedEpisode], works: list[EpisodeWork], worker: str
+) -> tuple[int, int]:
     """Commit a derived batch; (committed, failed)."""
     if not batch:
         return 0, 0
@@ -214,7 +218,7 @@ def _process_derived(runtime: Runtime, batch: list[Row], works: list[EpisodeWork
 
 
 def _rehearse(
-    runtime: Runtime, batch: list[Row], works: list[EpisodeWork], worker: str, shadowed: set[str]
+    runtime: Runtime, batch: list[LeasedEpisode], works: list[EpisodeWork], worker: str, shadowed: set[str]
 ) -> tuple[int, int]:
     """Shadow mode: each episode of a shadowed namespace consolidated alone and rolled back, its
     proposals recorded and the episode parked (shadow.py); (parked, failed)."""
@@ -235,8 +239,8 @@ def _rehearse(
 
 
 def _settle(
-    runtime: Runtime, batch: list[Row], derived: Future[list[Derived]], worker: str
-) -> tuple[list[Row], list[Derived], int]:
+    runtime: Runtime, batch: list[LeasedEpisode], derived: Future[list[Derived]], worker: str
+) -> tuple[list[LeasedEpisode], list[Derived], int]:
     """The batch's derivations. If a worker process died under it, each episode is derived again
     alone; one that kills the process every time is released as failed. Returns the episodes
     derived, their derivations, and how many were released."""
@@ -244,7 +248,7 @@ def _settle(
         return batch, derived.result(), 0
     except BrokenProcessPool:
         log.warning("a consolidation worker process died deriving %d episodes; deriving them again", len(batch))
-    kept: list[Row] = []
+    kept: list[LeasedEpisode] = []
     items: list[Derived] = []
     for episode in batch:
         item = _derive_alone(runtime, episode)
@@ -256,7 +260,7 @@ def _settle(
     return kept, items, len(batch) - len(kept)
 
 
-def _derive_alone(runtime: Runtime, episode: Row) -> Derived | BrokenProcessPool:
+def _derive_alone(runtime: Runtime, episode: LeasedEpisode) -> Derived | BrokenProcessPool:
     crash = BrokenProcessPool("no attempt made")
     for _ in range(_CRASH_RETRIES):
         try:
@@ -282,7 +286,9 @@ def _context_turns(runtime: Runtime) -> int:
     return runtime.settings.consolidation.context_turns
 
 
-def _commit_one_by_one(runtime: Runtime, batch: list[Row], works: list[EpisodeWork], worker: str) -> tuple[int, int]:
+def _commit_one_by_one(
+    runtime: Runtime, batch: list[LeasedEpisode], works: list[EpisodeWork], worker: str
+) -> tuple[int, int]:
     """Isolate the episode that fails a group: it alone goes back to raw (or the dead letter)."""
     done = failed = 0
     for episode, work in zip(batch, works, strict=True):
@@ -309,13 +315,13 @@ def _commit_one_by_one(runtime: Runtime, batch: list[Row], works: list[EpisodeWo
     return done, failed
 
 
-def _warn_lost(batch: list[Row], committed: list[bool]) -> None:
+def _warn_lost(batch: list[LeasedEpisode], committed: list[bool]) -> None:
     for episode, ok in zip(batch, committed, strict=True):
         if not ok:
             log.warning("lost the lease on episode %s; another worker has it", episode["id"])
 
 
-def _derive(runtime: Runtime, batch: list[Row], derived: list[Derived]) -> list[EpisodeWork]:
+def _derive(runtime: Runtime, batch: list[LeasedEpisode], derived: list[Derived]) -> list[EpisodeWork]:
     """Add what the graph knows to what the texts gave: user aliases and entity resolution."""
     aliases = {namespace: namespace_aliases(runtime.store, namespace) for namespace in {e["namespace"] for e in batch}}
     extractions = [
@@ -356,20 +362,20 @@ def _hints(content: str, extraction: Extraction, refs: tuple[NameRef, ...], reso
     return episode_hints(content, extraction, names)
 
 
-def _turn(episode: Row) -> Turn:
+def _turn(episode: LeasedEpisode) -> Turn:
     speaker_type = SPEAKER_TYPES.get(episode["role"])
     if speaker_type is None or episode["agent"] in (None, UNKNOWN_AGENT):
         return Turn(episode["content"], said_at=episode["occurred_at"])
     return Turn(episode["content"], speaker=episode["agent"], speaker_type=speaker_type, said_at=episode["occurred_at"])
 
 
-def _release(runtime: Runtime, episode: Row, worker: str, error: Exception) -> None:
+def _release(runtime: Runtime, episode: LeasedEpisode, worker: str, error: Exception) -> None:
     settings = runtime.settings
     delay = settings.consolidation.backoff_s * 2 ** max(0, episode["attempts"] - 1)
     retry_at: datetime = runtime.clock() + timedelta(seconds=delay)
     rows = runtime.store.write(
         lambda tx: tx.run(
-            "release_episode",
+            RELEASE_EPISODE,
             id=episode["id"],
             worker=worker,
             max_attempts=settings.consolidation.max_attempts,

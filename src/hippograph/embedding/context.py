@@ -15,14 +15,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, overload
 
 from hippograph.embedding.embedder import Vector
+from hippograph.store.rows import CONTEXT_SOURCES, Query
+
+R = TypeVar("R")
 
 
 class Runs(Protocol):
     """What capture's and consolidation's steps need of a transaction: named statements."""
 
+    @overload
+    def run(self, name: Query[R], **params: Any) -> list[R]: ...
+    @overload
     def run(self, name: str, **params: Any) -> list[dict[str, Any]]: ...
 
 
@@ -31,7 +37,7 @@ def write_context_vectors(tx: Runs, ids: Sequence[str], turns: int) -> None:
     if turns <= 0 or not ids:
         return
     rows = []
-    for row in tx.run("context_sources", ids=list(ids)):
+    for row in tx.run(CONTEXT_SOURCES, ids=list(ids)):
         previous = [row["previous1"], row["previous2"]][:turns]
         rows.append({"id": row["id"], "embedding": context_vector(row["embedding"], previous)})
     if rows:

@@ -21,6 +21,7 @@ from hippograph.kernel.validation import require_reason
 from hippograph.runtime import Runtime
 from hippograph.store import Transaction
 from hippograph.store.history import history_event
+from hippograph.store.rows import ADD_ALIAS
 
 __all__ = ["add_alias", "merge_entities"]
 
@@ -39,9 +40,7 @@ def add_alias(runtime: Runtime, namespace: str, entity_id: str, alias: str, acto
     now = runtime.clock()
 
     def work(tx: Transaction) -> None:
-        tx.run(
-            "add_alias", namespace=namespace, entity_id=entity_id, alias=alias, key=key, alias_id=str(ULID()), at=now
-        )
+        tx.run(ADD_ALIAS, namespace=namespace, entity_id=entity_id, alias=alias, key=key, alias_id=str(ULID()), at=now)
         tx.run(
             "record_history",
             rows=[history_event(namespace, entity_id, "aliased", actor, now, metadata={"alias": alias})],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, fields
 from datetime import datetime
 from typing import Any
@@ -19,9 +20,11 @@ from hippograph.store.rows import (
     ENTITIES_BY_IDS,
     ENTITY_BY_ID,
     ENTITY_TIMELINE,
+    NEIGHBORHOOD,
     PAGE_ENTITIES,
     SEARCH_ENTITIES,
     EntityMap,
+    NeighborhoodEdge,
 )
 from hippograph.store.search import scoped_query
 
@@ -119,7 +122,7 @@ def neighborhood(
         raise bad_input(f"depth must be between 1 and {MAX_DEPTH}", field="depth")
     start = get_entity(store, namespace, entity_id)
     rows = store.read(
-        "neighborhood", namespace=namespace, id=entity_id, depth=depth, as_of=as_of, known_at=known_at, limit=MAX_EDGES
+        NEIGHBORHOOD, namespace=namespace, id=entity_id, depth=depth, as_of=as_of, known_at=known_at, limit=MAX_EDGES
     )
     ids = sorted(({row["source"] for row in rows} | {row["target"] for row in rows}) - {start.id})
     others = [_entity(row["entity"]) for row in store.read(ENTITIES_BY_IDS, namespace=namespace, ids=ids)]
@@ -127,11 +130,14 @@ def neighborhood(
     return Neighborhood([start, *others], [_edge(row, types, as_of, scale) for row in rows])
 
 
-def _edge(row: dict[str, Any], types: dict[str, str], as_of: datetime, scale: RelationStrength) -> GraphEdge:
+def _edge(row: NeighborhoodEdge, types: dict[str, str], as_of: datetime, scale: RelationStrength) -> GraphEdge:
     # The fields without a default are every edge's own, read as they are; the rest a typed edge's.
-    stored = {f.name: row[f.name] for f in fields(GraphEdge) if f.default is MISSING}
+    columns: Mapping[str, Any] = row
+    stored = {f.name: columns[f.name] for f in fields(GraphEdge) if f.default is MISSING}
     if row["fact"] is None:  # CO_OCCURS: proximity, no stated relation to weigh or reverse
         return GraphEdge(**stored)
+    # A typed edge is recorded when it is made (create_relation), so it has a last support.
+    assert row["last_support"] is not None
     return GraphEdge(
         **stored,
         confidence=row["confidence"],

@@ -19,7 +19,7 @@ from hippograph.store.changes import with_changes
 from hippograph.store.history import history_event
 from hippograph.store.memories import hydrate_in
 from hippograph.store.promotions import review_quietly
-from hippograph.store.rows import ERASE_EPISODE_PLAN, FACT_ENTITIES
+from hippograph.store.rows import DELETE_UNMENTIONED_ENTITIES, ERASE_EPISODE_PLAN, FACT_ENTITIES
 
 __all__ = ["EraseOutcome", "erase", "erase_in", "erased_events"]
 
@@ -91,7 +91,7 @@ def erase_in(tx: Transaction, namespace: str, memory_id: str, reason: str, actor
     if entities:
         tx.run("recount_mentions", entities=entities)
         erased_entities = [
-            row["id"] for row in tx.run("delete_unmentioned_entities", namespace=namespace, entities=entities)
+            row["id"] for row in tx.run(DELETE_UNMENTIONED_ENTITIES, namespace=namespace, entities=entities)
         ]
         survivors = sorted(set(entities) - set(erased_entities))
         if survivors:

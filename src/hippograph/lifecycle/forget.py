@@ -25,7 +25,13 @@ from hippograph.store.changes import with_changes
 from hippograph.store.history import history_event
 from hippograph.store.memories import get_memory, hydrate_in
 from hippograph.store.promotions import review_quietly
-from hippograph.store.rows import MEMORY_IDS_IN_NAMESPACE
+from hippograph.store.rows import (
+    FORGET_CANDIDATES_BY_ID,
+    FORGET_UNSUPPORTED_FACTS,
+    MEMORY_IDS_IN_NAMESPACE,
+    RECOVER_FACTS_WITH,
+    SET_FORGOTTEN,
+)
 from hippograph.store.search import scoped_query
 
 __all__ = ["ForgetMode", "ForgetOutcome", "ForgetRequest", "forget", "forget_in", "recover"]
@@ -110,10 +116,10 @@ def forget_in(
     """Forget these memories, and the facts left with no unforgotten support; all that went."""
     if not ids:
         return ()
-    tx.run("set_forgotten", namespace=namespace, ids=list(ids), at=now)
+    tx.run(SET_FORGOTTEN, namespace=namespace, ids=list(ids), at=now)
     found = hydrate_in(tx, namespace, ids)
     episodes = [memory_id for memory_id in ids if isinstance(found.get(memory_id), Episode)]
-    along = [row["id"] for row in tx.run("forget_unsupported_facts", episodes=episodes, at=now)] if episodes else []
+    along = [row["id"] for row in tx.run(FORGET_UNSUPPORTED_FACTS, episodes=episodes, at=now)] if episodes else []
     facts = [memory_id for memory_id in ids if memory_id not in episodes] + along
     if facts:
         tx.run("forget_fact_relations", facts=facts, at=now)
@@ -145,8 +151,8 @@ def recover(runtime: Runtime, namespace: str, memory_id: str, reason: str | None
                 "it is past recovery and will be erased",
                 field="id",
             )
-        tx.run("set_forgotten", namespace=namespace, ids=[memory_id], at=None)
-        along = [row["id"] for row in tx.run("recover_facts_with", namespace=namespace, episode=memory_id)]
+        tx.run(SET_FORGOTTEN, namespace=namespace, ids=[memory_id], at=None)
+        along = [row["id"] for row in tx.run(RECOVER_FACTS_WITH, namespace=namespace, episode=memory_id)]
         facts = along if isinstance(memory, Episode) else [memory_id]
         if facts:
             tx.run("recover_fact_relations", facts=facts)
@@ -178,7 +184,7 @@ def _candidates(runtime: Runtime, tx: Transaction, request: ForgetRequest) -> tu
     else:
         ids = [row["id"] for row in tx.run(MEMORY_IDS_IN_NAMESPACE, namespace=request.namespace)]
     rows = tx.run(
-        "forget_candidates_by_id",
+        FORGET_CANDIDATES_BY_ID,
         namespace=request.namespace,
         ids=ids,
         include_pinned=request.ids is not None,

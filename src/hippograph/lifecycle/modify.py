@@ -26,7 +26,7 @@ from hippograph.store.facts import next_version
 from hippograph.store.history import history_event
 from hippograph.store.memories import get_fact, hydrate
 from hippograph.store.promotions import review_quietly
-from hippograph.store.rows import FACT_PROPERTIES
+from hippograph.store.rows import CREATE_FACT_VERSION, FACT_PROPERTIES
 
 __all__ = ["ModifyInput", "modify"]
 
@@ -69,7 +69,7 @@ def modify(runtime: Runtime, change: ModifyInput) -> Fact:
         if "embedding" not in updates and current.get("embedding") is not None:
             props["embedding"] = current["embedding"]
         props = next_version(props, new_id, now)
-        tx.run("create_fact_version", older=change.id, props=props, now=now)
+        tx.run(CREATE_FACT_VERSION, older=change.id, props=props, now=now)
         if "statement" in updates:
             tx.run("expire_fact_relations", fact=change.id, now=now)
         changed = sorted(key for key in updates if key not in ("content_hash", "embedding"))

@@ -9,6 +9,7 @@ from hippograph.runtime import Runtime
 from hippograph.store import Transaction
 from hippograph.store.history import history_event
 from hippograph.store.memories import get_memory
+from hippograph.store.rows import SET_PINNED
 
 __all__ = ["set_pinned"]
 
@@ -26,7 +27,7 @@ def set_pinned(
     now = runtime.clock()
 
     def write(tx: Transaction) -> None:
-        tx.run("set_pinned", namespace=namespace, id=memory_id, pinned=pinned)
+        tx.run(SET_PINNED, namespace=namespace, id=memory_id, pinned=pinned)
         event = "pinned" if pinned else "unpinned"
         tx.run("record_history", rows=[history_event(namespace, memory_id, event, actor, now, reason=why)])
 

@@ -33,7 +33,7 @@ from hippograph.store.history import history_event
 from hippograph.store.memories import hydrate
 from hippograph.store.near import FACT_LABEL, near_duplicates
 from hippograph.store.promotions import review_quietly
-from hippograph.store.rows import CURRENT_FACTS_BY_HASH, HISTORY_OF
+from hippograph.store.rows import CREATE_EXPLICIT_FACT, CURRENT_FACTS_BY_HASH, HISTORY_OF
 from hippograph.store.supersession import Identity, current_facts, replaced, supersede, unkeyed
 
 __all__ = ["FACT_KINDS", "RememberInput", "RememberOutcome", "RememberStatus", "remember"]
@@ -141,7 +141,7 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
             return _Stored(close.id, RememberStatus.DUPLICATE, (), _MATCHES[close.overlap])
         replacements = replaced(identity, props["id"], valid_from, current_facts(tx, item.namespace, identity))
         current = [replacement.older for replacement in replacements]
-        tx.run("create_explicit_fact", props=props)
+        tx.run(CREATE_EXPLICIT_FACT, props=props)
         supersede(tx, replacements)
         # A fact this one replaces is linked by SUPERSEDES already; one it adds to stays current.
         extends = close.id if close is not None and close.id not in current else None

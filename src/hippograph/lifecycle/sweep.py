@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
+from typing import TypeVar
 
 from hippograph.kernel.config import Access, LifecycleSettings
 from hippograph.kernel.errors import ErrorCode, HippographError
@@ -20,9 +21,10 @@ from hippograph.kernel.model import DEFAULT_IMPORTANCE
 from hippograph.lifecycle.erase import EraseOutcome, erase_in, erased_events
 from hippograph.lifecycle.forget import forget_in
 from hippograph.runtime import Runtime
-from hippograph.store import Row, Store
+from hippograph.store import Store
 from hippograph.store.changes import expire_changes, with_changes
 from hippograph.store.limits import expire_limits
+from hippograph.store.rows import EXPIRE_HISTORY, EXPIRED_EVENTS, FORGOTTEN_BEFORE, MemoryOfNamespace
 
 __all__ = ["SweepPlan", "SweepReport", "plan_sweep", "sweep"]
 
@@ -30,6 +32,8 @@ log = logging.getLogger(__name__)
 
 ACTOR = "sweeper"
 BATCH = 200
+# A batch's row.
+B = TypeVar("B")
 
 
 @dataclass(frozen=True)
@@ -78,7 +82,7 @@ def sweep_store(store: Store, plan: SweepPlan, namespace: str | None = None) -> 
     """Carry ``plan`` out on ``store``."""
     expired = _in_batches(
         lambda: store.read(
-            "expired_events",
+            EXPIRED_EVENTS,
             namespace=namespace,
             cutoff=plan.events_before,
             max_importance=DEFAULT_IMPORTANCE,
@@ -87,12 +91,12 @@ def sweep_store(store: Store, plan: SweepPlan, namespace: str | None = None) -> 
         lambda rows: _expire_events(store, rows, plan),
     )
     erased = _in_batches(
-        lambda: store.read("forgotten_before", namespace=namespace, cutoff=plan.forgotten_before, limit=BATCH),
+        lambda: store.read(FORGOTTEN_BEFORE, namespace=namespace, cutoff=plan.forgotten_before, limit=BATCH),
         lambda rows: _erase_forgotten(store, rows, plan),
     )
     purged = _in_batches(
         lambda: store.write(
-            lambda tx: tx.run("expire_history", namespace=namespace, cutoff=plan.history_before, limit=BATCH)
+            lambda tx: tx.run(EXPIRE_HISTORY, namespace=namespace, cutoff=plan.history_before, limit=BATCH)
         ),
         lambda rows: rows[0]["deleted"],
         size=lambda rows: rows[0]["deleted"],
@@ -109,7 +113,7 @@ def sweep_store(store: Store, plan: SweepPlan, namespace: str | None = None) -> 
 
 
 def _in_batches(
-    fetch: Callable[[], list[Row]], handle: Callable[[list[Row]], int], size: Callable[[list[Row]], int] = len
+    fetch: Callable[[], list[B]], handle: Callable[[list[B]], int], size: Callable[[list[B]], int] = len
 ) -> int:
     """Fetch and handle batches until one comes back short; the sum of what each handled."""
     total = 0
@@ -120,7 +124,7 @@ def _in_batches(
             return total
 
 
-def _expire_events(store: Store, rows: list[Row], plan: SweepPlan) -> int:
+def _expire_events(store: Store, rows: list[MemoryOfNamespace], plan: SweepPlan) -> int:
     by_namespace: dict[str, list[str]] = defaultdict(list)
     for row in rows:
         by_namespace[row["namespace"]].append(row["id"])
@@ -144,7 +148,7 @@ def _erased_events(namespace: str, now: datetime, reason: str, outcome: EraseOut
     return erased_events(namespace, outcome, now, ACTOR, reason)
 
 
-def _erase_forgotten(store: Store, rows: list[Row], plan: SweepPlan) -> int:
+def _erase_forgotten(store: Store, rows: list[MemoryOfNamespace], plan: SweepPlan) -> int:
     erased = 0
     for row in rows:
         space, memory_id = row["namespace"], row["id"]

@@ -19,8 +19,20 @@ from hippograph.kernel.config import Limits
 from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
 from hippograph.kernel.validation import optional_reason, validate_namespace
 from hippograph.procedures.text import stored_name, stored_text
-from hippograph.store import Row, Store, Transaction, UniquenessConflict
+from hippograph.store import Store, Transaction, UniquenessConflict
 from hippograph.store.history import history_event
+from hippograph.store.rows import (
+    ADD_BAD_PATTERN,
+    BAD_PATTERNS,
+    CREATE_SKILL_VERSION,
+    LATEST_SKILL,
+    LIST_SKILLS,
+    RECORD_SKILL_OUTCOME,
+    SKILL_VERSION,
+    SKILL_VERSIONS,
+    BadPatternRow,
+    SkillRow,
+)
 
 __all__ = [
     "BadPattern",
@@ -105,7 +117,7 @@ def save_skill(
 
 
 def _create(tx: Transaction, props: dict[str, Any], previous: Skill | None, now: datetime) -> Skill:
-    [row] = tx.run("procedures/create_skill_version", props=props)
+    [row] = tx.run(CREATE_SKILL_VERSION, props=props)
     if previous is not None:
         tx.run("procedures/link_skill_version", namespace=props["namespace"], id=props["id"], previous=previous.id)
     event = history_event(
@@ -121,7 +133,7 @@ def get_skill(store: Store, namespace: str, name: str, version: int | None = Non
     if version is None:
         found = _latest(store, namespace, name)
     else:
-        rows = store.read("procedures/skill_version", namespace=namespace, skill_name=name, version=version)
+        rows = store.read(SKILL_VERSION, namespace=namespace, skill_name=name, version=version)
         found = _skill(rows[0]) if rows else None
     if found is None:
         raise HippographError(ErrorCode.NOT_FOUND, "no such skill in this namespace", field="name")
@@ -133,13 +145,13 @@ def list_skills(store: Store, namespace: str, *, search: str | None, skip: int, 
     description or body contains it (case-insensitive)."""
     validate_namespace(namespace)
     needle = search.strip().lower() if search and search.strip() else None
-    rows = store.read("procedures/list_skills", namespace=namespace, search=needle, skip=skip, first=first)
+    rows = store.read(LIST_SKILLS, namespace=namespace, search=needle, skip=skip, first=first)
     return [_skill(row) for row in rows]
 
 
 def skill_versions(store: Store, namespace: str, name: str) -> list[Skill]:
     """Every version of a skill, newest first."""
-    return [_skill(row) for row in store.read("procedures/skill_versions", namespace=namespace, skill_name=name)]
+    return [_skill(row) for row in store.read(SKILL_VERSIONS, namespace=namespace, skill_name=name)]
 
 
 def record_outcome(
@@ -151,7 +163,7 @@ def record_outcome(
 
     def work(tx: Transaction) -> Skill:
         rows = tx.run(
-            "procedures/record_skill_outcome",
+            RECORD_SKILL_OUTCOME,
             namespace=namespace,
             id=skill_id,
             successes=int(success),
@@ -189,7 +201,7 @@ def add_bad_pattern(
     }
 
     def work(tx: Transaction) -> BadPattern:
-        rows = tx.run("procedures/add_bad_pattern", namespace=namespace, skill_id=skill_id, props=props)
+        rows = tx.run(ADD_BAD_PATTERN, namespace=namespace, skill_id=skill_id, props=props)
         if not rows:
             raise HippographError(ErrorCode.NOT_FOUND, "no such skill version in this namespace", field="skillId")
         tx.run("record_history", rows=[history_event(namespace, skill_id, "bad_pattern_added", actor, now)])
@@ -200,17 +212,17 @@ def add_bad_pattern(
 
 def bad_patterns(store: Store, namespace: str, name: str) -> list[BadPattern]:
     """The bad patterns recorded against any version of a skill, oldest first."""
-    return [_pattern(row) for row in store.read("procedures/bad_patterns", namespace=namespace, skill_name=name)]
+    return [_pattern(row) for row in store.read(BAD_PATTERNS, namespace=namespace, skill_name=name)]
 
 
 def _latest(store: Store, namespace: str, name: str) -> Skill | None:
     if not name.strip():
         raise bad_input("name is empty", field="name")
-    rows = store.read("procedures/latest_skill", namespace=namespace, skill_name=name)
+    rows = store.read(LATEST_SKILL, namespace=namespace, skill_name=name)
     return _skill(rows[0]) if rows else None
 
 
-def _skill(row: Row) -> Skill:
+def _skill(row: SkillRow) -> Skill:
     props = row["skill"]
     return Skill(
         id=props["id"],
@@ -227,7 +239,7 @@ def _skill(row: Row) -> Skill:
     )
 
 
-def _pattern(row: Row) -> BadPattern:
+def _pattern(row: BadPatternRow) -> BadPattern:
     props = row["pattern"]
     return BadPattern(
         id=props["id"],

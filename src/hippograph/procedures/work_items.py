@@ -16,8 +16,9 @@ from hippograph.kernel.config import Limits
 from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.kernel.validation import optional_reason, validate_namespace
 from hippograph.procedures.text import stored_name, stored_text
-from hippograph.store import Row, Store, Transaction
+from hippograph.store import Store, Transaction
 from hippograph.store.history import history_event
+from hippograph.store.rows import CREATE_WORK_ITEM, LIST_WORK_ITEMS, SET_WORK_ITEM_STATE, WORK_ITEM_BY_ID, WorkItemRow
 
 __all__ = ["WorkItem", "WorkState", "create_work_item", "get_work_item", "list_work_items", "set_work_item_state"]
 
@@ -69,9 +70,9 @@ def create_work_item(
     }
 
     def work(tx: Transaction) -> WorkItem:
-        if parent_id is not None and not tx.run("procedures/work_item_by_id", namespace=namespace, id=parent_id):
+        if parent_id is not None and not tx.run(WORK_ITEM_BY_ID, namespace=namespace, id=parent_id):
             raise HippographError(ErrorCode.NOT_FOUND, "no such parent work item in this namespace", field="parentId")
-        [row] = tx.run("procedures/create_work_item", props=props)
+        [row] = tx.run(CREATE_WORK_ITEM, props=props)
         if parent_id is not None:
             tx.run("procedures/link_work_item", namespace=namespace, id=item_id, parent=parent_id)
         tx.run("record_history", rows=[history_event(namespace, item_id, "work_item_created", actor, now)])
@@ -90,7 +91,7 @@ def set_work_item_state(
         return current  # already so: nothing to change or audit
 
     def work(tx: Transaction) -> WorkItem:
-        rows = tx.run("procedures/set_work_item_state", namespace=namespace, id=item_id, state=state.value, at=now)
+        rows = tx.run(SET_WORK_ITEM_STATE, namespace=namespace, id=item_id, state=state.value, at=now)
         if not rows:
             raise HippographError(ErrorCode.NOT_FOUND, "no such work item in this namespace", field="id")
         metadata = {"from": current.state.value, "to": state.value}
@@ -103,7 +104,7 @@ def set_work_item_state(
 
 def get_work_item(store: Store, namespace: str, item_id: str) -> WorkItem:
     validate_namespace(namespace)
-    rows = store.read("procedures/work_item_by_id", namespace=namespace, id=item_id)
+    rows = store.read(WORK_ITEM_BY_ID, namespace=namespace, id=item_id)
     if not rows:
         raise HippographError(ErrorCode.NOT_FOUND, "no such work item in this namespace", field="id")
     return _item(rows[0])
@@ -123,7 +124,7 @@ def list_work_items(
     those with no parent (``top_level``); ``state`` keeps one state."""
     validate_namespace(namespace)
     rows = store.read(
-        "procedures/list_work_items",
+        LIST_WORK_ITEMS,
         namespace=namespace,
         parent=parent_id,
         top=top_level,
@@ -134,7 +135,7 @@ def list_work_items(
     return [_item(row) for row in rows]
 
 
-def _item(row: Row) -> WorkItem:
+def _item(row: WorkItemRow) -> WorkItem:
     props = row["item"]
     return WorkItem(
         id=props["id"],

@@ -8,8 +8,9 @@ the commit MERGEs new entities by (namespace, type, canonical) so concurrent wor
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from rapidfuzz import fuzz
 
@@ -18,7 +19,8 @@ from hippograph.extraction.model import EntityType, Mention
 from hippograph.kernel.keys import canonical_key
 from hippograph.kernel.lucene import fulltext_query
 from hippograph.resolution import types
-from hippograph.store import Row, Store
+from hippograph.store import Store
+from hippograph.store.rows import ENTITIES_BY_KEY, ENTITY_CANDIDATES, ENTITY_NEIGHBORS, EntityFound, NearEntity
 from hippograph.store.search import scoped_query
 
 __all__ = [
@@ -43,6 +45,8 @@ WIDEN = 4
 # close together and are different people. They merge only by key, alias or spelling.
 NO_EMBEDDING_MERGE = frozenset({EntityType.PERSON.value, EntityType.AGENT.value})
 _INTERCHANGEABLE = (frozenset({EntityType.PERSON.value, EntityType.AGENT.value}),)
+# Rows of entities a name found, whichever way (store/rows.py EntityFound).
+F = TypeVar("F", bound=EntityFound)
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,7 @@ class Resolution:
     embedding: Vector | None = None  # of the name, kept for a new entity
 
     @classmethod
-    def of(cls, row: Row, method: str) -> Resolution:
+    def of(cls, row: EntityFound, method: str) -> Resolution:
         return cls(row["id"], method, row["type"], row["canonical"])
 
 
@@ -89,7 +93,7 @@ def resolve_names(
     pending = list(dict.fromkeys(refs))
     resolved: dict[NameRef, Resolution] = {}
 
-    by_key = _by_key(store.read("entities_by_key", namespace=namespace, keys=sorted({r.key for r in pending})))
+    by_key = _by_key(store.read(ENTITIES_BY_KEY, namespace=namespace, keys=sorted({r.key for r in pending})))
     for ref in pending:
         hit = _first_compatible(ref, by_key.get(ref.key, []), same_name=True)
         if hit is not None:
@@ -124,29 +128,34 @@ def _mint_together(resolved: dict[NameRef, Resolution]) -> dict[NameRef, Resolut
     return resolved
 
 
-def _by_key(rows: list[Row]) -> dict[str, list[Row]]:
-    grouped: dict[str, list[Row]] = {}
+def _by_key(rows: list[F]) -> dict[str, list[F]]:
+    grouped: dict[str, list[F]] = {}
     for row in rows:
         grouped.setdefault(row["key"], []).append(row)
     return grouped
 
 
-def _first_compatible(ref: NameRef, rows: list[Row], *, same_name: bool = False) -> Row | None:
+def _first_compatible(ref: NameRef, rows: list[F], *, same_name: bool = False) -> F | None:
     """A user's alias holds whatever type the statistical model guessed for the mention. With
     ``same_name`` (rows found by the name's own key), the same name under another type the model
     confuses with this one is the same entity, whose type vote decides what it is; one of this
     very type still comes first."""
-    fitting = next((row for row in rows if row.get("by_alias") or compatible(ref.type, row["type"])), None)
+    fitting = next((row for row in rows if _by_alias(row) or compatible(ref.type, row["type"])), None)
     if fitting is not None or not same_name:
         return fitting
     return next((row for row in rows if types.votable(ref.type, row["type"])), None)
+
+
+def _by_alias(row: Mapping[str, object]) -> bool:
+    """Found through a user's alias: only the rows by key (entities_by_key) say so."""
+    return row.get("by_alias") is True
 
 
 def _by_spelling(store: Store, namespace: str, refs: list[NameRef]) -> dict[NameRef, Resolution]:
     queries = [{"key": ref.key, "query": scoped_query(namespace, q)} for ref in refs if (q := fulltext_query(ref.name))]
     candidates = _by_key(
         store.read(
-            "entity_candidates",
+            ENTITY_CANDIDATES,
             namespace=namespace,
             index=store.index("entity_search"),
             queries=queries,
@@ -198,7 +207,7 @@ class EntityProbe:
     embedding: Vector
 
 
-def nearest_entities(store: Store, namespace: str, probes: list[EntityProbe]) -> list[Row]:
+def nearest_entities(store: Store, namespace: str, probes: list[EntityProbe]) -> list[NearEntity]:
     """For each probe, the namespace's entity of its type whose name embeds nearest to it, if its
     cosine reaches EMBEDDING_MIN_COSINE. The entity index spans every namespace, so a probe whose
     first neighbours are all other namespaces' is asked again for ×WIDEN as many, until one is
@@ -208,11 +217,11 @@ def nearest_entities(store: Store, namespace: str, probes: list[EntityProbe]) ->
     # Both servers report a cosine index score as (1 + cos) / 2.
     min_score = (1 + EMBEDDING_MIN_COSINE) / 2
     pending = list(enumerate(probes))
-    found: list[Row] = []
+    found: list[NearEntity] = []
     k = CANDIDATES
     while pending:
         answers = store.read_listed(
-            "entity_neighbors",
+            ENTITY_NEIGHBORS,
             namespace=namespace,
             index=store.index("entity_embedding"),
             probes=[{"at": at, "type": probe.type, "embedding": probe.embedding} for at, probe in pending],
@@ -224,7 +233,7 @@ def nearest_entities(store: Store, namespace: str, probes: list[EntityProbe]) ->
         for at, probe in pending:
             answer = by_probe[at]
             if answer["rows"]:
-                found.append({**max(answer["rows"], key=lambda row: row["score"]), "key": probe.key})
+                found.append(NearEntity(**max(answer["rows"], key=lambda row: row["score"]), key=probe.key))
             elif answer["returned"] == k and answer["lowest"] is not None and answer["lowest"] >= min_score:
                 again.append((at, probe))
         pending, k = again, k * WIDEN

@@ -20,6 +20,7 @@ from functools import cache
 from typing import Any, Protocol
 
 from hippograph.kernel.rules import load_rules
+from hippograph.store.rows import MergedEntity
 
 __all__ = ["Statements", "Vote", "choose", "settle", "votable", "vote", "weight"]
 
@@ -61,11 +62,11 @@ def choose(weights: Counter[str]) -> str:
     return min(weights, key=lambda kind: (-weights[kind], order.index(kind) if kind in order else len(order), kind))
 
 
-def settle(tx: Statements, rows: Iterable[dict[str, Any]]) -> None:
+def settle(tx: Statements, rows: Iterable[MergedEntity]) -> None:
     """Give each entity ``merge_entities`` touched the type its counts now choose. ``rows`` are
     that statement's rows (id, type, votes); an entity touched twice reports its later counts,
     which are the larger ones. A type another entity of the same name already holds is left."""
-    latest: dict[str, dict[str, Any]] = {}
+    latest: dict[str, MergedEntity] = {}
     for row in rows:
         votes = row.get("votes")
         if votes is None:

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import TypeVar
 
 from hippograph.kernel.events import EventKind, MemoryEvent
-from hippograph.store.rows import CHANGE_HEAD, CHANGES_AFTER, Change
+from hippograph.store.rows import CHANGE_HEAD, CHANGES_AFTER, EXPIRE_CHANGES, Change
 from hippograph.store.store import Store, Transaction
 
 __all__ = ["change_head", "changes_after", "expire_changes", "record_changes", "with_changes"]
@@ -64,7 +64,7 @@ def changes_after(store: Store, namespace: str, after: int, limit: int) -> list[
 
 
 def expire_changes(store: Store, cutoff: datetime, limit: int) -> int:
-    rows = store.write(lambda tx: tx.run("expire_changes", cutoff=cutoff, limit=limit))
+    rows = store.write(lambda tx: tx.run(EXPIRE_CHANGES, cutoff=cutoff, limit=limit))
     return int(rows[0]["deleted"]) if rows else 0
 
 

@@ -8,11 +8,11 @@ concurrent writers are kept from colliding (store/retry.py says what each server
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from hippograph.kernel.resources import read_text
+from hippograph.store.rows import QUANTIZED_VECTOR_INDEXES, NameRow, Query, ServerComponent
 
 __all__ = ["ARCADEDB", "NEO4J", "Cosine", "Dialect"]
 
@@ -74,7 +74,7 @@ class Dialect:
     transient_codes: frozenset[str] = frozenset()
     # The query naming indexes an earlier version made differently, which start-up drops so that
     # the schema's statements (all IF NOT EXISTS) make them again as they are now.
-    outdated_indexes: str | None = None
+    outdated_indexes: Query[NameRow] | None = None
 
     def index_name(self, logical: str) -> str:
         label, properties = SEARCH_INDEXES[logical]
@@ -87,7 +87,7 @@ class Dialect:
         quoted = name.replace("`", "``")
         return f"DROP INDEX `{quoted}` IF EXISTS"
 
-    def refusal(self, components: Sequence[Mapping[str, Any]]) -> str | None:
+    def refusal(self, components: Sequence[ServerComponent]) -> str | None:
         """Why the server ``dbms.components()`` describes cannot serve, on one line; None if it can."""
         if self.minimum_version is None:
             return None
@@ -120,7 +120,7 @@ NEO4J = Dialect(
     cosine=Cosine(function_is_index_score=True),
     vector_rebuilt_below=0,
     minimum_version=(5, 23),
-    outdated_indexes="quantized_vector_indexes",
+    outdated_indexes=QUANTIZED_VECTOR_INDEXES,
 )
 ARCADEDB = Dialect(
     "arcadedb",

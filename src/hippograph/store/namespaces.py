@@ -11,11 +11,16 @@ from typing import Any
 from hippograph.kernel.model import DEFAULT_CONFLICT_MODES, ConflictKind, ConflictMode
 from hippograph.store.history import history_event
 from hippograph.store.rows import (
+    BLOCK_DESTRUCTIVE,
     CENSUS_NAMESPACE,
     CONFLICT_MODES,
+    DELETE_NAMESPACE_NODES,
     LIST_NAMESPACES,
     NAMESPACE_HAS_FACTS,
     NAMESPACE_RECORD_EXISTS,
+    SET_BLOCK_DESTRUCTIVE,
+    SET_CONFLICT_MODE,
+    SET_SHADOW_MODE,
     SHADOW_MODE,
 )
 from hippograph.store.store import Store, Transaction
@@ -82,7 +87,7 @@ def set_shadow_mode(store: Store, namespace: str, enabled: bool, actor: str, now
     (target: the namespace) with how many episodes went back to consolidation."""
 
     def write(tx: Transaction) -> None:
-        [row] = tx.run("set_shadow_mode", namespace=namespace, enabled=enabled)
+        [row] = tx.run(SET_SHADOW_MODE, namespace=namespace, enabled=enabled)
         event = "shadow_mode_on" if enabled else "shadow_mode_off"
         metadata = None if enabled else {"requeued": int(row["requeued"])}
         tx.run("record_history", rows=[history_event(namespace, namespace, event, actor, now, metadata=metadata)])
@@ -101,7 +106,7 @@ class DestructiveBlocking:
 
 
 def destructive_blocking(store: Store, namespace: str) -> DestructiveBlocking:
-    [row] = store.read("block_destructive", namespace=namespace)
+    [row] = store.read(BLOCK_DESTRUCTIVE, namespace=namespace)
     return DestructiveBlocking(namespace, bool(row["enabled"]), int(row["blocked"]))
 
 
@@ -112,7 +117,7 @@ def set_destructive_blocking(
     the namespace). What was blocked stays as it was either way."""
 
     def write(tx: Transaction) -> None:
-        tx.run("set_block_destructive", namespace=namespace, enabled=enabled)
+        tx.run(SET_BLOCK_DESTRUCTIVE, namespace=namespace, enabled=enabled)
         event = "block_destructive_on" if enabled else "block_destructive_off"
         tx.run("record_history", rows=[history_event(namespace, namespace, event, actor, now)])
 
@@ -151,7 +156,7 @@ def delete_namespace(store: Store, namespace: str) -> dict[str, int]:
 
 
 def _delete_some(tx: Transaction, label: str, namespace: str) -> int:
-    rows = tx.run("delete_namespace_nodes", labels={"NODE_LABEL": label}, namespace=namespace, limit=_DELETE_BATCH)
+    rows = tx.run(DELETE_NAMESPACE_NODES, labels={"NODE_LABEL": label}, namespace=namespace, limit=_DELETE_BATCH)
     return int(rows[0]["deleted"])
 
 
@@ -176,7 +181,7 @@ def set_conflict_mode(
         [row] = tx.run(CONFLICT_MODES, namespace=namespace)
         before = conflict_modes_of(row)[kind]
         modes: dict[str, Any] = {k.value: mode.value if k is kind else None for k in ConflictKind}
-        tx.run("set_conflict_mode", namespace=namespace, **modes)
+        tx.run(SET_CONFLICT_MODE, namespace=namespace, **modes)
         metadata = {"kind": kind.value, "mode": mode.value, "previous": before.value}
         tx.run(
             "record_history",

@@ -19,7 +19,15 @@ from hippograph.kernel.model import UNKNOWN_AGENT
 from hippograph.kernel.priority import Priority
 from hippograph.kernel.promotion import Evidence, PromotionPolicy, Record, still_supported
 from hippograph.store.history import history_event
-from hippograph.store.rows import FACT_ATTESTERS, PROMOTION_POLICY, PROMOTION_SOURCE
+from hippograph.store.rows import (
+    CREATE_PROMOTED_FACT,
+    DEMOTE_COPIES,
+    FACT_ATTESTERS,
+    PROMOTED_COPIES,
+    PROMOTION_POLICY,
+    PROMOTION_SOURCE,
+    SET_PROMOTION_POLICY,
+)
 from hippograph.store.search import NAMESPACE_FIELD, namespace_token
 from hippograph.store.store import Store, Transaction
 
@@ -92,7 +100,7 @@ def write_policy(store: Store, namespace: str, policy: PromotionPolicy, actor: s
 
     def write(tx: Transaction) -> None:
         tx.run(
-            "set_promotion_policy",
+            SET_PROMOTION_POLICY,
             namespace=namespace,
             enabled=policy.enabled,
             quorum=policy.quorum,
@@ -167,7 +175,7 @@ def create_copy(
         }
     )
     props.setdefault("tags", [])
-    tx.run("create_promoted_fact", source=source["id"], props=props, now=now, actor=actor)
+    tx.run(CREATE_PROMOTED_FACT, source=source["id"], props=props, now=now, actor=actor)
     events = [
         history_event(
             target,
@@ -214,7 +222,7 @@ def review_quietly(store: Store, namespaces: Iterable[str], now: datetime) -> No
 
 def _review(tx: Transaction, namespace: str, now: datetime) -> list[str]:
     policy = policy_in(tx, namespace).policy
-    copies = tx.run_listed("promoted_copies", namespace=namespace)
+    copies = tx.run_listed(PROMOTED_COPIES, namespace=namespace)
     if not copies:
         return []
     # A source superseded, forgotten or erased is not among them: it holds no longer.
@@ -236,7 +244,7 @@ def _review(tx: Transaction, namespace: str, now: datetime) -> list[str]:
             }
     if not lost:
         return []
-    [done] = tx.run("demote_copies", ids=sorted(lost), now=now)
+    [done] = tx.run(DEMOTE_COPIES, ids=sorted(lost), now=now)
     by_target: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for copy_id in done["demoted"]:
         metadata = lost[copy_id]

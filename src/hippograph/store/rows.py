@@ -561,3 +561,513 @@ class PropertiesRow(TypedDict):
 SESSION_EPISODES = Query("summaries/session_episodes", TurnRow)
 CENSUS_RELATIONSHIPS = Query("census_relationships", TypeCount)
 EXPORT_NAMESPACE_RECORD = Query("export_namespace_record", PropertiesRow)
+
+
+# Access (store/limits.py, store/secrets.py, access/keys.py): rate budgets, failed logins, keys.
+
+
+class RateTokens(TypedDict):
+    granted: int
+    left: float
+
+
+class BlockedUntil(TypedDict):
+    blocked_until: float  # epoch seconds; 0: not blocked
+
+
+class DeletedCount(TypedDict):
+    deleted: int
+
+
+class SecretValue(TypedDict):
+    value: str
+
+
+TAKE_RATE_TOKENS = Query("take_rate_tokens", RateTokens)
+RECORD_AUTH_FAILURE = Query("record_auth_failure", BlockedUntil)
+EXPIRE_LIMITS = Query("expire_limits", DeletedCount)
+STORE_SECRET = Query("store_secret", SecretValue)
+CREATE_API_KEY = Query("create_api_key", IdRow)
+REVOKE_API_KEY = Query("revoke_api_key", NameRow)
+
+
+# Backup (backup/export.py, backup/restore.py).
+
+
+class NamespaceLabelCount(TypedDict):
+    namespace: str
+    label: str
+    count: int
+
+
+class OutgoingEdge(TypedDict):
+    type: str
+    end_label: str
+    end: str
+    properties: dict[str, Any]
+
+
+class ExportedNode(TypedDict):
+    id: str
+    properties: dict[str, Any]
+    out: list[OutgoingEdge]
+
+
+class CreatedCount(TypedDict):
+    created: int
+
+
+EXPORT_CENSUS = Query("export_census", NamespaceLabelCount)
+EXPORT_NODES = Query("export_nodes", ExportedNode)
+IMPORT_RELATIONSHIPS = Query("import_relationships", CreatedCount)
+NAMESPACE_HOLDS = Query("namespace_holds", IdRow)
+
+
+# Capture (capture/service.py, capture/reembed.py).
+
+
+class SessionTail(TypedDict):
+    """A session the batch's episodes joined, and its last episode before them (None: a new one)."""
+
+    namespace: str
+    session: str
+    previous: str | None
+
+
+EPISODES_PENDING_EMBEDDING = Query("episodes_pending_embedding", TurnRow)
+LINK_SESSIONS = Query("link_sessions", SessionTail)
+
+
+# Conflicts held for a person to settle (consolidation/conflicts.py).
+
+
+class ConflictFact(TypedDict):
+    id: str
+    statement: str
+    status: str
+    polarity: str | None
+    confidence: float
+    valid_from: datetime | None
+
+
+class OpenConflict(TypedDict):
+    id: str
+    kind: str
+    opened_at: datetime
+    facts: list[ConflictFact]
+
+
+OPEN_CONFLICTS = Query("open_conflicts", OpenConflict)
+RESOLVE_CONFLICT = Query("resolve_conflict", IdRow)
+
+
+# Consolidation (consolidation/*.py, embedding/context.py): its leases, commits, shadow mode and
+# the namespace dump that compares two runs.
+
+
+class AliasRow(TypedDict):
+    alias: str
+    key: str
+    id: str
+    name: str
+    type: str
+    canonical: str
+
+
+class Claim(TypedDict):
+    id: str
+    owned: bool
+    first_time: bool
+
+
+class ContextSources(TypedDict):
+    """An episode's vector and those of the two turns before it (None: no such turn, or no vector)."""
+
+    id: str
+    embedding: list[float]
+    previous1: list[float] | None
+    previous2: list[float] | None
+
+
+class DeadLetterRow(TypedDict):
+    id: str
+    namespace: str
+    attempts: int
+    error: str | None
+
+
+class DumpedNode(TypedDict):
+    label: str
+    props: dict[str, Any]
+
+
+class DumpedRelationship(TypedDict):
+    type: str
+    source: str
+    target: str
+    props: dict[str, Any]
+
+
+class MergedEntity(TypedDict):
+    ref: int
+    id: str
+    type: str
+    votes: list[float]
+
+
+class Parked(TypedDict):
+    parked: bool
+
+
+class ProposedFact(TypedDict):
+    id: str
+    statement: str
+    kind: str
+
+
+class EpisodeStateRow(TypedDict):
+    state: str
+
+
+class RenewedCount(TypedDict):
+    renewed: int
+
+
+class RequeuedCount(TypedDict):
+    requeued: int
+
+
+ALIASES_OF_NAMESPACE = Query("aliases_of_namespace", AliasRow)
+BLOCKING_NAMESPACES = Query("blocking_namespaces", NameRow)
+CLAIM_EPISODES = Query("claim_episodes", Claim)
+CONTEXT_SOURCES = Query("context_sources", ContextSources)
+DEAD_LETTERS = Query("dead_letters", DeadLetterRow)
+DUMP_NODES = Query("dump_nodes", DumpedNode)
+DUMP_RELATIONSHIPS = Query("dump_relationships", DumpedRelationship)
+HELD_FACT = Query("held_fact", IdRow)
+MERGE_ENTITIES = Query("merge_entities", MergedEntity)
+PARK_EPISODE = Query("park_episode", Parked)
+PROPOSED_FACTS = Query("proposed_facts", ProposedFact)
+RELEASE_EPISODE = Query("release_episode", EpisodeStateRow)
+RENEW_LEASES = Query("renew_leases", RenewedCount)
+REQUEUE_EPISODES = Query("requeue_episodes", RequeuedCount)
+SHADOW_NAMESPACES = Query("shadow_namespaces", NameRow)
+
+
+# An entity's neighbourhood (graph/entities.py): each edge, and a typed one's support.
+
+
+class NeighborhoodEdge(TypedDict):
+    source: str
+    target: str
+    type: str
+    valid_from: datetime | None
+    valid_to: datetime | None
+    recorded_at: datetime | None
+    expired_at: datetime | None
+    count: int | None  # CO_OCCURS only
+    fact: str | None  # a typed edge only
+    confidence: float | None
+    supports: int
+    last_support: datetime | None
+
+
+NEIGHBORHOOD = Query("neighborhood", NeighborhoodEdge)
+
+
+# The lifecycle's writes that say what they touched, and the sweep's reads (lifecycle/*.py).
+
+
+class MemoryOfNamespace(TypedDict):
+    namespace: str
+    id: str
+
+
+class OrphanCounts(TypedDict):
+    """What erasing left behind in a namespace: each count should be 0 (tests/test_erase.py)."""
+
+    entities: int
+    facts: int
+    edges: int
+    cooccurrences: int
+
+
+EXPIRE_CHANGES = Query("expire_changes", DeletedCount)
+EXPIRE_HISTORY = Query("expire_history", DeletedCount)
+EXPIRED_EVENTS = Query("expired_events", MemoryOfNamespace)
+FORGOTTEN_BEFORE = Query("forgotten_before", MemoryOfNamespace)
+FORGET_CANDIDATES_BY_ID = Query("forget_candidates_by_id", IdRow)
+FORGET_UNSUPPORTED_FACTS = Query("forget_unsupported_facts", IdRow)
+RECOVER_FACTS_WITH = Query("recover_facts_with", IdRow)
+CREATE_FACT_VERSION = Query("create_fact_version", IdRow)
+DELETE_UNMENTIONED_ENTITIES = Query("delete_unmentioned_entities", IdRow)
+SET_FORGOTTEN = Query("set_forgotten", IdRow)
+SET_PINNED = Query("set_pinned", IdRow)
+ORPHANS = Query("orphans", OrphanCounts)
+
+
+# A namespace's settings, written (store/namespaces.py, store/promotions.py), and promotion's
+# review of the copies it made.
+
+
+class DestructiveBlockingRow(TypedDict):
+    enabled: bool
+    blocked: int  # proposals History says consolidation blocked
+
+
+class PromotedCopy(TypedDict):
+    copy: str
+    target: str
+    source: str
+    exists: bool  # the source fact is still stored
+
+
+class Demoted(TypedDict):
+    demoted: list[str]
+
+
+BLOCK_DESTRUCTIVE = Query("block_destructive", DestructiveBlockingRow)
+DELETE_NAMESPACE_NODES = Query("delete_namespace_nodes", DeletedCount)
+SET_BLOCK_DESTRUCTIVE = Query("set_block_destructive", NameRow)
+SET_CONFLICT_MODE = Query("set_conflict_mode", NameRow)
+SET_SHADOW_MODE = Query("set_shadow_mode", RequeuedCount)
+SET_PROMOTION_POLICY = Query("set_promotion_policy", NameRow)
+CREATE_PROMOTED_FACT = Query("create_promoted_fact", IdRow)
+DEMOTE_COPIES = Query("demote_copies", Demoted)
+PROMOTED_COPIES = Query("promoted_copies", PromotedCopy, listed=True)
+
+
+# Skills, bad patterns and work items, kept as their nodes' properties (procedures/*.py).
+
+
+class SkillRow(TypedDict):
+    skill: dict[str, Any]
+
+
+class BadPatternRow(TypedDict):
+    pattern: dict[str, Any]
+    skill_id: str
+
+
+class WorkItemProps(TypedDict):
+    item: dict[str, Any]
+
+
+class WorkItemRow(WorkItemProps):
+    parent_id: str | None
+
+
+ADD_BAD_PATTERN = Query("procedures/add_bad_pattern", BadPatternRow)
+BAD_PATTERNS = Query("procedures/bad_patterns", BadPatternRow)
+CREATE_SKILL_VERSION = Query("procedures/create_skill_version", SkillRow)
+LATEST_SKILL = Query("procedures/latest_skill", SkillRow)
+LIST_SKILLS = Query("procedures/list_skills", SkillRow)
+RECORD_SKILL_OUTCOME = Query("procedures/record_skill_outcome", SkillRow)
+SKILL_VERSION = Query("procedures/skill_version", SkillRow)
+SKILL_VERSIONS = Query("procedures/skill_versions", SkillRow)
+CREATE_WORK_ITEM = Query("procedures/create_work_item", WorkItemProps)
+LIST_WORK_ITEMS = Query("procedures/list_work_items", WorkItemRow)
+SET_WORK_ITEM_STATE = Query("procedures/set_work_item_state", WorkItemRow)
+WORK_ITEM_BY_ID = Query("procedures/work_item_by_id", WorkItemRow)
+
+
+# The store's own: the server it runs on, its indexes, its one-time migrations (store/store.py).
+
+
+class ServerComponent(TypedDict):
+    name: str
+    versions: list[str]
+    edition: str
+
+
+class SchemaIndex(TypedDict):
+    name: str
+    type: str
+    labels: list[str] | None
+    properties: list[str] | None
+
+
+class Ping(TypedDict):
+    ok: int
+
+
+class NamespaceOnly(TypedDict):
+    namespace: str
+
+
+class EpisodeText(TypedDict):
+    id: str
+    content: str | None
+
+
+SERVER_COMPONENTS = Query("server_components", ServerComponent)
+SCHEMA_INDEXES = Query("schema_indexes", SchemaIndex)
+QUANTIZED_VECTOR_INDEXES = Query("quantized_vector_indexes", NameRow)
+PING = Query("ping", Ping)
+MIGRATION_DONE = Query("migration_done", IdRow)
+NAMESPACES_WITHOUT_TOKEN = Query("namespaces_without_token", NamespaceOnly)
+ENTITY_NAMESPACES_WITHOUT_TOKEN = Query("entity_namespaces_without_token", NamespaceOnly)
+EPISODES_WITHOUT_STEMS = Query("episodes_without_stems", EpisodeText)
+
+
+# Summaries and projects (summaries/*.py).
+
+
+class SessionProject(TypedDict):
+    session: str
+    project: str | None
+
+
+class SessionName(TypedDict):
+    session: str
+
+
+class SummaryRow(TypedDict):
+    summary: dict[str, Any]
+
+
+ASSIGN_PROJECT = Query("summaries/assign_project", SessionProject)
+PROJECT_SESSIONS = Query("summaries/project_sessions", SessionName)
+SAVE_SUMMARY = Query("summaries/save_summary", IdRow)
+STORED_SUMMARY = Query("summaries/stored_summary", SummaryRow)
+
+
+# The named queries that return no row: writes whose callers need nothing back, so they have no
+# record (tests/test_queries.py runs each, and holds every other query to a record declared here).
+WITHOUT_ROWS = frozenset(
+    {
+        "clear_auth_failures",
+        "touch_api_keys",
+        "import_nodes",
+        "corroborate_episodes",
+        "count_episodes",
+        "create_episodes",
+        "link_extends",
+        "link_next",
+        "set_episode_embeddings",
+        "hold_in_conflict",
+        "categorize_facts",
+        "create_facts",
+        "create_relation",
+        "finish_episodes",
+        "link_contradicts",
+        "merge_concepts",
+        "merge_cooccurrences",
+        "merge_mentions",
+        "move_support",
+        "revise_facts",
+        "revise_relation_edges",
+        "set_context_embeddings",
+        "set_fact_status",
+        "support_fact",
+        "sync_fact_concepts",
+        "unlink_contradicts",
+        "unlink_supersedes",
+        "merge_entity_cooccurrences",
+        "merge_entity_mentions",
+        "merge_entity_relations_in",
+        "merge_entity_relations_out",
+        "retire_merged_entity",
+        "record_changes",
+        "record_history",
+        "clear_following_contexts",
+        "delete_empty_sessions",
+        "delete_episode",
+        "delete_fact_relations",
+        "delete_facts",
+        "erase_episode_concepts",
+        "expire_fact_relations",
+        "forget_fact_relations",
+        "link_fact_extends",
+        "recount_mentions",
+        "recover_fact_relations",
+        "refresh_cooccurrences",
+        "refresh_fact_strength",
+        "relink_next",
+        "retract_session_tail",
+        "scrub_history",
+        "supersede_facts",
+        "touch_memories",
+        "delete_namespace_record",
+        "link_skill_version",
+        "link_work_item",
+        "retype_entities",
+        "record_migration",
+        "recount_episodes",
+        "set_entity_namespace_tokens",
+        "set_episode_namespace_tokens",
+        "set_episode_stems",
+        "set_fact_namespace_tokens",
+        "cite_episodes",
+        "drop_summaries_of",
+    }
+)
+
+
+# An alias and an explicit fact, written by hand (graph/curation.py, lifecycle/remember.py).
+
+ADD_ALIAS = Query("add_alias", IdRow)
+CREATE_EXPLICIT_FACT = Query("create_explicit_fact", IdRow)
+
+
+# Entity resolution (resolution/resolve.py): the entities a name's key finds, by spelling, by
+# alias and by the embedding of the name.
+
+
+class EntityFound(TypedDict):
+    key: str  # the name's key that found it
+    id: str
+    type: str
+    canonical: str
+
+
+class EntityByKey(EntityFound):
+    by_alias: bool
+
+
+class EntityCandidate(EntityFound):
+    aliases: list[str] | None
+
+
+class EntityNeighbor(TypedDict):
+    id: str
+    type: str
+    canonical: str
+    score: float
+
+
+class NearEntity(EntityFound):
+    score: float
+
+
+class NeighborAnswer(TypedDict):
+    """A probe's neighbours of its type in the namespace, with how many the index gave and the lowest score."""
+
+    at: int
+    returned: int
+    lowest: float | None
+    rows: list[EntityNeighbor]
+
+
+ENTITIES_BY_KEY = Query("entities_by_key", EntityByKey)
+ENTITY_CANDIDATES = Query("entity_candidates", EntityCandidate)
+ENTITY_NEIGHBORS = Query("entity_neighbors", NeighborAnswer, listed=True)
+
+
+# An episode a consolidation worker leased (consolidation/leases.py, worker.py): what deriving
+# from it reads.
+
+
+class LeasedEpisode(TypedDict):
+    id: str
+    taken: bool  # False: another worker took it first
+    namespace: str
+    content: str
+    agent: str | None
+    role: str
+    occurred_at: datetime
+    attempts: int
+    embedding: list[float] | None
+
+
+LEASE_EPISODES = Query("lease_episodes", LeasedEpisode)

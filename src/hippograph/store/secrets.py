@@ -9,6 +9,7 @@ import threading
 import weakref
 from datetime import UTC, datetime
 
+from hippograph.store.rows import STORE_SECRET
 from hippograph.store.store import Store, UniquenessConflict
 
 __all__ = ["store_secret"]
@@ -29,7 +30,7 @@ def store_secret(store: Store, name: str) -> bytes:
 def _read_or_make(store: Store, name: str) -> bytes:
     def merge() -> str:
         rows = store.write(
-            lambda tx: tx.run("store_secret", id=name, candidate=secrets.token_urlsafe(32), now=datetime.now(UTC))
+            lambda tx: tx.run(STORE_SECRET, id=name, candidate=secrets.token_urlsafe(32), now=datetime.now(UTC))
         )
         return str(rows[0]["value"])
 

@@ -20,7 +20,16 @@ from hippograph.kernel.resources import read_text, resource_root
 from hippograph.kernel.text.stems import stems
 from hippograph.store.dialect import Dialect
 from hippograph.store.retry import NoGate, is_transient, with_retries
-from hippograph.store.rows import Query
+from hippograph.store.rows import (
+    ENTITY_NAMESPACES_WITHOUT_TOKEN,
+    EPISODES_WITHOUT_STEMS,
+    MIGRATION_DONE,
+    NAMESPACES_WITHOUT_TOKEN,
+    PING,
+    SERVER_COMPONENTS,
+    NamespaceOnly,
+    Query,
+)
 from hippograph.store.search import namespace_token
 
 __all__ = ["Row", "Store", "Transaction", "UniquenessConflict", "UnsupportedServer", "cypher", "query_files"]
@@ -280,7 +289,7 @@ class Store:
 
     def check_server(self) -> None:
         """Refuse a server the queries do not run on (dialect.py says which), before anything else."""
-        refusal = self.dialect.refusal(self.read("server_components"))
+        refusal = self.dialect.refusal(self.read(SERVER_COMPONENTS))
         if refusal is not None:
             raise UnsupportedServer(refusal)
 
@@ -317,7 +326,7 @@ class Store:
     def _migrate_once(self, migration: str, work: Callable[[Transaction], object]) -> None:
         """A one-time data migration, recorded in the transaction that makes it, so that it runs
         once per store: finding what to migrate reads every memory."""
-        if self.read("migration_done", id=migration):
+        if self.read(MIGRATION_DONE, id=migration):
             return
 
         def migrate(tx: Transaction) -> None:
@@ -329,7 +338,7 @@ class Store:
 
     def ping(self) -> bool:
         try:
-            self.read("ping")
+            self.read(PING)
         except (HippographError, neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError):
             log.warning("store ping failed", exc_info=True)
             return False
@@ -360,24 +369,24 @@ def _roll_back_unless_committed(tx: neo4j.Transaction) -> None:
 
 def _tokenize_namespaces(tx: Transaction) -> None:
     """Memories stored before search was scoped by namespace get their namespace's token."""
-    if scopes := _token_scopes(tx.run("namespaces_without_token")):
+    if scopes := _token_scopes(tx.run(NAMESPACES_WITHOUT_TOKEN)):
         tx.run("set_episode_namespace_tokens", scopes=scopes)
         tx.run("set_fact_namespace_tokens", scopes=scopes)
 
 
 def _tokenize_entities(tx: Transaction) -> None:
     """Entities stored before entity search was scoped by namespace get their namespace's token."""
-    if scopes := _token_scopes(tx.run("entity_namespaces_without_token")):
+    if scopes := _token_scopes(tx.run(ENTITY_NAMESPACES_WITHOUT_TOKEN)):
         tx.run("set_entity_namespace_tokens", scopes=scopes)
 
 
-def _token_scopes(rows: list[Row]) -> list[dict[str, str]]:
+def _token_scopes(rows: list[NamespaceOnly]) -> list[dict[str, str]]:
     return [{"namespace": row["namespace"], "token": namespace_token(row["namespace"])} for row in rows]
 
 
 def _stem_episodes(tx: Transaction) -> None:
     """Episodes stored before the keyword channel searched stems get them."""
-    rows = [{"id": row["id"], "stems": stems(row["content"] or "")} for row in tx.run("episodes_without_stems")]
+    rows = [{"id": row["id"], "stems": stems(row["content"] or "")} for row in tx.run(EPISODES_WITHOUT_STEMS)]
     if rows:
         tx.run("set_episode_stems", rows=rows)
 

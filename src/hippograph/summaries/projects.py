@@ -20,6 +20,7 @@ from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.kernel.text.fields import scrub_field
 from hippograph.kernel.validation import validate_name, validate_namespace
 from hippograph.store import Store
+from hippograph.store.rows import ASSIGN_PROJECT, PROJECT_SESSIONS
 from hippograph.summaries.extractive import Budget, Line, Source, summarize, word_counts
 from hippograph.summaries.service import Kept, Summary, kept_summary, save, session_summary
 
@@ -55,9 +56,7 @@ def assign_session(store: Store, limits: Limits, namespace: str, session: str, p
     # Names as capture stores them, so that the name a client captured with finds its session.
     stored = project_name(project)
     rows = store.write(
-        lambda tx: tx.run(
-            "summaries/assign_project", namespace=namespace, session=scrub_field(session.strip()), project=stored
-        )
+        lambda tx: tx.run(ASSIGN_PROJECT, namespace=namespace, session=scrub_field(session.strip()), project=stored)
     )
     if not rows:
         raise HippographError(ErrorCode.NOT_FOUND, "no such session in this namespace", field="session")
@@ -74,7 +73,7 @@ def project_overview(
     """The project's overview, brought up to date first if any of its sessions changed."""
     validate_namespace(namespace)
     key = project_name(project) or ""
-    names = [row["session"] for row in store.read("summaries/project_sessions", namespace=namespace, project=key)]
+    names = [row["session"] for row in store.read(PROJECT_SESSIONS, namespace=namespace, project=key)]
     summaries = [summary for name in names if (summary := _summary_of(store, now, namespace, name)) is not None]
     if not summaries:
         raise HippographError(ErrorCode.NOT_FOUND, "no such project in this namespace", field="project")

@@ -22,7 +22,7 @@ from ulid import ULID
 from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.kernel.validation import validate_namespace
 from hippograph.store import Store, Transaction, UniquenessConflict
-from hippograph.store.rows import SESSION_EPISODES
+from hippograph.store.rows import SAVE_SUMMARY, SESSION_EPISODES, STORED_SUMMARY
 from hippograph.summaries.extractive import Budget, Line, Source, summarize, word_counts
 
 __all__ = ["SESSION", "Kept", "Summary", "kept_summary", "save", "session_summary"]
@@ -85,7 +85,7 @@ def _choose(episodes: list[Source], kept: Kept | None, budget: Budget) -> tuple[
 
 
 def kept_summary(store: Store, namespace: str, scope: str, key: str) -> Kept | None:
-    rows = store.read("summaries/stored_summary", namespace=namespace, scope=scope, key=key)
+    rows = store.read(STORED_SUMMARY, namespace=namespace, scope=scope, key=key)
     if not rows:
         return None
     props = rows[0]["summary"]
@@ -112,7 +112,7 @@ def save(
 
     def write(tx: Transaction) -> None:
         [row] = tx.run(
-            "summaries/save_summary",
+            SAVE_SUMMARY,
             namespace=namespace,
             scope=scope,
             key=name,
