@@ -23,6 +23,7 @@ from enum import Enum
 
 from hippograph.embedding.onnx_encoder import FLOAT32_256, EncoderSpec
 from hippograph.store import Store, Transaction
+from hippograph.store.rows import ADOPT_EMBEDDING_MODEL, ANY_VECTOR, EMBEDDING_MODEL, RECORD_EMBEDDING_MODEL
 
 __all__ = [
     "ImportEmbedding",
@@ -86,7 +87,7 @@ def store_spec(store: Store, configured: EncoderSpec) -> EncoderSpec:
     if recorded is None:
         first = at_start(None, _holds_vectors(store), configured)
         # Two servers opening one new store record one of theirs; both read back the same.
-        rows = store.write(lambda tx: tx.run("record_embedding_model", model=first.name, at=datetime.now(UTC)))
+        rows = store.write(lambda tx: tx.run(RECORD_EMBEDDING_MODEL, model=first.name, at=datetime.now(UTC)))
         recorded = parse_recorded(str(rows[0]["name"]))
         log.info("store: vectors are made with %s", recorded.name)
     if recorded != configured:
@@ -113,19 +114,19 @@ def settle_import(store: Store, exported: EncoderSpec) -> tuple[ImportEmbedding,
     recorded, holds_vectors = _recorded(store), _holds_vectors(store)
     decision = on_import(recorded, holds_vectors, exported)
     if decision is ImportEmbedding.ADOPT:
-        store.write(lambda tx: tx.run("adopt_embedding_model", model=exported.name, at=datetime.now(UTC)))
+        store.write(lambda tx: tx.run(ADOPT_EMBEDDING_MODEL, model=exported.name, at=datetime.now(UTC)))
         log.info("store: vectors are made with %s, as the imported file's were", exported.name)
         return decision, exported
     return decision, at_start(recorded, holds_vectors, exported)
 
 
 def _recorded(store: Store) -> EncoderSpec | None:
-    rows = store.read("embedding_model")
+    rows = store.read(EMBEDDING_MODEL)
     return parse_recorded(str(rows[0]["name"])) if rows else None
 
 
 def _holds_vectors(store: Store) -> bool:
     def any_vector(tx: Transaction, label: str) -> bool:
-        return bool(tx.run("any_vector", labels={"NODE_LABEL": label}))
+        return bool(tx.run(ANY_VECTOR, labels={"NODE_LABEL": label}))
 
     return store.read_in(lambda tx: any(any_vector(tx, label) for label in _VECTOR_LABELS))

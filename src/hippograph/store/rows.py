@@ -908,6 +908,10 @@ MIGRATION_DONE = Query("migration_done", IdRow)
 NAMESPACES_WITHOUT_TOKEN = Query("namespaces_without_token", NamespaceOnly)
 ENTITY_NAMESPACES_WITHOUT_TOKEN = Query("entity_namespaces_without_token", NamespaceOnly)
 EPISODES_WITHOUT_STEMS = Query("episodes_without_stems", EpisodeText)
+EMBEDDING_MODEL = Query("embedding_model", NameRow)
+RECORD_EMBEDDING_MODEL = Query("record_embedding_model", NameRow)
+ADOPT_EMBEDDING_MODEL = Query("adopt_embedding_model", NameRow)
+ANY_VECTOR = Query("any_vector", IdRow)
 
 
 # Summaries and projects (summaries/*.py).
