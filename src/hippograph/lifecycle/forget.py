@@ -28,6 +28,7 @@ from hippograph.store.promotions import review_quietly
 from hippograph.store.rows import (
     FORGET_CANDIDATES_BY_ID,
     FORGET_UNSUPPORTED_FACTS,
+    FULLTEXT_SEARCH,
     MEMORY_IDS_IN_NAMESPACE,
     RECOVER_FACTS_WITH,
     SET_FORGOTTEN,
@@ -204,7 +205,7 @@ def _search(runtime: Runtime, tx: Transaction, namespace: str, query: str, limit
         raise bad_input("the query has no searchable words", field="query")
     query = scoped_query(namespace, terms)
     searches = [{"index": runtime.store.index(index), "query": query} for index in ("episode_search", "fact_search")]
-    rows = tx.run_listed("fulltext_search", searches=searches, namespace=namespace, limit=limit)
+    rows = tx.run_listed(FULLTEXT_SEARCH, searches=searches, namespace=namespace, limit=limit)
     return [row["id"] for row in rows]
 
 
