@@ -319,6 +319,7 @@ def test_a_body_over_the_limit_is_413_with_a_json_error(gql: GraphQLClient, runt
     assert chunked.status_code == 413
 
 
+@pytest.mark.slow  # a capture batch of the largest size: tens of seconds of CPU
 def test_one_full_capture_batch_fits_the_body_budget(gql: GraphQLClient, runtime: Runtime, namespace: str) -> None:
     limits = runtime.settings.limits
     content = "word " * ((limits.max_content_bytes - 64) // 5)

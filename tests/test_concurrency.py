@@ -32,6 +32,7 @@ def _conflict() -> neo4j.exceptions.Neo4jError:
     )
 
 
+@pytest.mark.slow  # 24 clients' rounds of captures, batches and recalls: the longest API test
 def test_many_clients_writing_one_new_namespace_all_succeed_and_every_id_is_readable(
     app: InProcess, admin_secret: str, gql: GraphQLClient, runtime: Runtime, namespace: str
 ) -> None:
