@@ -87,8 +87,8 @@ def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
 
 @pytest.fixture(scope="session")
 def admin_key(runtime: Runtime) -> NewKey:
-    """The test server has keys, as one on a network would: every client presents this one
-    unless a test says otherwise. Named uniquely: a Neo4j under test may hold other runs' keys.
+    """The suite's app and server have keys, as one on a network would: every client presents
+    this one unless a test says otherwise. Named uniquely: a Neo4j under test may hold other runs' keys.
     Its rate is a bulk client's: the fuzz sends requests as fast as the server answers."""
     name = f"admin-{uuid.uuid4().hex[:8]}"
     return create_key(runtime.store, name, KeyRole.ADMIN, all_namespaces=True, rate_per_s=10_000)

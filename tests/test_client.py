@@ -1,5 +1,5 @@
-"""The Python client against the real test server: every operation round-trips into typed
-results, and errors arrive as exceptions carrying the API's code."""
+"""The Python client against the suite's app (in this process, through its HTTP interface): every
+operation round-trips into typed results, and errors arrive as exceptions carrying the API's code."""
 
 from __future__ import annotations
 

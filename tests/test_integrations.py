@@ -1,4 +1,4 @@
-"""The LangChain and LlamaIndex adapters against the real test server, used through each
+"""The LangChain and LlamaIndex adapters against the suite's app, used through each
 library's own interfaces (invoke, batch, ainvoke; add_messages, messages, clear; retrieve; the
 chat store behind LlamaIndex's ChatMemoryBuffer), and the scripted agent loop of examples/."""
 
