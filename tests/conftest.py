@@ -1,5 +1,6 @@
 """One Hippograph for the whole run: a real store (embedded ArcadeDB, or Neo4j when NEO4J_URI is
-set) behind a real uvicorn server, spoken to over HTTP. Each test works in its own namespace."""
+set) behind the real app, spoken to over HTTP in this process (httpx.ASGITransport); a real uvicorn
+server on a port for the tests that need a socket. Each test works in its own namespace."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 import uvicorn
+from support.asgi import InProcess, Server, in_process
 from support.client import GraphQLClient
 from support.jvm import options_with_class_cache
 from support.processes import free_port
@@ -44,11 +46,13 @@ PURE, API, PROCESS = "pure", "api", "process"
 
 def tier(item: pytest.Item) -> str:
     """A test's tier: `process` where the module or the test says so (it starts processes, a
-    browser, stores of its own), else `api` when it reaches the suite's store (every such fixture
-    builds on `runtime`), else `pure`: decisions on plain data, no store and no server."""
-    if item.get_closest_marker(PROCESS):
+    browser, stores of its own) or it needs the suite's server on a port (`server`), else `api` when
+    it reaches the suite's store (every such fixture builds on `runtime`), else `pure`: decisions on
+    plain data, no store and no server."""
+    fixtures = getattr(item, "fixturenames", ())
+    if item.get_closest_marker(PROCESS) or "server" in fixtures:
         return PROCESS
-    return API if "runtime" in getattr(item, "fixturenames", ()) else PURE
+    return API if "runtime" in fixtures else PURE
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -83,8 +87,8 @@ def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
 
 @pytest.fixture(scope="session")
 def admin_key(runtime: Runtime) -> NewKey:
-    """The test server has keys, as one on a network would: every client presents this one
-    unless a test says otherwise. Named uniquely: a Neo4j under test may hold other runs' keys.
+    """The suite's app and server have keys, as one on a network would: every client presents
+    this one unless a test says otherwise. Named uniquely: a Neo4j under test may hold other runs' keys.
     Its rate is a bulk client's: the fuzz sends requests as fast as the server answers."""
     name = f"admin-{uuid.uuid4().hex[:8]}"
     return create_key(runtime.store, name, KeyRole.ADMIN, all_namespaces=True, rate_per_s=10_000)
@@ -101,24 +105,34 @@ def admin_name(admin_key: NewKey) -> str:
 
 
 @pytest.fixture(scope="session")
-def base_url(runtime: Runtime, admin_secret: str) -> Iterator[str]:
+def app(runtime: Runtime, admin_key: NewKey) -> Iterator[InProcess]:
+    """The api tier's way in: the app in this process, its lifespan running as a server's would.
+    Started once the suite's key exists: the app reads the keys as it starts."""
+    with in_process(create_app(runtime)) as app:
+        yield app
+
+
+@pytest.fixture(scope="session")
+def server(runtime: Runtime, admin_key: NewKey) -> Iterator[Server]:
+    """A real uvicorn server on a port, over the same store, for the tests that need a socket
+    (WebSockets, other processes, a browser): they are of the process tier."""
     port = free_port()
     # Configured as `hippograph serve` configures it: which proxies are trusted, for one.
-    server = uvicorn.Server(server_config(create_app(runtime), runtime.settings, "127.0.0.1", port))
-    thread = threading.Thread(target=server.run, daemon=True)
+    uvicorn_server = uvicorn.Server(server_config(create_app(runtime), runtime.settings, "127.0.0.1", port))
+    thread = threading.Thread(target=uvicorn_server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
+    deadline = time.monotonic() + 60
+    while not uvicorn_server.started:
         assert time.monotonic() < deadline, "test server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
+    yield Server(f"http://127.0.0.1:{port}")
+    uvicorn_server.should_exit = True
     thread.join(timeout=10)
 
 
 @pytest.fixture(scope="session")
-def gql(base_url: str, admin_secret: str) -> GraphQLClient:
-    return GraphQLClient(base_url, admin_secret)
+def gql(app: InProcess, admin_secret: str) -> GraphQLClient:
+    return app.graphql(admin_secret)
 
 
 @pytest.fixture

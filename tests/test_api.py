@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-import httpx
-from support.client import HTTP_TIMEOUT_S, GraphQLClient
+from support.asgi import InProcess
+from support.client import GraphQLClient
 from support.processes import REPO
 
 from graphql import get_introspection_query, parse, validate
@@ -19,14 +19,14 @@ def test_checked_in_schema_is_current() -> None:
     )
 
 
-def test_health_and_readiness(base_url: str) -> None:
-    assert httpx.get(f"{base_url}/healthz", timeout=HTTP_TIMEOUT_S).json()["status"] == "ok"
-    ready = httpx.get(f"{base_url}/readyz", timeout=HTTP_TIMEOUT_S)
+def test_health_and_readiness(app: InProcess) -> None:
+    assert app.http().get("/healthz").json()["status"] == "ok"
+    ready = app.http().get("/readyz")
     assert ready.status_code == 200 and ready.json()["status"] == "ready"
 
 
-def test_graphiql_is_served_to_browsers(base_url: str) -> None:
-    page = httpx.get(f"{base_url}/graphql", headers={"Accept": "text/html"}, timeout=HTTP_TIMEOUT_S)
+def test_graphiql_is_served_to_browsers(app: InProcess) -> None:
+    page = app.http().get("/graphql", headers={"Accept": "text/html"})
     assert page.status_code == 200 and "graphiql" in page.text.lower()
 
 
@@ -35,17 +35,17 @@ def _sample(text: str, name: str) -> float:
     return value
 
 
-def test_metrics_count_refusals_and_errors_by_code(base_url: str, gql: GraphQLClient) -> None:
+def test_metrics_count_refusals_and_errors_by_code(app: InProcess, gql: GraphQLClient) -> None:
     refused = 'hippograph_requests_refused_total{code="UNAUTHENTICATED",status="401"}'
     bad_input = 'hippograph_graphql_errors_total{code="BAD_INPUT"}'
 
     def read() -> str:
-        metrics = httpx.get(f"{base_url}/metrics", timeout=HTTP_TIMEOUT_S)
+        metrics = app.http().get("/metrics")
         assert metrics.status_code == 200
         return metrics.text
 
     before = read()
-    httpx.post(f"{base_url}/graphql", json={"query": "{ __typename }"}, timeout=HTTP_TIMEOUT_S)  # no key
+    app.http().post("/graphql", json={"query": "{ __typename }"})  # no key
     gql.execute("query { recall(input: {query: }) }")
     after = read()
     assert _sample(after, refused) == (_sample(before, refused) if refused in before else 0) + 1

@@ -1,4 +1,4 @@
-"""API keys over the real server: who may call, what each role may do, budgets and browser checks."""
+"""API keys over the real app: who may call, what each role may do, budgets and browser checks."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 import httpx
 import pytest
+from support.asgi import InProcess, Server, Target
 from support.census import census
-from support.client import HTTP_TIMEOUT_S, GraphQLClient
+from support.client import HTTP_TIMEOUT_S, GraphQLClient, wait_until_known
 from support.processes import eventually
 from websockets.sync.client import connect
 
@@ -24,8 +25,8 @@ from hippograph.runtime import Runtime
 _addresses = iter(f"127.0.{i // 250}.{i % 250 + 2}" for i in range(1, 10_000))
 
 
-def client(base_url: str, secret: str | None = None) -> GraphQLClient:
-    return GraphQLClient(base_url, secret, transport=httpx.HTTPTransport(local_address=next(_addresses)))
+def client(target: Target, secret: str | None = None) -> GraphQLClient:
+    return target.graphql(secret, address=next(_addresses))
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ class Keys:
 
 
 @pytest.fixture(scope="module")
-def keys(runtime: Runtime, base_url: str) -> Keys:
+def keys(runtime: Runtime, app: InProcess) -> Keys:
     tag = uuid.uuid4().hex[:8]
     bound_namespace = f"bound-{tag}"
     made = Keys(
@@ -50,22 +51,22 @@ def keys(runtime: Runtime, base_url: str) -> Keys:
         bound_namespace=bound_namespace,
         slow=create_key(runtime.store, f"slow-{tag}", KeyRole.READER, all_namespaces=True, rate_per_s=1.0).secret,
     )
-    probe = client(base_url, made.bound)
+    probe = client(app, made.bound)
     eventually(lambda: probe.http.post("/graphql", json={"query": "{ __typename }"}).status_code == 200)
     return made
 
 
-def test_a_request_without_a_key_is_401_with_a_coded_json_body(base_url: str) -> None:
+def test_a_request_without_a_key_is_401_with_a_coded_json_body(app: InProcess) -> None:
     for secret in (None, "hgk_000000000000_" + "A" * 43, "not-a-key"):
-        response = client(base_url, secret).http.post("/graphql", json={"query": "{ __typename }"})
+        response = client(app, secret).http.post("/graphql", json={"query": "{ __typename }"})
         assert response.status_code == 401
         assert response.headers["www-authenticate"].startswith("Bearer")
         assert response.json()["errors"][0]["extensions"]["code"] == "UNAUTHENTICATED"
         assert secret is None or secret not in response.text
 
 
-def test_health_endpoints_stay_open_and_metrics_are_public_by_default(base_url: str) -> None:
-    anonymous = client(base_url).http
+def test_health_endpoints_stay_open_and_metrics_are_public_by_default(app: InProcess) -> None:
+    anonymous = client(app).http
     assert anonymous.get("/healthz").json()["status"] == "ok"
     assert anonymous.get("/readyz").status_code == 200
     metrics = anonymous.get("/metrics")
@@ -73,9 +74,9 @@ def test_health_endpoints_stay_open_and_metrics_are_public_by_default(base_url: 
 
 
 def test_a_reader_reads_and_may_not_write(
-    base_url: str, runtime: Runtime, keys: Keys, namespace: str, caplog: pytest.LogCaptureFixture
+    app: InProcess, runtime: Runtime, keys: Keys, namespace: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    reader = client(base_url, keys.reader)
+    reader = client(app, keys.reader)
     assert reader.data("recall", input={"namespace": namespace, "query": "anything"})["recall"]["hits"] == []
     with caplog.at_level("WARNING", logger="hippograph.audit"):
         assert reader.error_code("capture", input={"namespace": namespace, "content": "Nope."}) == "FORBIDDEN"
@@ -84,8 +85,8 @@ def test_a_reader_reads_and_may_not_write(
     assert refusal.startswith("refused capture to key reader-") and keys.reader not in refusal
 
 
-def test_a_writer_writes_and_may_not_erase(base_url: str, runtime: Runtime, keys: Keys, namespace: str) -> None:
-    writer = client(base_url, keys.writer)
+def test_a_writer_writes_and_may_not_erase(app: InProcess, runtime: Runtime, keys: Keys, namespace: str) -> None:
+    writer = client(app, keys.writer)
     created = writer.data("capture", input={"namespace": namespace, "content": "Mina waters the ferns."})
     episode = created["capture"]["id"]
     assert writer.error_code("erase", namespace=namespace, id=episode, reason="test") == "FORBIDDEN"
@@ -97,9 +98,9 @@ def test_a_writer_writes_and_may_not_erase(base_url: str, runtime: Runtime, keys
 
 
 def test_a_key_for_one_namespace_is_refused_elsewhere_and_needs_none_named(
-    base_url: str, runtime: Runtime, keys: Keys, namespace: str
+    app: InProcess, runtime: Runtime, keys: Keys, namespace: str
 ) -> None:
-    bound = client(base_url, keys.bound)
+    bound = client(app, keys.bound)
     assert bound.error_code("capture", input={"namespace": namespace, "content": "Elsewhere."}) == "FORBIDDEN"
     assert census(runtime, namespace) == {}
     created = bound.data("capture", input={"content": "Mina waters the ferns on Sundays."})["capture"]
@@ -108,70 +109,71 @@ def test_a_key_for_one_namespace_is_refused_elsewhere_and_needs_none_named(
 
 
 def test_a_batch_with_one_foreign_namespace_writes_nothing(
-    base_url: str, runtime: Runtime, keys: Keys, namespace: str
+    app: InProcess, runtime: Runtime, keys: Keys, namespace: str
 ) -> None:
     inputs = [
         {"namespace": keys.bound_namespace, "content": f"Allowed {uuid.uuid4().hex}."},
         {"namespace": namespace, "content": "Not allowed."},
     ]
     before = census(runtime, keys.bound_namespace)
-    assert client(base_url, keys.bound).error_code("captureBatch", inputs=inputs) == "FORBIDDEN"
+    assert client(app, keys.bound).error_code("captureBatch", inputs=inputs) == "FORBIDDEN"
     assert census(runtime, keys.bound_namespace) == before and census(runtime, namespace) == {}
 
 
-def test_a_key_over_its_rate_gets_429_with_retry_after(base_url: str, keys: Keys) -> None:
-    slow = client(base_url, keys.slow).http
+def test_a_key_over_its_rate_gets_429_with_retry_after(app: InProcess, keys: Keys) -> None:
+    slow = client(app, keys.slow).http
     statuses = [slow.post("/graphql", json={"query": "{ __typename }"}) for _ in range(3)]
     assert [r.status_code for r in statuses] == [200, 200, 429]
     assert int(statuses[2].headers["retry-after"]) >= 1
     assert statuses[2].json()["errors"][0]["extensions"]["code"] == "LIMIT_EXCEEDED"
 
 
-def _poster(base_url: str, address: str) -> Callable[..., httpx.Response]:
+def _poster(target: Target, address: str) -> Callable[..., httpx.Response]:
     """Requests from ``address``, with the key given (or none) and any headers."""
 
     def post(secret: str | None, **headers: str) -> httpx.Response:
         if secret is not None:
             headers["Authorization"] = f"Bearer {secret}"
-        transport = httpx.HTTPTransport(local_address=address)
-        with httpx.Client(base_url=base_url, transport=transport, timeout=HTTP_TIMEOUT_S) as http:
+        with target.http(address) as http:
             return http.post("/graphql", json={"query": "{ __typename }"}, headers=headers)
 
     return post
 
 
-def test_guessing_many_keys_makes_an_address_wait_even_with_a_good_key(base_url: str, keys: Keys) -> None:
-    post = _poster(base_url, next(_addresses))
+def test_guessing_many_keys_makes_an_address_wait_even_with_a_good_key(app: InProcess, keys: Keys) -> None:
+    post = _poster(app, next(_addresses))
     assert [post(f"wrong-{i}").status_code for i in range(6)] == [401] * 6
     refused = post(keys.reader)
     assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
     assert eventually(lambda: post(keys.reader).status_code == 200, within_s=5.0) > 0
 
 
-def test_one_client_failing_again_and_again_does_not_lock_out_another_on_its_address(base_url: str, keys: Keys) -> None:
+def test_one_client_failing_again_and_again_does_not_lock_out_another_on_its_address(
+    app: InProcess, keys: Keys
+) -> None:
     # Two clients on one loopback address, as every local client is: one sends no key, then the
     # same wrong key, over and over (a page that was never given the key, a stale config).
     address = next(_addresses)
-    careless, careful = _poster(base_url, address), _poster(base_url, address)
+    careless, careful = _poster(app, address), _poster(app, address)
     statuses = [careless(None).status_code for _ in range(10)] + [careless("stale").status_code for _ in range(10)]
     assert statuses[:5] == [401] * 5 and 429 in statuses
     assert careful(keys.reader).status_code == 200
 
 
-def test_x_forwarded_for_from_loopback_is_not_trusted_by_default(base_url: str, keys: Keys) -> None:
+def test_x_forwarded_for_from_loopback_is_not_trusted_by_default(app: InProcess, keys: Keys) -> None:
     # A local process naming a new address in each request would guess without ever waiting.
-    post = _poster(base_url, next(_addresses))
+    post = _poster(app, next(_addresses))
     statuses = [post(f"guess-{i}", **{"X-Forwarded-For": f"203.0.113.{i + 1}"}).status_code for i in range(8)]
     assert statuses[:6] == [401] * 6 and 429 in statuses
 
 
-def test_guessing_over_a_websocket_counts_against_the_address_too(base_url: str) -> None:
+def test_guessing_over_a_websocket_counts_against_the_address_too(server: Server) -> None:
     address = next(_addresses)
-    post = _poster(base_url, address)
+    post = _poster(server, address)
     assert [post(f"wrong-{i}").status_code for i in range(6)] == [401] * 6
     with pytest.raises(Exception) as refused:
         connect(
-            base_url.replace("http", "ws", 1) + "/graphql",
+            server.url.replace("http", "ws", 1) + "/graphql",
             subprotocols=["graphql-transport-ws"],  # type: ignore[list-item]
             source_address=(address, 0),
         )
@@ -179,10 +181,10 @@ def test_guessing_over_a_websocket_counts_against_the_address_too(base_url: str)
     assert "rejected WebSocket connection" in str(refused.value)
 
 
-def test_a_new_key_and_a_revoked_key_take_effect_within_five_seconds(base_url: str, runtime: Runtime) -> None:
+def test_a_new_key_and_a_revoked_key_take_effect_within_five_seconds(app: InProcess, runtime: Runtime) -> None:
     name = f"short-lived-{uuid.uuid4().hex[:8]}"
     secret = create_key(runtime.store, name, KeyRole.READER, all_namespaces=True).secret
-    http = client(base_url, secret).http
+    http = client(app, secret).http
 
     def status() -> int:
         return http.post("/graphql", json={"query": "{ __typename }"}).status_code
@@ -193,16 +195,17 @@ def test_a_new_key_and_a_revoked_key_take_effect_within_five_seconds(base_url: s
     eventually(lambda: status() == 401)
 
 
-def test_a_websocket_without_a_key_is_closed_with_4401(base_url: str) -> None:
-    with connect(base_url.replace("http", "ws", 1) + "/graphql", subprotocols=["graphql-transport-ws"]) as socket:
+def test_a_websocket_without_a_key_is_closed_with_4401(server: Server) -> None:
+    with connect(server.url.replace("http", "ws", 1) + "/graphql", subprotocols=["graphql-transport-ws"]) as socket:
         socket.send(json.dumps({"type": "connection_init", "payload": {"Authorization": "Bearer wrong"}}))
         with pytest.raises(Exception) as closed:
             socket.recv(timeout=HTTP_TIMEOUT_S)
     assert getattr(closed.value, "rcvd", None) is not None and closed.value.rcvd.code == 4401
 
 
-def test_a_reader_may_subscribe(base_url: str, keys: Keys, namespace: str) -> None:
-    with connect(base_url.replace("http", "ws", 1) + "/graphql", subprotocols=["graphql-transport-ws"]) as socket:
+def test_a_reader_may_subscribe(server: Server, keys: Keys, namespace: str) -> None:
+    wait_until_known(server, keys.reader)
+    with connect(server.url.replace("http", "ws", 1) + "/graphql", subprotocols=["graphql-transport-ws"]) as socket:
         socket.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {keys.reader}"}}))
         assert json.loads(socket.recv(timeout=HTTP_TIMEOUT_S))["type"] == "connection_ack"
 
@@ -217,22 +220,22 @@ def test_a_reader_may_subscribe(base_url: str, keys: Keys, namespace: str) -> No
     ],
 )
 def test_cross_site_and_rebinding_requests_are_refused(
-    base_url: str, admin_secret: str, headers: dict[str, str], status: int
+    app: InProcess, admin_secret: str, headers: dict[str, str], status: int
 ) -> None:
-    response = client(base_url, admin_secret).http.post("/graphql", json={"query": "{ __typename }"}, headers=headers)
+    response = client(app, admin_secret).http.post("/graphql", json={"query": "{ __typename }"}, headers=headers)
     assert response.status_code == status
     assert response.json()["errors"][0]["extensions"]["code"] in {"FORBIDDEN", "BAD_INPUT"}
 
 
-def test_the_servers_own_origin_is_allowed(base_url: str, admin_secret: str) -> None:
-    response = client(base_url, admin_secret).http.post(
-        "/graphql", json={"query": "{ __typename }"}, headers={"Origin": base_url}
+def test_the_servers_own_origin_is_allowed(app: InProcess, admin_secret: str) -> None:
+    response = client(app, admin_secret).http.post(
+        "/graphql", json={"query": "{ __typename }"}, headers={"Origin": app.url}
     )
     assert response.status_code == 200 and response.json() == {"data": {"__typename": "Query"}}
 
 
-def test_a_cross_site_websocket_is_refused(base_url: str) -> None:
-    url = base_url.replace("http", "ws", 1) + "/graphql"
+def test_a_cross_site_websocket_is_refused(server: Server) -> None:
+    url = server.url.replace("http", "ws", 1) + "/graphql"
     with pytest.raises(Exception) as refused:
         connect(url, subprotocols=["graphql-transport-ws"], origin="http://evil.example")  # type: ignore[arg-type]
     assert "403" in str(refused.value)
@@ -316,6 +319,7 @@ def test_a_body_over_the_limit_is_413_with_a_json_error(gql: GraphQLClient, runt
     assert chunked.status_code == 413
 
 
+@pytest.mark.slow  # a capture batch of the largest size: tens of seconds of CPU
 def test_one_full_capture_batch_fits_the_body_budget(gql: GraphQLClient, runtime: Runtime, namespace: str) -> None:
     limits = runtime.settings.limits
     content = "word " * ((limits.max_content_bytes - 64) // 5)
@@ -338,6 +342,6 @@ def test_introspection_counts_against_the_cost_budget(gql: GraphQLClient) -> Non
     assert "errors" not in full and full["data"]["__schema"]["queryType"]["name"] == "Query"
 
 
-def test_metrics_answer_without_a_redirect(base_url: str) -> None:
-    response = httpx.get(f"{base_url}/metrics", follow_redirects=False, timeout=HTTP_TIMEOUT_S)
+def test_metrics_answer_without_a_redirect(app: InProcess) -> None:
+    response = app.http().get("/metrics", follow_redirects=False)
     assert response.status_code == 200 and "hippograph_" in response.text

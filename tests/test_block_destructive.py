@@ -8,6 +8,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from support.asgi import InProcess
 from support.client import GraphQLClient, wait_until_known
 from support.operations import entity_id, fact, facts_of, history
 from test_conflict_modes import ALLOWED, DENIED, fact_ids, merge_facts, say, set_mode
@@ -106,11 +107,11 @@ def test_a_blocked_merge_gives_the_name_an_entity_of_its_own(
 
 
 def test_only_an_admin_may_block_destructive_proposals(
-    base_url: str, runtime: Runtime, gql: GraphQLClient, namespace: str
+    app: InProcess, runtime: Runtime, gql: GraphQLClient, namespace: str
 ) -> None:
     secret = create_key(runtime.store, f"writer-{uuid.uuid4().hex[:8]}", KeyRole.WRITER, [namespace]).secret
-    wait_until_known(base_url, secret)
-    writer = GraphQLClient(base_url, secret)
+    wait_until_known(app, secret)
+    writer = app.graphql(secret)
     assert writer.error_code("setBlockDestructive", namespace=namespace, enabled=True) == "FORBIDDEN"
     state = writer.data("blockDestructive", namespace=namespace)["blockDestructive"]
     assert state == {"namespace": namespace, "enabled": False, "blocked": 0}

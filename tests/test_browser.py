@@ -23,6 +23,7 @@ import neo4j
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect, sync_playwright
+from support.asgi import Server
 from support.client import GraphQLClient, wait_until_known
 from support.neo4j_browser import connect, loopback_only, run_slide
 from support.operations import capture_turns
@@ -111,8 +112,8 @@ def watching(browser: Any, server: str) -> Iterator[Watched]:
 
 
 @pytest.fixture
-def watched(browser: Any, base_url: str) -> Iterator[Watched]:
-    with watching(browser, base_url) as watched:
+def watched(browser: Any, server: Server) -> Iterator[Watched]:
+    with watching(browser, server.url) as watched:
         yield watched
 
 
@@ -164,12 +165,12 @@ def use_key(page: Any, secret: str) -> None:
 
 
 def test_graphiql_renders_offline_runs_a_query_and_subscribes(
-    watched: Watched, base_url: str, admin_secret: str, runtime: Runtime, gql: GraphQLClient, namespace: str
+    watched: Watched, server: Server, admin_secret: str, runtime: Runtime, gql: GraphQLClient, namespace: str
 ) -> None:
     page = watched.page
     # The key goes in on the explorer, which sends nothing until asked; it follows the user to
     # GraphiQL (sessionStorage) before GraphiQL's first request, its schema introspection.
-    page.goto(f"{base_url}/explore")
+    page.goto(f"{server.url}/explore")
     use_key(page, admin_secret)
     page.click("a[href='/graphql']")
     page.wait_for_selector(".graphiql-container .graphiql-query-editor .CodeMirror")
@@ -257,12 +258,12 @@ def click_in_graph(page: Any, selector_js: str) -> None:
 
 
 def test_the_explorer_searches_draws_follows_and_moves_in_time(
-    watched: Watched, base_url: str, admin_secret: str, gql: GraphQLClient, namespace: str
+    watched: Watched, server: Server, admin_secret: str, gql: GraphQLClient, namespace: str
 ) -> None:
     capture_turns(gql, namespace, [FAMILY], session="s0")
     seed(gql, namespace)
     page = watched.page
-    page.goto(f"{base_url}/explore")
+    page.goto(f"{server.url}/explore")
     use_key(page, admin_secret)
     # (Playwright's wait_for_function would evaluate strings, which the pages' CSP forbids: the
     # waits below look at the DOM instead.)
@@ -323,20 +324,20 @@ def test_the_explorer_searches_draws_follows_and_moves_in_time(
 
 
 def test_the_explorer_opens_on_the_keys_namespace_and_says_when_one_holds_nothing(
-    watched: Watched, base_url: str, admin_secret: str, gql: GraphQLClient, runtime: Runtime, namespace: str
+    watched: Watched, server: Server, admin_secret: str, gql: GraphQLClient, runtime: Runtime, namespace: str
 ) -> None:
     capture_turns(gql, namespace, STORY[:2], session="s1")
     secret = create_key(runtime.store, f"explorer-{uuid.uuid4().hex[:8]}", KeyRole.READER, [namespace]).secret
-    wait_until_known(base_url, secret)
+    wait_until_known(server, secret)
     page = watched.page
-    page.goto(f"{base_url}/explore")
+    page.goto(f"{server.url}/explore")
     use_key(page, secret)
     expect(page.locator("#namespace")).to_have_value(namespace)
     assert page.evaluate("[...document.querySelectorAll('#namespace-list option')].map(o => o.value)") == [namespace]
 
     # A namespace that holds nothing (a typo) is named as such, not met with an empty list alone.
     use_key(page, admin_secret)
-    page.goto(f"{base_url}/explore#ns={namespace}-typo")
+    page.goto(f"{server.url}/explore#ns={namespace}-typo")
     expect(page.locator("#namespace")).to_have_value(f"{namespace}-typo")
     page.click("#search-form button[type=submit]")
     expect(page.locator("#message")).to_contain_text(f"namespace '{namespace}-typo' holds nothing")
@@ -362,14 +363,14 @@ def test_both_pages_work_without_a_key_on_a_keyless_loopback_server(browser: Any
 
 
 def test_the_explorer_shows_concepts_as_the_api_does(
-    watched: Watched, base_url: str, admin_secret: str, gql: GraphQLClient, namespace: str, runtime: Runtime
+    watched: Watched, server: Server, admin_secret: str, gql: GraphQLClient, namespace: str, runtime: Runtime
 ) -> None:
     capture_turns(gql, namespace, STORY, session="s1")
     # In the server's own process (the served runtime): on a loaded machine, loading the models
     # inside a consolidate request can outlast the client's timeout, and that is not tested here.
     consolidate(runtime, namespace=namespace)
     page = watched.page
-    page.goto(f"{base_url}/explore")
+    page.goto(f"{server.url}/explore")
     use_key(page, admin_secret)
     page.fill("#namespace", namespace)
 

@@ -1,5 +1,5 @@
-"""The Python client against the real test server: every operation round-trips into typed
-results, and errors arrive as exceptions carrying the API's code."""
+"""The Python client against the suite's app (in this process, through its HTTP interface): every
+operation round-trips into typed results, and errors arrive as exceptions carrying the API's code."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
-import httpx
 import pytest
+from support.asgi import InProcess
 from support.client import HTTP_TIMEOUT_S
 from support.processes import REPO, eventually
 
@@ -41,11 +41,13 @@ from hippograph.runtime import Runtime
 
 
 @pytest.fixture
-def client(base_url: str, admin_secret: str, namespace: str) -> Client:
+def client(app: InProcess, admin_secret: str, namespace: str) -> Client:
     # The first consolidate of the suite's server starts its worker processes, which load the
     # models (an ONNX export too, with an empty cache): longer than the default timeout on a
     # loaded machine, and not what these tests are about.
-    with Client(base_url, key=admin_secret, namespace=namespace, timeout=HTTP_TIMEOUT_S) as client:
+    with Client(
+        app.url, key=admin_secret, namespace=namespace, timeout=HTTP_TIMEOUT_S, transport=app.transport()
+    ) as client:
         yield client
 
 
@@ -171,7 +173,7 @@ def test_consolidation_settings_round_trip(client: Client, namespace: str) -> No
 
 
 def test_errors_are_exceptions_with_the_api_code(
-    base_url: str, admin_secret: str, runtime: Runtime, client: Client, namespace: str
+    app: InProcess, admin_secret: str, runtime: Runtime, client: Client, namespace: str
 ) -> None:
     with pytest.raises(BadInput) as bad:
         client.capture("hello", importance=2.0)
@@ -188,7 +190,7 @@ def test_errors_are_exceptions_with_the_api_code(
     reader_secret = create_key(
         runtime.store, f"reader-{uuid.uuid4().hex[:8]}", KeyRole.READER, all_namespaces=True
     ).secret
-    reader = Client(base_url, key=reader_secret, namespace=namespace)
+    reader = Client(app.url, key=reader_secret, namespace=namespace, transport=app.transport())
     eventually(lambda: _admitted(reader))
     assert reader.recall("meeting").hits  # a reader reads
     with pytest.raises(Forbidden) as refused:
@@ -197,9 +199,9 @@ def test_errors_are_exceptions_with_the_api_code(
 
     # Failed authentications are counted per address: these come from one of their own.
     stranger = Client(
-        base_url,
+        app.url,
         key="hgk_000000000000_" + "A" * 43,
-        transport=httpx.HTTPTransport(local_address=f"127.1.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250 + 2}"),
+        transport=app.transport(f"127.1.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250 + 2}"),
     )
     with pytest.raises(Unauthenticated) as unknown:
         stranger.status()
@@ -217,9 +219,11 @@ def _admitted(client: Client) -> bool:
     return True
 
 
-def test_the_async_client_does_the_same(base_url: str, admin_secret: str, namespace: str) -> None:
+def test_the_async_client_does_the_same(app: InProcess, admin_secret: str, namespace: str) -> None:
     async def scenario() -> None:
-        async with AsyncClient(base_url, key=admin_secret, namespace=namespace) as client:
+        async with AsyncClient(
+            app.url, key=admin_secret, namespace=namespace, transport=app.async_transport()
+        ) as client:
             captured = await client.capture("Priya: my flight to Oslo leaves on Friday.", agent="Priya")
             recalled, stats = await asyncio.gather(client.recall("When is the flight to Oslo?"), client.stats())
             assert recalled.hits[0].memory.id == captured.id and "Oslo" in recalled.context

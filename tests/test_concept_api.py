@@ -7,6 +7,7 @@ import uuid
 from typing import Any
 
 import pytest
+from support.asgi import InProcess
 from support.client import GraphQLClient
 from support.operations import capture_turns, forget
 from support.processes import eventually
@@ -97,7 +98,7 @@ def test_as_of_and_forgetting_decide_what_meets_at_a_concept(
 
 
 def test_another_namespace_never_sees_these_concepts(
-    gql: GraphQLClient, namespace: str, story: list[str], runtime: Runtime, base_url: str
+    gql: GraphQLClient, namespace: str, story: list[str], runtime: Runtime, app: InProcess
 ) -> None:
     other = namespace + "-other"
     capture_turns(gql, other, TURNS[2:], session="s1")
@@ -112,7 +113,7 @@ def test_another_namespace_never_sees_these_concepts(
     assert gql.error_code("conceptMemories", namespace=other, conceptId=pottery) == "NOT_FOUND"
     # A key bound to the other namespace may not read this one.
     secret = create_key(runtime.store, f"bound-{uuid.uuid4().hex[:8]}", KeyRole.READER, [other]).secret
-    bound = GraphQLClient(base_url, secret)
+    bound = app.graphql(secret)
     eventually(lambda: bound.http.post("/graphql", json={"query": "{ __typename }"}).status_code == 200)
     assert bound.error_code("concepts", namespace=namespace) == "FORBIDDEN"
     assert bound.error_code("conceptMemories", namespace=namespace, conceptId=pottery) == "FORBIDDEN"

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import neo4j
 import pytest
+from support.asgi import InProcess
 from support.census import census
 from support.client import GraphQLClient
 
@@ -31,8 +32,9 @@ def _conflict() -> neo4j.exceptions.Neo4jError:
     )
 
 
+@pytest.mark.slow  # 24 clients' rounds of captures, batches and recalls: the longest API test
 def test_many_clients_writing_one_new_namespace_all_succeed_and_every_id_is_readable(
-    base_url: str, admin_secret: str, gql: GraphQLClient, runtime: Runtime, namespace: str
+    app: InProcess, admin_secret: str, gql: GraphQLClient, runtime: Runtime, namespace: str
 ) -> None:
     # Every thread starts at once on a namespace and sessions nobody has created yet: they all
     # race to create the same counter and session nodes, then keep appending episodes.
@@ -42,7 +44,7 @@ def test_many_clients_writing_one_new_namespace_all_succeed_and_every_id_is_read
     lock = threading.Lock()
 
     def client(number: int) -> None:
-        own = GraphQLClient(base_url, admin_secret)
+        own = app.graphql(admin_secret)
         start.wait()
         try:
             rounds(own, number)

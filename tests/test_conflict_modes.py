@@ -7,6 +7,7 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from support.asgi import InProcess
 from support.client import GraphQLClient, wait_until_known
 from support.operations import consolidate_over_api, entity_id, fact, facts_of, history
 
@@ -142,13 +143,13 @@ def test_merge_keeps_every_home_of_a_functional_relation_current(gql: GraphQLCli
 
 
 def test_bad_modes_and_keys_without_the_role_change_nothing(
-    base_url: str, runtime: Runtime, gql: GraphQLClient, namespace: str
+    app: InProcess, runtime: Runtime, gql: GraphQLClient, namespace: str
 ) -> None:
     assert gql.error_code("setConflictMode", namespace=namespace, kind="RELATION", mode="ASK") == "BAD_INPUT"
     assert gql.error_code("setConflictMode", namespace="Not A Namespace!", kind="ATTRIBUTE", mode="ASK") == "BAD_INPUT"
     secret = create_key(runtime.store, f"writer-{uuid.uuid4().hex[:8]}", KeyRole.WRITER, [namespace]).secret
-    wait_until_known(base_url, secret)
-    writer = GraphQLClient(base_url, secret)
+    wait_until_known(app, secret)
+    writer = app.graphql(secret)
     assert writer.error_code("setConflictMode", namespace=namespace, kind="ATTRIBUTE", mode="ASK") == "FORBIDDEN"
     modes = writer.data("conflictModes", namespace=namespace)["conflictModes"]
     assert modes == {"namespace": namespace, "attribute": "STRONGEST", "relation": "TEMPORAL"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
+import pytest
 from support.census import census, relationship_census
 from support.client import GraphQLClient
 from support.failing import BrokenExtractor
@@ -208,6 +209,7 @@ def test_a_fact_stated_twice_in_one_batch_is_one_fact_with_two_supports(
     assert edges["SUPPORTED_BY"] == census(runtime, namespace)["Fact"] + 1
 
 
+@pytest.mark.slow  # loads MiniLM on torch for the one padded batch: tens of seconds of CPU
 def test_small_embedding_batches_give_the_vectors_of_one_padded_batch(runtime: Runtime) -> None:
     """The batch size only changes how much padding each pass computes, not the vectors (float32:
     int8 passes take one text at a time)."""

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from prometheus_client.metrics import MetricWrapperBase
+from support.asgi import Server
 from support.processes import REPO
 
 from graphql import parse, validate
@@ -147,12 +148,12 @@ def test_every_graphql_block_of_the_docs_is_valid_as_pasted() -> None:
 
 
 @pytest.mark.process
-def test_the_api_examples_run_as_they_stand(base_url: str, admin_secret: str, tmp_path: Path) -> None:
+def test_the_api_examples_run_as_they_stand(server: Server, admin_secret: str, tmp_path: Path) -> None:
     """curl, Python and JavaScript (fetch) from docs/api.md, against the test server. The
     graphql-ws example needs an npm package the repository does not install; its operation is
     checked with the GraphQL blocks' rules instead."""
     api = REPO / "docs" / "api.md"
-    env = {**os.environ, "HIPPOGRAPH_URL": f"{base_url}/graphql", "HIPPOGRAPH_KEY": admin_secret}
+    env = {**os.environ, "HIPPOGRAPH_URL": f"{server.url}/graphql", "HIPPOGRAPH_KEY": admin_secret}
     runs: list[list[str]] = []
     for block in _blocks(api, "sh"):
         if block.startswith("curl"):

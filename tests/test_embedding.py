@@ -38,6 +38,8 @@ def test_the_runtime_embeds_on_onnx_runtime(runtime: Runtime) -> None:
     assert runtime.embedder.onnx_active
 
 
+# Loads MiniLM on torch (tens of seconds of CPU), as the consolidation worker's check below does.
+@pytest.mark.slow
 def test_a_batch_on_onnx_runtime_gives_torchs_vectors(runtime: Runtime, torch_embedder: MiniLMEmbedder) -> None:
     assert len(TEXTS) > runtime.settings.models.embedding_batch_size  # several passes, each padded
     onnx = runtime.embedder.embed(TEXTS)
@@ -67,6 +69,7 @@ def test_a_text_gets_the_same_vector_alone_and_anywhere_in_a_batch(runtime: Runt
         assert float(np.dot(a, alone)) > 0.99999, text
 
 
+@pytest.mark.slow
 def test_a_consolidation_worker_embeds_statements_as_torch_does(
     runtime: Runtime, torch_embedder: MiniLMEmbedder
 ) -> None:

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
+from support.asgi import Server
 from support.client import HTTP_TIMEOUT_S, GraphQLClient, key_in_force
 from support.operations import consolidate_over_api, remember
 from support.processes import eventually
@@ -32,10 +33,10 @@ PROTOCOL = "graphql-transport-ws"
 
 @contextmanager
 def subscription(
-    base_url: str, namespace: str, secret: str, kinds: list[str] | None = None, after: str | None = "0"
+    server: Server, namespace: str, secret: str, kinds: list[str] | None = None, after: str | None = "0"
 ) -> Iterator[ClientConnection]:
     """A websocket subscribed to memoryEvents of a namespace, after ``after``."""
-    with connect(base_url.replace("http", "ws", 1) + "/graphql", subprotocols=[PROTOCOL]) as socket:
+    with connect(server.url.replace("http", "ws", 1) + "/graphql", subprotocols=[PROTOCOL]) as socket:
         socket.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {secret}"}}))
         assert json.loads(socket.recv(timeout=HTTP_TIMEOUT_S))["type"] == "connection_ack"
         query = read_text("graphql/operations/memoryEvents.graphql")
@@ -53,12 +54,12 @@ def next_event(socket: ClientConnection) -> dict[str, Any]:
 
 
 def test_events_arrive_in_order_for_their_namespace_only(
-    gql: GraphQLClient, base_url: str, runtime: Runtime, namespace: str, admin_secret: str
+    gql: GraphQLClient, server: Server, runtime: Runtime, namespace: str, admin_secret: str
 ) -> None:
     other = namespace + "-other"
     with (
-        subscription(base_url, namespace, admin_secret) as socket,
-        subscription(base_url, other, admin_secret) as elsewhere,
+        subscription(server, namespace, admin_secret) as socket,
+        subscription(server, other, admin_secret) as elsewhere,
     ):
         first = remember(gql, namespace, "Dana's editor is Vim.", key="dana.editor")["fact"]
         second = remember(gql, namespace, "Dana's editor is Helix.", key="dana.editor")["fact"]
@@ -82,9 +83,9 @@ def test_events_arrive_in_order_for_their_namespace_only(
 
 
 def test_a_subscription_can_choose_kinds(
-    gql: GraphQLClient, base_url: str, runtime: Runtime, namespace: str, admin_secret: str, admin_name: str
+    gql: GraphQLClient, server: Server, runtime: Runtime, namespace: str, admin_secret: str, admin_name: str
 ) -> None:
-    with subscription(base_url, namespace, admin_secret, kinds=["ERASED"]) as socket:
+    with subscription(server, namespace, admin_secret, kinds=["ERASED"]) as socket:
         kept = remember(gql, namespace, "Dana's PIN hint is her cat.", key="pin")["fact"]
         gql.data("erase", namespace=namespace, id=kept["id"], reason="secret")
         event = next_event(socket)
@@ -92,14 +93,14 @@ def test_a_subscription_can_choose_kinds(
 
 
 def test_capture_and_consolidation_report_what_they_create_and_revise(
-    gql: GraphQLClient, base_url: str, runtime: Runtime, namespace: str, admin_secret: str
+    gql: GraphQLClient, server: Server, runtime: Runtime, namespace: str, admin_secret: str
 ) -> None:
     turns = [
         ("Omar", "Omar: I live in Lisbon.", "2023-05-01T10:00:00Z"),
         ("Omar", "Omar: I don't live in Lisbon.", "2023-05-01T10:00:00Z"),
     ]
     inputs = [{"namespace": namespace, "content": text, "agent": agent, "occurredAt": at} for agent, text, at in turns]
-    with subscription(base_url, namespace, admin_secret) as socket:
+    with subscription(server, namespace, admin_secret) as socket:
         episodes = [r["id"] for r in gql.data("captureBatch", inputs=inputs)["captureBatch"]]
         assert [(e["kind"], e["id"]) for e in (next_event(socket), next_event(socket))] == [
             ("CREATED", episodes[0]),
@@ -118,14 +119,14 @@ def test_capture_and_consolidation_report_what_they_create_and_revise(
 
 
 def test_a_write_through_another_connection_arrives_and_a_subscriber_resumes_from_its_cursor(
-    gql: GraphQLClient, base_url: str, runtime: Runtime, namespace: str, admin_secret: str
+    gql: GraphQLClient, server: Server, runtime: Runtime, namespace: str, admin_secret: str
 ) -> None:
     # What another server sharing the store holds: a driver and a Store of its own, over Bolt.
     driver, database = bolt_driver(runtime.settings)
     other = Store(driver, database, runtime.store.dialect, attached=True)
     elsewhere = replace(runtime, store=other)
     try:
-        with subscription(base_url, namespace, admin_secret) as socket:
+        with subscription(server, namespace, admin_secret) as socket:
             [here] = capture(runtime, [CaptureInput("Dana: the boiler is fixed.", namespace=namespace)])
             [there] = capture(elsewhere, [CaptureInput("Omar: the roof leaks.", namespace=namespace)])
             first, second = next_event(socket), next_event(socket)
@@ -137,7 +138,7 @@ def test_a_write_through_another_connection_arrives_and_a_subscriber_resumes_fro
             capture(elsewhere, [CaptureInput(f"Note {i}: the gate sticks.", namespace=namespace)])[0].id
             for i in range(3)
         ]
-        with subscription(base_url, namespace, admin_secret, after=first["cursor"]) as socket:
+        with subscription(server, namespace, admin_secret, after=first["cursor"]) as socket:
             resumed = [next_event(socket)["id"] for _ in range(4)]
             assert resumed == [there.id, *missed]
             later = remember(gql, namespace, "Dana's boiler is new.", key="boiler")["fact"]
@@ -146,15 +147,15 @@ def test_a_write_through_another_connection_arrives_and_a_subscriber_resumes_fro
         other.close()
 
 
-def test_a_bad_subscription_is_refused_with_a_code(base_url: str, admin_secret: str, namespace: str) -> None:
-    assert subscription_error(base_url, admin_secret, {"namespace": "not a namespace!"}) == "BAD_INPUT"
-    assert subscription_error(base_url, admin_secret, {"namespace": namespace, "after": "-1"}) == "BAD_INPUT"
-    assert subscription_error(base_url, admin_secret, {"namespace": namespace, "after": "²"}) == "BAD_INPUT"
-    assert subscription_error(base_url, admin_secret, {"namespace": namespace, "after": "7"}) == "BAD_INPUT"  # ahead
+def test_a_bad_subscription_is_refused_with_a_code(server: Server, admin_secret: str, namespace: str) -> None:
+    assert subscription_error(server, admin_secret, {"namespace": "not a namespace!"}) == "BAD_INPUT"
+    assert subscription_error(server, admin_secret, {"namespace": namespace, "after": "-1"}) == "BAD_INPUT"
+    assert subscription_error(server, admin_secret, {"namespace": namespace, "after": "²"}) == "BAD_INPUT"
+    assert subscription_error(server, admin_secret, {"namespace": namespace, "after": "7"}) == "BAD_INPUT"  # ahead
 
 
-def subscription_error(base_url: str, secret: str, variables: dict[str, Any]) -> str:
-    with connect(base_url.replace("http", "ws", 1) + "/graphql", subprotocols=[PROTOCOL]) as socket:
+def subscription_error(server: Server, secret: str, variables: dict[str, Any]) -> str:
+    with connect(server.url.replace("http", "ws", 1) + "/graphql", subprotocols=[PROTOCOL]) as socket:
         socket.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {secret}"}}))
         assert json.loads(socket.recv(timeout=HTTP_TIMEOUT_S))["type"] == "connection_ack"
         query = read_text("graphql/operations/memoryEvents.graphql")
@@ -176,27 +177,27 @@ def _ends_with(socket: ClientConnection, code: str) -> None:
 
 
 def test_a_revoked_key_loses_its_open_subscription(
-    gql: GraphQLClient, base_url: str, runtime: Runtime, namespace: str
+    gql: GraphQLClient, server: Server, runtime: Runtime, namespace: str
 ) -> None:
     name = f"watcher-{uuid.uuid4().hex[:8]}"
     secret = create_key(runtime.store, name, KeyRole.READER, all_namespaces=True).secret
-    eventually(lambda: key_in_force(base_url, secret))
-    with subscription(base_url, namespace, secret) as socket:
+    eventually(lambda: key_in_force(server, secret))
+    with subscription(server, namespace, secret) as socket:
         remember(gql, namespace, "Dana's editor is Vim.", key="dana.editor")
         assert next_event(socket)["kind"] == "CREATED"
         revoke_key(runtime.store, name)
-        eventually(lambda: not key_in_force(base_url, secret))
+        eventually(lambda: not key_in_force(server, secret))
         remember(gql, namespace, "Dana's editor is Helix.", key="dana.editor")
         _ends_with(socket, "UNAUTHENTICATED")
 
 
 def test_a_key_that_loses_the_namespace_loses_its_subscription(
-    gql: GraphQLClient, base_url: str, runtime: Runtime, namespace: str
+    gql: GraphQLClient, server: Server, runtime: Runtime, namespace: str
 ) -> None:
     name = f"narrowed-{uuid.uuid4().hex[:8]}"
     secret = create_key(runtime.store, name, KeyRole.READER, [namespace, f"{namespace}-b"]).secret
-    eventually(lambda: key_in_force(base_url, secret))
-    with subscription(base_url, namespace, secret) as socket:
+    eventually(lambda: key_in_force(server, secret))
+    with subscription(server, namespace, secret) as socket:
         run_test_statement(runtime.settings, "narrow_api_key", key_name=name, namespaces=[f"{namespace}-b"])
         # The server reads the keys every KEY_REFRESH_S; the subscription ends by itself, no event needed.
         _ends_with(socket, "FORBIDDEN")

@@ -1,4 +1,4 @@
-"""The LangChain and LlamaIndex adapters against the real test server, used through each
+"""The LangChain and LlamaIndex adapters against the suite's app, used through each
 library's own interfaces (invoke, batch, ainvoke; add_messages, messages, clear; retrieve; the
 chat store behind LlamaIndex's ChatMemoryBuffer), and the scripted agent loop of examples/."""
 
@@ -13,6 +13,7 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from llama_index.core.base.llms.types import ChatMessage, MessageRole
 from llama_index.core.memory import ChatMemoryBuffer
+from support.asgi import InProcess, Server
 from support.client import HTTP_TIMEOUT_S
 from support.processes import REPO
 
@@ -27,8 +28,10 @@ NOTES = [
 
 
 @pytest.fixture
-def client(base_url: str, admin_secret: str, namespace: str) -> Client:
-    with Client(base_url, key=admin_secret, namespace=namespace, timeout=HTTP_TIMEOUT_S) as client:
+def client(app: InProcess, admin_secret: str, namespace: str) -> Client:
+    with Client(
+        app.url, key=admin_secret, namespace=namespace, timeout=HTTP_TIMEOUT_S, transport=app.transport()
+    ) as client:
         client.capture_messages(NOTES, session="seed", agent="helper")
         yield client
 
@@ -89,11 +92,11 @@ def test_the_llamaindex_retriever_and_chat_store(client: Client) -> None:
 
 
 @pytest.mark.process
-def test_the_example_agent_loop_captures_and_recalls(base_url: str, admin_secret: str, namespace: str) -> None:
+def test_the_example_agent_loop_captures_and_recalls(server: Server, admin_secret: str, namespace: str) -> None:
     env = {
         **os.environ,
         "PYTHONPATH": str(REPO / "src"),
-        "HIPPOGRAPH_URL": base_url,
+        "HIPPOGRAPH_URL": server.url,
         "HIPPOGRAPH_API_KEY": admin_secret,
         "HIPPOGRAPH_NAMESPACE": namespace,
     }

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from support.asgi import InProcess, Server
 from support.census import census, relationship_census
-from support.client import HTTP_TIMEOUT_S, GraphQLClient
+from support.client import HTTP_TIMEOUT_S, GraphQLClient, wait_until_known
 from support.operations import consolidate_over_api
 from support.processes import eventually
 
@@ -28,10 +29,10 @@ class Tenant:
     texts: list[str]
 
 
-def _tenant(runtime: Runtime, base_url: str, data: bool) -> Tenant:
+def _tenant(runtime: Runtime, app: InProcess, data: bool) -> Tenant:
     namespace = f"iso-{uuid.uuid4().hex[:12]}"
     secret = create_key(runtime.store, f"{namespace}-admin", KeyRole.ADMIN, [namespace]).secret
-    client = GraphQLClient(base_url, secret)
+    client = app.graphql(secret)
     eventually(lambda: client.http.post("/graphql", json={"query": "{ __typename }"}).status_code == 200)
     if not data:
         return Tenant(namespace, client, [], "", [], [])
@@ -53,8 +54,8 @@ def _tenant(runtime: Runtime, base_url: str, data: bool) -> Tenant:
 
 
 @pytest.fixture(scope="module")
-def tenants(runtime: Runtime, base_url: str) -> tuple[Tenant, Tenant]:
-    return _tenant(runtime, base_url, data=True), _tenant(runtime, base_url, data=False)
+def tenants(runtime: Runtime, app: InProcess) -> tuple[Tenant, Tenant]:
+    return _tenant(runtime, app, data=True), _tenant(runtime, app, data=False)
 
 
 def _snapshot(runtime: Runtime, victim: Tenant) -> dict[str, Any]:
@@ -144,14 +145,15 @@ def test_a_key_reads_and_writes_nothing_across_the_boundary(runtime: Runtime, te
     assert _snapshot(runtime, victim) == before
 
 
-def test_a_subscription_to_another_namespace_is_refused(tenants: tuple[Tenant, Tenant], base_url: str) -> None:
+def test_a_subscription_to_another_namespace_is_refused(tenants: tuple[Tenant, Tenant], server: Server) -> None:
     from websockets.sync.client import connect
 
     from hippograph.kernel.resources import read_text
 
     victim, attacker = tenants
     secret = attacker.client.http.headers["authorization"].removeprefix("Bearer ")
-    with connect(base_url.replace("http", "ws", 1) + "/graphql", subprotocols=["graphql-transport-ws"]) as socket:
+    wait_until_known(server, secret)
+    with connect(server.url.replace("http", "ws", 1) + "/graphql", subprotocols=["graphql-transport-ws"]) as socket:
         socket.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {secret}"}}))
         assert json.loads(socket.recv(timeout=HTTP_TIMEOUT_S))["type"] == "connection_ack"
         payload = {

@@ -19,7 +19,7 @@ Clock = Callable[[int], None]
 
 @pytest.fixture
 def travel(runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> Clock:
-    """Move the service's clock (shared with the test server) forward by whole days."""
+    """Move the service's clock (shared with the suite's app) forward by whole days."""
     start = runtime.clock()
 
     def to(days: int) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from support.asgi import Server
 from support.client import HTTP_TIMEOUT_S, wait_until_known
 from support.own_store import store_of_its_own
 from support.processes import REPO, eventually, free_port
@@ -140,15 +141,15 @@ def test_in_process_it_captures_recalls_and_forgets_on_its_own_store(tmp_path: P
 
 
 def test_remote_it_uses_the_server_with_the_key_from_the_environment(
-    base_url: str, admin_secret: str, runtime: Runtime, namespace: str, tmp_path: Path
+    server: Server, admin_secret: str, runtime: Runtime, namespace: str, tmp_path: Path
 ) -> None:
     reader = create_key(runtime.store, f"mcp-reader-{uuid.uuid4().hex[:8]}", KeyRole.READER, [namespace]).secret
-    eventually(lambda: _admitted(base_url, reader))
-    warm_up(base_url, admin_secret)
+    eventually(lambda: _admitted(server, reader))
+    warm_up(server, admin_secret)
 
     async def scenario() -> None:
         log = tmp_path / "mcp.log"
-        remote = ("--url", base_url, "--namespace", namespace)
+        remote = ("--url", server.url, "--namespace", namespace)
         async with mcp_session(*remote, log=log, env={"HIPPOGRAPH_API_KEY": admin_secret}) as s:
             captured = await call(s, "capture", content="Dana: I work at Initech and I live in Lisbon.", agent="Dana")
             trip = await call(s, "capture", content="Dana: The camping trip to Sintra was wet.", agent="Dana")
@@ -162,7 +163,7 @@ def test_remote_it_uses_the_server_with_the_key_from_the_environment(
             assert [r["status"] for r in said["results"]] == ["CREATED", "CREATED"]
             system = [{"role": "system", "content": "You are terse."}]
             assert (await error(s, "capture_messages", messages=system))[0] == "FORBIDDEN"
-            with Client(base_url, key=admin_secret, namespace=namespace) as direct:
+            with Client(server.url, key=admin_secret, namespace=namespace) as direct:
                 speakers = [direct.memory(r["id"]) for r in said["results"]]
                 assert [(m.agent, m.session) for m in speakers] == [("Dana", "m1"), ("helper", "m1")]
                 direct.consolidate()
@@ -180,7 +181,7 @@ def test_remote_it_uses_the_server_with_the_key_from_the_environment(
             about = await call(s, "concept_memories", concept_id=camping_trip["id"])
             assert [memory["id"] for memory in about["memories"]] == [trip["id"]]
 
-        async with mcp_session("--url", base_url, log=log, env={"HIPPOGRAPH_API_KEY": reader}) as s:
+        async with mcp_session("--url", server.url, log=log, env={"HIPPOGRAPH_API_KEY": reader}) as s:
             # A key for one namespace needs none named; a reader may not write.
             assert "Lisbon" in (await call(s, "recall", query="Where does Dana live?"))["context"]
             code, text = await error(s, "capture", content="Nope.")
@@ -191,10 +192,10 @@ def test_remote_it_uses_the_server_with_the_key_from_the_environment(
 
 
 def test_skills_and_work_items_are_kept_as_data_through_the_tools(
-    base_url: str, admin_secret: str, namespace: str, tmp_path: Path
+    server: Server, admin_secret: str, namespace: str, tmp_path: Path
 ) -> None:
     async def scenario() -> None:
-        remote = ("--url", base_url, "--namespace", namespace)
+        remote = ("--url", server.url, "--namespace", namespace)
         async with mcp_session(*remote, log=tmp_path / "mcp.log", env={"HIPPOGRAPH_API_KEY": admin_secret}) as s:
             v1 = await call(s, "save_skill", name="deploy", body="Run the tests, then tag.", description="Shipping.")
             await call(s, "record_skill_outcome", id=v1["id"], success=True)
@@ -218,23 +219,23 @@ def test_skills_and_work_items_are_kept_as_data_through_the_tools(
             code, _ = await error(s, "add_work_item", title="Orphan", parent_id="01NOSUCH")
             assert code == "NOT_FOUND"
 
-    warm_up(base_url, admin_secret)
+    warm_up(server, admin_secret)
     run(scenario)
 
 
 @pytest.mark.process
 def test_projects_through_the_tools_and_the_client(
-    base_url: str, admin_secret: str, namespace: str, tmp_path: Path
+    server: Server, admin_secret: str, namespace: str, tmp_path: Path
 ) -> None:
     """A capture names its session's project, a second session is assigned to it, the overview
     quotes both, and a recall about the project as a whole carries its summary card."""
 
     async def scenario() -> None:
-        remote = ("--url", base_url, "--namespace", namespace)
+        remote = ("--url", server.url, "--namespace", namespace)
         async with mcp_session(*remote, log=tmp_path / "mcp.log", env={"HIPPOGRAPH_API_KEY": admin_secret}) as s:
             kiln = "Dana: The new kiln at the pottery studio fires our glazed bowls evenly."
             first = await call(s, "capture", content=kiln, agent="Dana", session="p1", project="studio")
-            with Client(base_url, key=admin_secret, namespace=namespace) as direct:
+            with Client(server.url, key=admin_secret, namespace=namespace) as direct:
                 second = direct.capture("Dana: We priced the pottery bowls for the market stall.", session="p2")
                 assert direct.assign_session("p2", "studio").project == "studio"
                 assert direct.project_overview("studio").sessions == ["p1", "p2"]
@@ -247,18 +248,18 @@ def test_projects_through_the_tools_and_the_client(
             assert moved["project"] is None
             assert (await error(s, "assign_session", session="nope", project="studio"))[0] == "NOT_FOUND"
 
-    warm_up(base_url, admin_secret)
+    warm_up(server, admin_secret)
     run(scenario)
 
 
 @pytest.mark.process
 def test_conflicts_are_listed_and_resolved_through_the_tools_and_the_client(
-    base_url: str, admin_secret: str, namespace: str, tmp_path: Path
+    server: Server, admin_secret: str, namespace: str, tmp_path: Path
 ) -> None:
     """The client sets the mode ASK; a contradiction is held open until the tool resolves it."""
 
     async def scenario() -> None:
-        with Client(base_url, key=admin_secret, namespace=namespace) as direct:
+        with Client(server.url, key=admin_secret, namespace=namespace) as direct:
             modes = direct.set_conflict_mode(ConflictKind.ATTRIBUTE, ConflictMode.ASK)
             assert (modes.attribute, modes.relation) == (ConflictMode.ASK, ConflictMode.TEMPORAL)
             for text, at in (("Omar allowed the merge.", "2023-03-01"), ("Omar denied the merge.", "2023-06-01")):
@@ -268,7 +269,7 @@ def test_conflicts_are_listed_and_resolved_through_the_tools_and_the_client(
                 direct.consolidate()
             [held] = direct.conflicts()
             assert {side.status for side in held.facts} == {"quarantined"}
-        remote = ("--url", base_url, "--namespace", namespace)
+        remote = ("--url", server.url, "--namespace", namespace)
         async with mcp_session(*remote, log=tmp_path / "mcp.log", env={"HIPPOGRAPH_API_KEY": admin_secret}) as s:
             [listed] = (await call(s, "list_conflicts"))["conflicts"]
             assert listed["id"] == held.id and len(listed["facts"]) == 2
@@ -277,27 +278,27 @@ def test_conflicts_are_listed_and_resolved_through_the_tools_and_the_client(
             assert code == "BAD_INPUT"
             await call(s, "resolve_conflict", id=held.id, keep=[allowed], reason="Omar confirmed")
             assert (await call(s, "list_conflicts"))["conflicts"] == []
-        with Client(base_url, key=admin_secret, namespace=namespace) as direct:
+        with Client(server.url, key=admin_secret, namespace=namespace) as direct:
             for side in held.facts:
                 settled = direct.memory(side.id)
                 assert isinstance(settled, Fact) and settled.status == (
                     "active" if side.id == allowed else "superseded"
                 )
 
-    warm_up(base_url, admin_secret)
+    warm_up(server, admin_secret)
     run(scenario)
 
 
 @pytest.mark.process
 def test_consolidation_settings_are_read_and_set_through_the_tools(
-    base_url: str, admin_secret: str, runtime: Runtime, namespace: str, tmp_path: Path
+    server: Server, admin_secret: str, runtime: Runtime, namespace: str, tmp_path: Path
 ) -> None:
     """Shadow mode, blocking, conflict modes and promotion policy: one tool reads them, one sets each
     (an admin key; a writer's is refused and changes nothing)."""
     writer = create_key(runtime.store, f"writer-{uuid.uuid4().hex[:8]}", KeyRole.WRITER, [namespace]).secret
 
     async def scenario() -> None:
-        remote = ("--url", base_url, "--namespace", namespace)
+        remote = ("--url", server.url, "--namespace", namespace)
         async with mcp_session(*remote, log=tmp_path / "mcp.log", env={"HIPPOGRAPH_API_KEY": admin_secret}) as s:
             before = await call(s, "consolidation_settings")
             assert before["shadow_mode"] == {"namespace": namespace, "enabled": False, "parked": 0}
@@ -317,35 +318,35 @@ def test_consolidation_settings_are_read_and_set_through_the_tools(
             assert (await error(s, "set_block_destructive", enabled=False))[0] == "FORBIDDEN"
             assert (await call(s, "consolidation_settings"))["block_destructive"]["enabled"] is True
 
-    warm_up(base_url, admin_secret)
-    wait_until_known(base_url, writer)
+    warm_up(server, admin_secret)
+    wait_until_known(server, writer)
     run(scenario)
 
 
-def warm_up(base_url: str, secret: str) -> None:
+def warm_up(server: Server, secret: str) -> None:
     """Have the test server load its models (a capture embeds, a recall encodes the query) before
     the MCP server's client, which waits 30 s for an answer, calls it."""
-    with Client(base_url, key=secret, namespace=f"warm-{uuid.uuid4().hex[:8]}", timeout=HTTP_TIMEOUT_S) as client:
+    with Client(server.url, key=secret, namespace=f"warm-{uuid.uuid4().hex[:8]}", timeout=HTTP_TIMEOUT_S) as client:
         client.capture("Warming up the models.")
         client.recall("models")
 
 
-def _admitted(base_url: str, secret: str) -> bool:
+def _admitted(server: Server, secret: str) -> bool:
     try:
-        Client(base_url, key=secret).stats()
+        Client(server.url, key=secret).stats()
     except Unauthenticated:
         return False
     return True
 
 
 def test_over_streamable_http_off_loopback_each_request_brings_its_own_key(
-    base_url: str, admin_secret: str, runtime: Runtime, namespace: str, tmp_path: Path
+    server: Server, admin_secret: str, runtime: Runtime, namespace: str, tmp_path: Path
 ) -> None:
     reader = create_key(runtime.store, f"mcp-http-{uuid.uuid4().hex[:8]}", KeyRole.READER, [namespace]).secret
-    eventually(lambda: _admitted(base_url, reader))
-    warm_up(base_url, admin_secret)
+    eventually(lambda: _admitted(server, reader))
+    warm_up(server, admin_secret)
     port = free_port()
-    command = [sys.executable, "-m", "hippograph.cli", "mcp", "--url", base_url, "--transport", "streamable-http",
+    command = [sys.executable, "-m", "hippograph.cli", "mcp", "--url", server.url, "--transport", "streamable-http",
                "--host", "0.0.0.0", "--port", str(port), "--namespace", namespace]  # fmt: skip
     # The process's own key is never used off loopback: a request without one is refused.
     env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "HIPPOGRAPH_API_KEY": admin_secret}

@@ -8,6 +8,7 @@ import asyncio
 from datetime import UTC, datetime
 
 import pytest
+from support.asgi import InProcess
 from support.census import census
 from support.client import GraphQLClient, wait_until_known
 
@@ -83,10 +84,10 @@ def test_a_bad_message_refuses_the_conversation_and_writes_nothing(
 
 
 def test_the_python_client_sends_messages_as_dicts_or_messages(
-    base_url: str, admin_secret: str, namespace: str
+    app: InProcess, admin_secret: str, namespace: str
 ) -> None:
     at = datetime(2024, 5, 1, 9, 30, tzinfo=UTC)
-    with Client(base_url, key=admin_secret, namespace=namespace) as client:
+    with Client(app.url, key=admin_secret, namespace=namespace, transport=app.transport()) as client:
         results = client.capture_messages(
             [Message("user", "Caroline moved to Boston.", name="Caroline", at=at), CONVERSATION[1]],
             session="s2",
@@ -102,16 +103,18 @@ def test_the_python_client_sends_messages_as_dicts_or_messages(
     assert refused.value.code == "BAD_INPUT"
 
     async def send() -> list[str]:
-        async with AsyncClient(base_url, key=admin_secret, namespace=namespace) as client:
+        async with AsyncClient(
+            app.url, key=admin_secret, namespace=namespace, transport=app.async_transport()
+        ) as client:
             results = await client.capture_messages([{"role": "tool", "content": "weather: 18 C, sunny"}], session="s3")
             return [r.status.value for r in results]
 
     assert asyncio.run(send()) == ["CREATED"]
 
 
-def test_a_reader_may_not_capture_messages(base_url: str, runtime: Runtime, namespace: str) -> None:
+def test_a_reader_may_not_capture_messages(app: InProcess, runtime: Runtime, namespace: str) -> None:
     secret = create_key(runtime.store, f"reader-{namespace}", KeyRole.READER, [namespace]).secret
-    wait_until_known(base_url, secret)
-    with Client(base_url, key=secret) as client, pytest.raises(Forbidden):
+    wait_until_known(app, secret)
+    with Client(app.url, key=secret, transport=app.transport()) as client, pytest.raises(Forbidden):
         client.capture_messages([{"role": "user", "content": "hello"}])
     assert census(runtime, namespace) == {}

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-import httpx
 import neo4j
 import pytest
-from support.client import HTTP_TIMEOUT_S, GraphQLClient
+from support.asgi import InProcess
+from support.client import GraphQLClient
 from support.failing import BrokenExtractor
 from support.metrics import delta, scrape, value
 
@@ -26,9 +26,9 @@ def capture(gql: GraphQLClient, namespace: str, content: str, agent: str) -> dic
 
 
 def test_metrics_count_requests_captures_recall_consolidation_and_the_store(
-    base_url: str, gql: GraphQLClient, runtime: Runtime, namespace: str
+    app: InProcess, gql: GraphQLClient, runtime: Runtime, namespace: str
 ) -> None:
-    _, before = scrape(base_url)
+    _, before = scrape(app)
 
     content = f"Caroline painted a lighthouse for the {namespace} show."
     fake_token = "gh" + "p_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0" + "abcdefghijklmnop"
@@ -45,7 +45,7 @@ def test_metrics_count_requests_captures_recall_consolidation_and_the_store(
     assert gql.execute("query { recall(input: {query: }) }")["errors"][0]["extensions"]["code"] == "BAD_INPUT"
     status = gql.data("status")["status"]  # every namespace: the admin key may see them all
 
-    text, middle = scrape(base_url)
+    text, middle = scrape(app)
     assert namespace not in text, "a namespace must never be a label value"
 
     # Captures, by outcome; one of them had a credential redacted.
@@ -102,7 +102,7 @@ def test_metrics_count_requests_captures_recall_consolidation_and_the_store(
     with pytest.raises(neo4j.exceptions.ClientError):
         runtime.store.read("entity_by_id")
 
-    _, after = scrape(base_url)
+    _, after = scrape(app)
     assert delta(middle, after, "hippograph_consolidation_episodes_total", outcome="committed") == 2
     assert delta(middle, after, "hippograph_consolidation_episodes_total", outcome="failed") == 1
     assert delta(middle, after, "hippograph_consolidation_dead_lettered_total") == 1
@@ -113,22 +113,20 @@ def test_metrics_count_requests_captures_recall_consolidation_and_the_store(
     assert delta(middle, after, "hippograph_store_statement_errors_total", query="entity_by_id", error="client") == 1
 
 
-def test_operations_refused_by_the_guard_are_counted_under_their_code(base_url: str, gql: GraphQLClient) -> None:
-    _, before = scrape(base_url)
+def test_operations_refused_by_the_guard_are_counted_under_their_code(app: InProcess, gql: GraphQLClient) -> None:
+    _, before = scrape(app)
     # Two writes in one request: the guard refuses the operation. A mutation's root fields run one
     # after the other, and the first one's failure (its result is non-null) ends the operation.
     body = gql.execute('mutation { a: sweep(namespace: "x") { erased } b: sweep(namespace: "y") { erased } }')
     assert [error["extensions"]["code"] for error in body["errors"]] == ["LIMIT_EXCEEDED"]
-    _, after = scrape(base_url)
+    _, after = scrape(app)
     # Counted by the schema's field name, not the aliases the client chose.
     assert delta(before, after, "hippograph_operations_total", operation="sweep", code="LIMIT_EXCEEDED") == 1
     assert value(after, "hippograph_operations_total", operation="a", code="LIMIT_EXCEEDED") == 0
 
 
-def test_a_scrape_speaks_openmetrics_when_asked(base_url: str) -> None:
-    response = httpx.get(
-        f"{base_url}/metrics", headers={"Accept": "application/openmetrics-text"}, timeout=HTTP_TIMEOUT_S
-    )
+def test_a_scrape_speaks_openmetrics_when_asked(app: InProcess) -> None:
+    response = app.http().get("/metrics", headers={"Accept": "application/openmetrics-text"})
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("application/openmetrics-text")
     assert response.text.endswith("# EOF\n") and "hippograph_consolidation_lag_seconds" in response.text

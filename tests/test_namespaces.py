@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 
+from support.asgi import InProcess
 from support.client import GraphQLClient, wait_until_known
 from support.operations import TURNS, capture_turns, remember
 
@@ -27,15 +28,15 @@ def test_a_key_for_every_namespace_sees_those_captured_in(gql: GraphQLClient, na
 
 
 def test_a_key_for_some_namespaces_sees_only_its_own(
-    base_url: str, gql: GraphQLClient, runtime: Runtime, namespace: str
+    app: InProcess, gql: GraphQLClient, runtime: Runtime, namespace: str
 ) -> None:
     other = f"{namespace}-other"
     capture_turns(gql, namespace, TURNS[:1], session="s1")
     capture_turns(gql, other, TURNS[:1], session="s1")
     empty = f"{namespace}-empty"
     secret = create_key(runtime.store, f"reader-{uuid.uuid4().hex[:8]}", KeyRole.READER, [namespace, empty]).secret
-    wait_until_known(base_url, secret)
-    assert listed(GraphQLClient(base_url, secret)) == {namespace: 1, empty: 0}
+    wait_until_known(app, secret)
+    assert listed(app.graphql(secret)) == {namespace: 1, empty: 0}
 
 
 def test_a_query_in_a_namespace_that_holds_nothing_says_so(gql: GraphQLClient, namespace: str) -> None:

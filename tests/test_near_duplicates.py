@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Iterator
 
 import pytest
-from starlette.testclient import TestClient
+from support.asgi import in_process
 from support.client import GraphQLClient
 from support.operations import history
 from support.statements import run_test_statement
@@ -44,8 +44,8 @@ def tiered(runtime: Runtime) -> Runtime:
 
 @pytest.fixture(scope="module")
 def gql(tiered: Runtime, admin_secret: str) -> Iterator[GraphQLClient]:
-    with TestClient(create_app(tiered), base_url="http://127.0.0.1") as http:
-        yield GraphQLClient.over(http, admin_secret)
+    with in_process(create_app(tiered)) as app:
+        yield app.graphql(admin_secret)
 
 
 def capture_one(gql: GraphQLClient, namespace: str, content: str, agent: str = "caroline") -> dict:

@@ -10,8 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
 
-import httpx
 import pytest
+from support.asgi import InProcess
 from support.client import GraphQLClient
 from support.processes import eventually
 
@@ -173,20 +173,16 @@ def test_a_parent_must_exist_in_the_same_namespace(gql: GraphQLClient, namespace
 
 
 def test_roles_and_namespaces_bind_procedures_as_they_bind_memories(
-    base_url: str, runtime: Runtime, gql: GraphQLClient, namespace: str
+    app: InProcess, runtime: Runtime, gql: GraphQLClient, namespace: str
 ) -> None:
     tag = uuid.uuid4().hex[:8]
     # Until the server has read the new keys they fail authentication: from addresses of their
     # own, so that the suite's client is never made to wait for it.
-    reader = GraphQLClient(
-        base_url,
-        create_key(runtime.store, f"reader-{tag}", KeyRole.READER, all_namespaces=True).secret,
-        transport=httpx.HTTPTransport(local_address="127.3.0.2"),
+    reader = app.graphql(
+        create_key(runtime.store, f"reader-{tag}", KeyRole.READER, all_namespaces=True).secret, address="127.3.0.2"
     )
-    bound = GraphQLClient(
-        base_url,
-        create_key(runtime.store, f"bound-{tag}", KeyRole.WRITER, [namespace]).secret,
-        transport=httpx.HTTPTransport(local_address="127.3.0.3"),
+    bound = app.graphql(
+        create_key(runtime.store, f"bound-{tag}", KeyRole.WRITER, [namespace]).secret, address="127.3.0.3"
     )
     v1 = save(gql, f"{namespace}-other", "deploy", DEPLOY)
 

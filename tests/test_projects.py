@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-import httpx
+from support.asgi import InProcess
 from support.client import GraphQLClient
 from support.operations import capture_turns, recall_over_api
 from support.processes import eventually
@@ -134,7 +134,7 @@ def test_the_rule_for_a_whole_is_about_content_words_not_phrasing() -> None:
 
 
 def test_a_key_bound_to_a_namespace_reaches_only_its_projects(
-    base_url: str, runtime: Runtime, gql: GraphQLClient, namespace: str
+    app: InProcess, runtime: Runtime, gql: GraphQLClient, namespace: str
 ) -> None:
     other = f"{namespace}-other"
     capture_in(gql, namespace, POTTERY, "s1", "crafts")
@@ -142,15 +142,11 @@ def test_a_key_bound_to_a_namespace_reaches_only_its_projects(
     tag = uuid.uuid4().hex[:8]
     # Until the server has read the new keys they fail authentication: from addresses of their
     # own, so that the suite's client is never made to wait for it.
-    bound = GraphQLClient(
-        base_url,
-        create_key(runtime.store, f"bound-{tag}", KeyRole.WRITER, [namespace]).secret,
-        transport=httpx.HTTPTransport(local_address="127.3.0.4"),
+    bound = app.graphql(
+        create_key(runtime.store, f"bound-{tag}", KeyRole.WRITER, [namespace]).secret, address="127.3.0.4"
     )
-    reader = GraphQLClient(
-        base_url,
-        create_key(runtime.store, f"reader-{tag}", KeyRole.READER, all_namespaces=True).secret,
-        transport=httpx.HTTPTransport(local_address="127.3.0.5"),
+    reader = app.graphql(
+        create_key(runtime.store, f"reader-{tag}", KeyRole.READER, all_namespaces=True).secret, address="127.3.0.5"
     )
     for client in (bound, reader):
         eventually(lambda client=client: client.http.post("/graphql", json={"query": "{ __typename }"}).is_success)

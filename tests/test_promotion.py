@@ -9,6 +9,7 @@ import uuid
 from typing import Any
 
 import pytest
+from support.asgi import InProcess
 from support.client import GraphQLClient, wait_until_known
 from support.operations import consolidate_over_api, fact, forget, history
 from support.statements import run_test_statement
@@ -141,10 +142,10 @@ def test_a_fact_is_promoted_once_and_the_source_is_left_as_it_was(
 
 
 def test_the_python_client_promotes_and_reads_the_policy(
-    base_url: str, admin_secret: str, world: dict[str, Any]
+    app: InProcess, admin_secret: str, world: dict[str, Any]
 ) -> None:
     namespace, shared = world["namespace"], world["shared"]
-    with Client(base_url, key=admin_secret, namespace=namespace) as client:
+    with Client(app.url, key=admin_secret, namespace=namespace, transport=app.transport()) as client:
         state = client.set_promotion_policy(True, quorum=2, threshold=0.6, prior_failures=1.0)
         assert state.policy.enabled and state.promoted == 1
         again = client.promote(world["home"], shared)
@@ -181,15 +182,15 @@ def test_bad_requests_are_refused_with_a_code(gql: GraphQLClient, world: dict[st
 
 
 def test_the_key_must_be_allowed_on_both_namespaces(
-    base_url: str, runtime: Runtime, gql: GraphQLClient, world: dict[str, Any]
+    app: InProcess, runtime: Runtime, gql: GraphQLClient, world: dict[str, Any]
 ) -> None:
     namespace, shared, studies = world["namespace"], world["shared"], world["studies"]
     policy(gql, namespace, enabled=True, quorum=1, threshold=0.5, priorFailures=1.0)
 
     def writer(*namespaces: str) -> GraphQLClient:
         secret = create_key(runtime.store, f"writer-{uuid.uuid4().hex[:8]}", KeyRole.WRITER, list(namespaces)).secret
-        wait_until_known(base_url, secret)
-        return GraphQLClient(base_url, secret)
+        wait_until_known(app, secret)
+        return app.graphql(secret)
 
     source_only, target_only, both = writer(namespace), writer(shared), writer(namespace, shared)
     assert source_only.error_code("promote", namespace=namespace, id=studies, target=shared) == "FORBIDDEN"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from support.asgi import InProcess
 from support.census import census, relationship_census
 from support.client import GraphQLClient, wait_until_known
 from support.operations import TURNS, capture_turns, consolidate_over_api, history
@@ -68,20 +69,20 @@ def test_execute_needs_the_previews_token_for_this_namespace_as_it_is(
     assert census(runtime, namespace)["Episode"] == 3
 
 
-def test_only_an_admin_may_reset(base_url: str, runtime: Runtime, gql: GraphQLClient, namespace: str) -> None:
+def test_only_an_admin_may_reset(app: InProcess, runtime: Runtime, gql: GraphQLClient, namespace: str) -> None:
     capture_turns(gql, namespace, TURNS[:1], session="s1")
     secret = create_key(runtime.store, f"writer-{uuid.uuid4().hex[:8]}", KeyRole.WRITER, [namespace]).secret
-    wait_until_known(base_url, secret)
-    with Client(base_url, key=secret) as client, pytest.raises(Forbidden):
+    wait_until_known(app, secret)
+    with Client(app.url, key=secret, transport=app.transport()) as client, pytest.raises(Forbidden):
         client.reset_namespace_preview(namespace)
     assert census(runtime, namespace)["Episode"] == 1
 
 
 def test_the_python_client_previews_and_executes(
-    base_url: str, admin_secret: str, gql: GraphQLClient, namespace: str, runtime: Runtime
+    app: InProcess, admin_secret: str, gql: GraphQLClient, namespace: str, runtime: Runtime
 ) -> None:
     capture_turns(gql, namespace, TURNS[:2], session="s1")
-    with Client(base_url, key=admin_secret) as client:
+    with Client(app.url, key=admin_secret, transport=app.transport()) as client:
         preview = client.reset_namespace_preview(namespace)
         assert {c.label: c.count for c in preview.counts} == census(runtime, namespace)
         with pytest.raises(ConfirmationRequired):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 
+from support.asgi import InProcess
 from support.census import census
 from support.client import GraphQLClient, wait_until_known
 from support.operations import TURNS, capture_turns, consolidate_over_api, facts_of, history
@@ -56,11 +57,11 @@ def test_shadow_mode_proposes_in_history_and_applies_when_turned_off(
 
 
 def test_only_an_admin_may_switch_shadow_mode(
-    base_url: str, runtime: Runtime, gql: GraphQLClient, namespace: str
+    app: InProcess, runtime: Runtime, gql: GraphQLClient, namespace: str
 ) -> None:
     secret = create_key(runtime.store, f"writer-{uuid.uuid4().hex[:8]}", KeyRole.WRITER, [namespace]).secret
-    wait_until_known(base_url, secret)
-    writer = GraphQLClient(base_url, secret)
+    wait_until_known(app, secret)
+    writer = app.graphql(secret)
     assert writer.error_code("setShadowMode", namespace=namespace, enabled=True) == "FORBIDDEN"
     assert writer.data("shadowMode", namespace=namespace)["shadowMode"]["enabled"] is False
     assert gql.error_code("setShadowMode", namespace="Not A Namespace!", enabled=True) == "BAD_INPUT"

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from hippograph.kernel.resources import read_text
+
+if TYPE_CHECKING:
+    from support.asgi import Target
 
 # How long a test's request may take before it fails. Sized for a loaded machine (a load of 20 and
 # more on 2 cores is common where the suite runs beside other work): a full-size capture batch took
@@ -19,15 +22,6 @@ class GraphQLClient:
     def __init__(self, base_url: str, secret: str | None = None, **http: Any) -> None:
         headers = {"Authorization": f"Bearer {secret}"} if secret else {}
         self.http = httpx.Client(base_url=base_url, timeout=HTTP_TIMEOUT_S, headers=headers, **http)
-
-    @classmethod
-    def over(cls, http: httpx.Client, secret: str) -> GraphQLClient:
-        """A client over an HTTP client of the caller's, such as starlette's TestClient over an app in
-        this process."""
-        http.headers["Authorization"] = f"Bearer {secret}"
-        client = cls.__new__(cls)
-        client.http = http
-        return client
 
     def execute(self, query: str, **variables: Any) -> dict[str, Any]:
         response = self.http.post("/graphql", json={"query": query, "variables": variables})
@@ -49,21 +43,19 @@ class GraphQLClient:
         return body["errors"][0]["extensions"]["code"]
 
 
-def wait_until_known(base_url: str, secret: str) -> None:
+def wait_until_known(target: Target, secret: str) -> None:
     """Until the server has read a key just made (it reads them every KEY_REFRESH_S)."""
     from support.processes import eventually
 
-    eventually(lambda: key_in_force(base_url, secret))
+    eventually(lambda: key_in_force(target, secret))
 
 
-def key_in_force(base_url: str, secret: str) -> bool:
+def key_in_force(target: Target, secret: str) -> bool:
     """Whether the server takes the key now. Asked from a loopback address of its own: until the
     server has read a new key (or once it has dropped a revoked one) each try fails authentication,
     and failures count against the address they come from, which must not be the suite's."""
     address = f"127.4.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250 + 2}"
-    with httpx.Client(
-        base_url=base_url, transport=httpx.HTTPTransport(local_address=address), timeout=HTTP_TIMEOUT_S
-    ) as http:
+    with target.http(address) as http:
         response = http.post(
             "/graphql", json={"query": "{ __typename }"}, headers={"Authorization": f"Bearer {secret}"}
         )

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
-from support.client import HTTP_TIMEOUT_S
+from support.asgi import Target
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 
-def scrape(base_url: str) -> tuple[str, Samples]:
-    # A scrape reads the backlog from the store: on a loaded machine that outlasts httpx's default 5 s.
-    response = httpx.get(f"{base_url}/metrics", timeout=HTTP_TIMEOUT_S)
+def scrape(target: Target) -> tuple[str, Samples]:
+    # A scrape reads the backlog from the store: on a loaded machine that outlasts httpx's default
+    # 5 s, so the client's timeout is the suite's.
+    with target.http() as http:
+        response = http.get("/metrics")
     assert response.status_code == 200
     samples: Samples = {}
     for family in text_string_to_metric_families(response.text):

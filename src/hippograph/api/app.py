@@ -222,8 +222,12 @@ class HippographGraphQL(GraphQL):
             )
 
         if operation.operation is OperationType.MUTATION and self._writes is not None:
-            async with self._writes:
+            with self.runtime.requests.queue():
+                await self._writes.acquire()
+            try:
                 return await _settled(run())
+            finally:
+                self._writes.release()
         result = await _settled(run())
         if operation.operation is OperationType.QUERY:
             return await self._hints.annotate(result, context)

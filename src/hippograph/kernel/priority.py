@@ -122,6 +122,7 @@ class RequestGauge:
         self._condition = threading.Condition()
         self._in_flight = 0
         self._yielding = 0
+        self._queued = 0
 
     @property
     def in_flight(self) -> int:
@@ -133,6 +134,23 @@ class RequestGauge:
         """How many threads wait in ``wait_idle`` now: background work paused for requests."""
         with self._condition:
             return self._yielding
+
+    @property
+    def queued(self) -> int:
+        """How many mutations wait for their turn before they run (the server's write concurrency)."""
+        with self._condition:
+            return self._queued
+
+    @contextmanager
+    def queue(self) -> Iterator[None]:
+        """Count the block as a mutation waiting for its turn."""
+        with self._condition:
+            self._queued += 1
+        try:
+            yield
+        finally:
+            with self._condition:
+                self._queued -= 1
 
     @contextmanager
     def request(self) -> Iterator[None]:
