@@ -24,9 +24,10 @@ SCRIPT = [
 
 
 def answer(question: str, retriever: HippographRetriever) -> str:
-    """The scripted model: what memory says, most relevant first (a real agent prompts with it)."""
-    documents = retriever.invoke(question)
-    return f"I remember: {documents[0].page_content}" if documents else "I don't remember anything about that yet."
+    """The scripted model: the most relevant thing the user said (a real agent prompts with all
+    of it). Its own earlier replies are recalled too, but they are not evidence of anything."""
+    said = [document for document in retriever.invoke(question) if document.metadata.get("role") == "user"]
+    return f"I remember: {said[0].page_content}" if said else "I don't remember anything about that yet."
 
 
 def main() -> int:

@@ -26,8 +26,11 @@ from hippograph.runtime import Runtime
 
 STORED = "Caroline ran 15 kilometres along the river on Wednesday morning."
 PARAPHRASE = "On Wednesday morning Caroline ran 15 kilometres along the river."
-SUBSET = "Caroline ran along the river."
-EXTENSION = "Caroline ran 15 kilometres along the river on Wednesday morning with a new pair of trail shoes."
+# The subset and the extension sit well inside the near tier (cosine 0.89–0.93 to STORED and
+# PARAPHRASE) with either embedding a store may keep: int8 weights put related texts ~0.01 closer
+# to the tier's edge than float32 does, and a pair on the edge tests that noise, not the tiers.
+SUBSET = "Caroline ran along the river on Wednesday morning."
+EXTENSION = "Caroline ran 15 kilometres along the river on Wednesday morning with her sister."
 NEAR_MISSES = [
     "Caroline ran 25 kilometres along the river on Wednesday morning.",  # a number
     "Melanie ran 15 kilometres along the river on Wednesday morning.",  # a name

@@ -10,6 +10,7 @@ import signal
 from pathlib import Path
 
 import pytest
+from support.asgi import Server
 from support.client import GraphQLClient
 from support.metrics import scrape, value
 from support.operations import capture_turns
@@ -40,7 +41,7 @@ def test_an_api_only_server_leaves_consolidation_to_a_worker(tmp_path: Path) -> 
         eventually(lambda: gql.data("status", namespace="roles")["status"]["consolidated"] == 3, within_s=180)
         assert gql.data("status", namespace="elsewhere")["status"]["raw"] == 1  # not the worker's namespace
         # Every episode is consolidated, and not one of them by the server: the worker did them all.
-        _, samples = scrape(url)
+        _, samples = scrape(Server(url))
         assert value(samples, "hippograph_captures_total", outcome="created") == 4  # its own counters
         assert value(samples, "hippograph_consolidation_episodes_total", outcome="committed") == 0
         worker.send_signal(signal.SIGTERM)

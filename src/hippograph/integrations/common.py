@@ -15,7 +15,12 @@ def hit_metadata(hit: RecallHit) -> dict[str, Any]:
     memory = hit.memory
     metadata: dict[str, Any] = {"id": memory.id, "score": hit.score, "kind": type(memory).__name__.lower()}
     if isinstance(memory, Episode):
-        metadata |= {"agent": memory.agent, "session": memory.session, "occurred_at": memory.occurred_at.isoformat()}
+        metadata |= {
+            "agent": memory.agent,
+            "role": memory.role,
+            "session": memory.session,
+            "occurred_at": memory.occurred_at.isoformat(),
+        }
     return metadata
 
 
