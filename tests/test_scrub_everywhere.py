@@ -296,7 +296,7 @@ def test_an_actor_is_scrubbed_in_history(gql: GraphQLClient, namespace: str, run
     # Through the service: who the actor is will come from the API key, not from a GraphQL argument.
     remembered = gql.data("remember", input={"namespace": namespace, "statement": "Backups run at 2."})
     fact_id = remembered["remember"]["fact"]["id"]
-    set_pinned(runtime, namespace, fact_id, True, actor=f"agent {GH}", reason="keep")
+    set_pinned(runtime.store, runtime.clock, namespace, fact_id, True, actor=f"agent {GH}", reason="keep")
     pinned = event(history(gql, namespace, fact_id), "pinned")
     assert (pinned["actor"], pinned["reason"]) == (f"agent {GH_MARK}", "keep")
 

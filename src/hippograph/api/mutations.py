@@ -171,13 +171,19 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
     async def resolve_pin(
         root: Any, info: graphene.ResolveInfo, id: str, namespace: str | None = None, reason: str | None = None
     ) -> Any:
-        return await call(set_pinned, info.context["runtime"], tenant(info, namespace), id, True, actor(info), reason)
+        runtime = info.context["runtime"]
+        return await call(
+            set_pinned, runtime.store, runtime.clock, tenant(info, namespace), id, True, actor(info), reason
+        )
 
     @staticmethod
     async def resolve_unpin(
         root: Any, info: graphene.ResolveInfo, id: str, namespace: str | None = None, reason: str | None = None
     ) -> Any:
-        return await call(set_pinned, info.context["runtime"], tenant(info, namespace), id, False, actor(info), reason)
+        runtime = info.context["runtime"]
+        return await call(
+            set_pinned, runtime.store, runtime.clock, tenant(info, namespace), id, False, actor(info), reason
+        )
 
     @staticmethod
     async def resolve_sweep(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
@@ -228,7 +234,8 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
     async def resolve_erase(
         root: Any, info: graphene.ResolveInfo, id: str, reason: str, namespace: str | None = None
     ) -> Any:
-        return await call(erase, info.context["runtime"], tenant(info, namespace), id, reason, actor(info))
+        runtime = info.context["runtime"]
+        return await call(erase, runtime.store, runtime.clock, tenant(info, namespace), id, reason, actor(info))
 
     @staticmethod
     async def resolve_modify(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
@@ -244,7 +251,10 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
     async def resolve_add_alias(
         root: Any, info: graphene.ResolveInfo, entity_id: str, alias: str, namespace: str | None = None
     ) -> Any:
-        return await call(add_alias, info.context["runtime"], tenant(info, namespace), entity_id, alias, actor(info))
+        runtime = info.context["runtime"]
+        return await call(
+            add_alias, runtime.store, runtime.clock, tenant(info, namespace), entity_id, alias, actor(info)
+        )
 
     @staticmethod
     async def resolve_merge_entities(
@@ -255,8 +265,16 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
         reason: str,
         namespace: str | None = None,
     ) -> Any:
+        runtime = info.context["runtime"]
         return await call(
-            merge_entities, info.context["runtime"], tenant(info, namespace), source_id, target_id, reason, actor(info)
+            merge_entities,
+            runtime.store,
+            runtime.clock,
+            tenant(info, namespace),
+            source_id,
+            target_id,
+            reason,
+            actor(info),
         )
 
     @staticmethod

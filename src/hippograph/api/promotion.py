@@ -67,7 +67,7 @@ class PromotionQuery:
 
     @staticmethod
     async def resolve_promotion_policy(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
-        return await call(promotion_policy, info.context["runtime"], tenant(info, namespace))
+        return await call(promotion_policy, info.context["runtime"].store, tenant(info, namespace))
 
 
 class PromotionMutation:
@@ -100,8 +100,8 @@ class PromotionMutation:
     async def resolve_promote(
         root: Any, info: graphene.ResolveInfo, id: str, target: str, namespace: str | None = None
     ) -> Any:
-        source = tenant(info, namespace)
-        return await call(promote, info.context["runtime"], source, id, tenant(info, target), actor(info))
+        source, runtime = tenant(info, namespace), info.context["runtime"]
+        return await call(promote, runtime.store, runtime.clock, source, id, tenant(info, target), actor(info))
 
     @staticmethod
     async def resolve_set_promotion_policy(
@@ -115,4 +115,7 @@ class PromotionMutation:
         prior_failures: float | None = None,
     ) -> Any:
         change = PolicyChange(enabled, quorum, threshold, prior_successes, prior_failures)
-        return await call(set_promotion_policy, info.context["runtime"], tenant(info, namespace), change, actor(info))
+        runtime = info.context["runtime"]
+        return await call(
+            set_promotion_policy, runtime.store, runtime.clock, tenant(info, namespace), change, actor(info)
+        )

@@ -218,7 +218,7 @@ class Query(ConflictQuery, ConceptQuery, ProcedureQuery, PromotionQuery, Summary
 
     @staticmethod
     async def resolve_stats(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
-        return await call(stats, info.context["runtime"], tenant(info, namespace))
+        return await call(stats, info.context["runtime"].store, info.context["runtime"].clock, tenant(info, namespace))
 
     @staticmethod
     async def resolve_shadow_mode(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:

@@ -7,6 +7,8 @@ namespace runs: there, one tenant's alias would put its names into another tenan
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from ulid import ULID
@@ -18,8 +20,7 @@ from hippograph.kernel.keys import canonical_key
 from hippograph.kernel.model import Entity
 from hippograph.kernel.text.fields import scrub_field
 from hippograph.kernel.validation import require_reason
-from hippograph.runtime import Runtime
-from hippograph.store import Transaction
+from hippograph.store import Store, Transaction
 from hippograph.store.history import history_event
 from hippograph.store.rows import ADD_ALIAS
 
@@ -28,8 +29,10 @@ __all__ = ["add_alias", "merge_entities"]
 MAX_ALIAS_CHARS = 200
 
 
-def add_alias(runtime: Runtime, namespace: str, entity_id: str, alias: str, actor: str) -> Entity:
-    entity = get_entity(runtime.store, namespace, entity_id)
+def add_alias(
+    store: Store, clock: Callable[[], datetime], namespace: str, entity_id: str, alias: str, actor: str
+) -> Entity:
+    entity = get_entity(store, namespace, entity_id)
     alias = " ".join(alias.split())
     key = canonical_key(alias)
     if not key or len(alias) > MAX_ALIAS_CHARS:
@@ -37,7 +40,7 @@ def add_alias(runtime: Runtime, namespace: str, entity_id: str, alias: str, acto
     _refuse_credentials(alias)
     if entity.merged_into is not None:
         raise bad_input(f"entity {entity_id} was merged into {entity.merged_into}; alias that one", field="entityId")
-    now = runtime.clock()
+    now = clock()
 
     def work(tx: Transaction) -> None:
         tx.run(ADD_ALIAS, namespace=namespace, entity_id=entity_id, alias=alias, key=key, alias_id=str(ULID()), at=now)
@@ -46,18 +49,20 @@ def add_alias(runtime: Runtime, namespace: str, entity_id: str, alias: str, acto
             rows=[history_event(namespace, entity_id, "aliased", actor, now, metadata={"alias": alias})],
         )
 
-    runtime.store.write(work)
-    return get_entity(runtime.store, namespace, entity_id)
+    store.write(work)
+    return get_entity(store, namespace, entity_id)
 
 
-def merge_entities(runtime: Runtime, namespace: str, source_id: str, target_id: str, reason: str, actor: str) -> Entity:
+def merge_entities(
+    store: Store, clock: Callable[[], datetime], namespace: str, source_id: str, target_id: str, reason: str, actor: str
+) -> Entity:
     """Fold ``source`` into ``target``: mentions, facts and edges move over, the source's names
     become aliases, and the source remains as a tombstone (``merged_into``) with a History event."""
     if source_id == target_id:
         raise bad_input("an entity cannot be merged into itself", field="sourceId")
     why = require_reason(reason)
-    source = get_entity(runtime.store, namespace, source_id)
-    target = get_entity(runtime.store, namespace, target_id)
+    source = get_entity(store, namespace, source_id)
+    target = get_entity(store, namespace, target_id)
     for entity in (source, target):
         if entity.merged_into is not None:
             raise HippographError(
@@ -65,7 +70,7 @@ def merge_entities(runtime: Runtime, namespace: str, source_id: str, target_id: 
                 f"entity {entity.id} was already merged into {entity.merged_into}",
                 field="sourceId",
             )
-    now = runtime.clock()
+    now = clock()
     ids: dict[str, Any] = {"namespace": namespace, "source": source_id, "target": target_id}
 
     def work(tx: Transaction) -> None:
@@ -80,8 +85,8 @@ def merge_entities(runtime: Runtime, namespace: str, source_id: str, target_id: 
         )
         tx.run("record_history", rows=[event])
 
-    runtime.store.write(work)
-    return get_entity(runtime.store, namespace, target.id)
+    store.write(work)
+    return get_entity(store, namespace, target.id)
 
 
 def _refuse_credentials(alias: str) -> None:

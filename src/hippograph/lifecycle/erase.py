@@ -6,6 +6,7 @@ content-free tombstones.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -13,8 +14,7 @@ from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.kernel.events import EventKind, MemoryEvent
 from hippograph.kernel.model import Episode
 from hippograph.kernel.validation import require_reason, validate_namespace
-from hippograph.runtime import Runtime
-from hippograph.store import Transaction
+from hippograph.store import Store, Transaction
 from hippograph.store.changes import with_changes
 from hippograph.store.history import history_event
 from hippograph.store.memories import hydrate_in
@@ -31,17 +31,19 @@ class EraseOutcome:
     entities: tuple[str, ...]  # erased with it: entities nothing mentions any more
 
 
-def erase(runtime: Runtime, namespace: str, memory_id: str, reason: str, actor: str) -> EraseOutcome:
+def erase(
+    store: Store, clock: Callable[[], datetime], namespace: str, memory_id: str, reason: str, actor: str
+) -> EraseOutcome:
     validate_namespace(namespace)
     why = require_reason(reason)
-    now = runtime.clock()
-    outcome = runtime.store.write(
+    now = clock()
+    outcome = store.write(
         with_changes(
             lambda tx: erase_in(tx, namespace, memory_id, why, actor, now),
             lambda outcome: erased_events(namespace, outcome, now, actor, why),
         )
     )
-    review_quietly(runtime.store, [namespace], now)
+    review_quietly(store, [namespace], now)
     return outcome
 
 

@@ -4,7 +4,9 @@ namespace's policy allows; the copy is demoted (quarantined) once its source los
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import datetime
 from enum import StrEnum
 
 from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
@@ -12,8 +14,7 @@ from hippograph.kernel.events import EventKind, MemoryEvent
 from hippograph.kernel.model import Fact
 from hippograph.kernel.promotion import Gate, PromotionPolicy, Verdict, judge
 from hippograph.kernel.validation import validate_namespace
-from hippograph.runtime import Runtime
-from hippograph.store import Transaction
+from hippograph.store import Store, Transaction
 from hippograph.store.changes import with_changes
 from hippograph.store.memories import hydrate
 from hippograph.store.promotions import (
@@ -68,14 +69,16 @@ class _Done:
     policy: PromotionPolicy
 
 
-def promotion_policy(runtime: Runtime, namespace: str) -> PolicyState:
+def promotion_policy(store: Store, namespace: str) -> PolicyState:
     validate_namespace(namespace)
-    return read_policy(runtime.store, namespace)
+    return read_policy(store, namespace)
 
 
-def set_promotion_policy(runtime: Runtime, namespace: str, change: PolicyChange, actor: str) -> PolicyState:
+def set_promotion_policy(
+    store: Store, clock: Callable[[], datetime], namespace: str, change: PolicyChange, actor: str
+) -> PolicyState:
     validate_namespace(namespace)
-    current = read_policy(runtime.store, namespace).policy
+    current = read_policy(store, namespace).policy
     policy = replace(
         current,
         enabled=change.enabled,
@@ -86,17 +89,19 @@ def set_promotion_policy(runtime: Runtime, namespace: str, change: PolicyChange,
         },
     )
     policy.validate()
-    return write_policy(runtime.store, namespace, policy, actor, runtime.clock())
+    return write_policy(store, namespace, policy, actor, clock())
 
 
-def promote(runtime: Runtime, namespace: str, fact_id: str, target: str, actor: str) -> PromotionOutcome:
+def promote(
+    store: Store, clock: Callable[[], datetime], namespace: str, fact_id: str, target: str, actor: str
+) -> PromotionOutcome:
     """Judge the gates on the fact in one write transaction and, when all pass, copy it into
     ``target``. The caller has checked that the key may use both namespaces."""
     validate_namespace(namespace)
     validate_namespace(target)
     if target == namespace:
         raise bad_input("the target namespace must differ from the fact's own", field="target")
-    now = runtime.clock()
+    now = clock()
 
     def write(tx: Transaction) -> _Done:
         policy = policy_in(tx, namespace).policy
@@ -118,8 +123,8 @@ def promote(runtime: Runtime, namespace: str, fact_id: str, target: str, actor: 
             return []
         return [MemoryEvent(EventKind.CREATED, target, done.copy, now, actor, related=(fact_id,))]
 
-    done = runtime.store.write(with_changes(write, events))
-    copy = hydrate(runtime.store, target, [done.copy]).get(done.copy) if done.copy is not None else None
+    done = store.write(with_changes(write, events))
+    copy = hydrate(store, target, [done.copy]).get(done.copy) if done.copy is not None else None
     assert copy is None or isinstance(copy, Fact)
     return PromotionOutcome(
         done.status,

@@ -4,11 +4,13 @@ lifecycle state as of now, and the facts that have lost half their retention."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 from hippograph.kernel.retention import EPISODE_KIND, lifecycle_state, retention
 from hippograph.kernel.validation import validate_namespace
-from hippograph.runtime import Runtime
+from hippograph.store import Store
 from hippograph.store.rows import CENSUS_NAMESPACE, MEMORY_CENSUS
 
 __all__ = ["Count", "Stats", "stats"]
@@ -33,15 +35,15 @@ class Stats:
     facts_below_half_retention: int
 
 
-def stats(runtime: Runtime, namespace: str) -> Stats:
+def stats(store: Store, clock: Callable[[], datetime], namespace: str) -> Stats:
     validate_namespace(namespace)
-    now = runtime.clock()
-    labels = {row["label"]: row["count"] for row in runtime.store.read(CENSUS_NAMESPACE, namespace=namespace)}
+    now = clock()
+    labels = {row["label"]: row["count"] for row in store.read(CENSUS_NAMESPACE, namespace=namespace)}
     kinds: Counter[str] = Counter()
     statuses: Counter[str] = Counter()
     states: Counter[str] = Counter()
     forgotten = below_half = 0
-    for row in runtime.store.read(MEMORY_CENSUS, namespace=namespace):
+    for row in store.read(MEMORY_CENSUS, namespace=namespace):
         if row["forgotten"]:
             forgotten += 1
             continue
