@@ -58,3 +58,12 @@ def test_a_worker_with_nothing_to_wait_for_says_so(tmp_path: Path) -> None:
     process = hippograph_process("worker", data_dir=tmp_path / "data", log=tmp_path / "log")
     assert process.wait(timeout=60) == 2
     assert b"HIPPOGRAPH_CONSOLIDATION_INTERVAL_S is 0" in (tmp_path / "log").read_bytes()
+
+
+def test_a_worker_refuses_a_namespace_that_cannot_exist(tmp_path: Path) -> None:
+    process = hippograph_process(
+        "worker", "--namespace", "no such/name", data_dir=tmp_path / "data", log=tmp_path / "log", env=FAST
+    )
+    assert process.wait(timeout=60) == 2
+    assert b"namespace must be 1-64 characters" in (tmp_path / "log").read_bytes()
+    assert not (tmp_path / "data").exists()  # refused before the store opened: nothing written

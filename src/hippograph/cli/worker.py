@@ -13,6 +13,7 @@ from typing import Any
 
 from hippograph.cli.options import store_flags
 from hippograph.kernel.config import Settings
+from hippograph.kernel.validation import validate_namespace
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,8 @@ def _worker(settings: Settings, args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    for namespace in args.namespaces or []:
+        validate_namespace(namespace)  # a misspelt name would leave the worker idle, saying nothing
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
