@@ -17,7 +17,7 @@ from hippograph.backup.format import (
     is_export,
     open_text,
 )
-from hippograph.backup.restore import check
+from hippograph.backup.restore import Node, Relationship, batches, check
 from hippograph.embedding import DEFAULT_SPEC, FLOAT32_256
 from hippograph.kernel.errors import HippographError
 
@@ -115,3 +115,44 @@ def test_an_embedding_this_version_cannot_make_is_refused_on_line_1(tmp_path: Pa
     assert error.value.message == (
         "line 1: the header's embedding is not one this Hippograph makes; nothing was imported"
     )
+
+
+def _export_order(namespaces: int, per_label: int) -> list[Node | Relationship]:
+    """Records in the order an export writes them: each namespace's nodes label by label, then the
+    relationships node by node (an episode's MENTIONS beside its IN_SESSION)."""
+    nodes: list[Node | Relationship] = []
+    relationships: list[Node | Relationship] = []
+    for ns in range(namespaces):
+        for label in ("Session", "Episode", "Entity"):
+            nodes += [Node(label, {"id": f"{label}-{ns}-{i}", "namespace": f"n{ns}"}) for i in range(per_label)]
+        for i in range(per_label):
+            relationships.append(
+                Relationship("IN_SESSION", ("Episode", f"Episode-{ns}-{i}"), ("Session", f"Session-{ns}-{i}"), {})
+            )
+            relationships.append(
+                Relationship("MENTIONS", ("Episode", f"Episode-{ns}-{i}"), ("Entity", f"Entity-{ns}-{i}"), {})
+            )
+    return nodes + relationships
+
+
+@pytest.mark.parametrize(("namespaces", "per_label", "size"), [(7, 3, 500), (4, 9, 10), (1, 1, 1), (3, 5, 2)])
+def test_an_import_writes_full_batches_of_one_kind_with_every_node_before_a_relationship_to_it(
+    namespaces: int, per_label: int, size: int
+) -> None:
+    records = _export_order(namespaces, per_label)
+    written: set[tuple[str, str]] = set()
+    out: list[Node | Relationship] = []
+    batches_ = list(batches(records, size))
+    for batch in batches_:
+        assert 0 < len(batch) <= size
+        assert len({(type(item), item.label if isinstance(item, Node) else item.type) for item in batch}) == 1
+        for item in batch:
+            if isinstance(item, Node):
+                written.add((item.label, item.properties["id"]))
+            else:
+                assert item.start in written and item.end in written
+        out += batch
+    assert sorted(map(repr, out)) == sorted(map(repr, records))  # each record once
+    # As few transactions as the batch size allows: one short batch per kind at most.
+    kinds = 5  # three labels, two relationship types
+    assert len(batches_) <= len(records) // size + kinds

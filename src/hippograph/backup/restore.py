@@ -11,7 +11,7 @@ resumable; run it again once the cause is fixed.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +36,17 @@ from hippograph.store.namespaces import NAMESPACE_LABEL, NODE_LABELS, delete_nam
 from hippograph.store.rows import IMPORT_RELATIONSHIPS, NAMESPACE_HOLDS, NAMESPACE_RECORD_EXISTS, IdRow
 from hippograph.store.search import STEMS_FIELD
 
-__all__ = ["ImportPlan", "Node", "Relationship", "check", "refuse_present", "settle_embedding", "undo", "write"]
+__all__ = [
+    "ImportPlan",
+    "Node",
+    "Relationship",
+    "batches",
+    "check",
+    "refuse_present",
+    "settle_embedding",
+    "undo",
+    "write",
+]
 
 BATCH = 500
 
@@ -142,15 +152,8 @@ def _holds(store: Store, label: str, namespace: str) -> bool:
 def write(store: Store, path: Path, plan: ImportPlan, progress: Progress) -> None:
     """Write the checked file in batches; on any failure, delete what was written and re-raise."""
     try:
-        batch: list[Node | Relationship] = []
-        for _, record in _body(path):
-            item = _node(record) if "node" in record else _relationship(record, None)
-            if batch and (len(batch) >= BATCH or _batch_key(batch[0]) != _batch_key(item)):
-                _write_batch(store, batch)
-                progress(len(batch))
-                batch = []
-            batch.append(item)
-        if batch:
+        items = (_node(record) if "node" in record else _relationship(record, None) for _, record in _body(path))
+        for batch in batches(items):
             _write_batch(store, batch)
             progress(len(batch))
     except BaseException as failure:
@@ -279,6 +282,32 @@ def _batch_key(item: Node | Relationship) -> tuple[str, ...]:
     if isinstance(item, Node):
         return ("node", item.label)
     return ("relationship", item.type, item.start[0], item.end[0])
+
+
+def batches(items: Iterable[Node | Relationship], size: int = BATCH) -> Iterator[list[Node | Relationship]]:
+    """The records in batches of up to ``size`` of one key (a node label, or a relationship type and
+    its ends' labels) wherever they stand in the file, in an order that writes every node before a
+    relationship to it. An export lists each namespace's nodes label by label and the relationships
+    node by node, so neighbouring records rarely share a key: batches of neighbours held two
+    records on average, a transaction each."""
+    waiting: dict[tuple[str, ...], list[Node | Relationship]] = {}
+    for item in items:
+        key = _batch_key(item)
+        batch = waiting.setdefault(key, [])
+        batch.append(item)
+        if len(batch) >= size:
+            if isinstance(item, Relationship):
+                yield from _nodes_waiting(waiting)
+            yield waiting.pop(key)
+    yield from _nodes_waiting(waiting)
+    yield from waiting.values()
+
+
+def _nodes_waiting(waiting: dict[tuple[str, ...], list[Node | Relationship]]) -> Iterator[list[Node | Relationship]]:
+    """Relationships find their ends earlier in the file (the check made sure), so nodes still
+    waiting are written before any relationship."""
+    for key in [key for key in waiting if key[0] == "node"]:
+        yield waiting.pop(key)
 
 
 def _write_batch(store: Store, batch: list[Node | Relationship]) -> None:
