@@ -1,15 +1,25 @@
 """The lifecycle's decisions on plain data: what a sweep removes follows from the time and the
-settings alone (lifecycle/sweep.py, plan_sweep). test_lifecycle.py sweeps a real store by it."""
+settings alone (lifecycle/sweep.py, plan_sweep); a reset's token confirms one namespace as it
+was previewed (lifecycle/reset.py). test_lifecycle.py sweeps a real store by the plan, and
+test_reset_namespace.py resets one over the API."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hippograph.kernel.config import Access, LifecycleSettings
+from hippograph.kernel.errors import ErrorCode, HippographError
+from hippograph.lifecycle import token
+from hippograph.lifecycle.forget import ForgetMode
+from hippograph.lifecycle.reset import check_confirmation, preview_reset
 from hippograph.lifecycle.sweep import plan_sweep
+
+KEY = b"k" * 32
+NOW = datetime(2026, 11, 28, 12, tzinfo=UTC)
 
 
 def test_a_sweep_plan_removes_what_is_past_each_retention_and_says_why() -> None:
@@ -60,3 +70,49 @@ def test_every_cutoff_lies_before_the_sweep_and_a_longer_retention_keeps_more(
         moved_back = (later.events_before, later.forgotten_before, later.history_before, later.changes_before)
         assert moved_back[index] < cutoffs[index]
         assert moved_back[:index] + moved_back[index + 1 :] == cutoffs[:index] + cutoffs[index + 1 :]
+
+
+def test_a_reset_preview_signs_what_the_namespace_holds_and_an_empty_one_offers_no_token() -> None:
+    held = {"Episode": 3, "Fact": 2}
+    preview = preview_reset(KEY, "team-a", held, NOW, 600)
+    assert (preview.mode, preview.counts, preview.expires_at) == (
+        ForgetMode.PREVIEW,
+        held,
+        NOW + timedelta(seconds=600),
+    )
+    assert preview.token is not None
+    check_confirmation(KEY, "team-a", held, preview.token, NOW + timedelta(seconds=600))
+    empty = preview_reset(KEY, "team-a", {}, NOW, 600)
+    assert (empty.token, empty.expires_at, empty.counts) == (None, None, {})
+
+
+def refused(held: dict[str, int], confirm: str | None, now: datetime = NOW, namespace: str = "team-a") -> str:
+    with pytest.raises(HippographError) as caught:
+        check_confirmation(KEY, namespace, held, confirm, now)
+    assert caught.value.code is ErrorCode.CONFIRMATION_REQUIRED and caught.value.details["field"] == "token"
+    return str(caught.value)
+
+
+def test_a_reset_token_confirms_only_its_namespace_as_it_was_and_only_until_it_expires() -> None:
+    held = {"Episode": 3, "Fact": 2}
+    signed = preview_reset(KEY, "team-a", held, NOW, 600).token
+    assert "PREVIEW first" in refused(held, None)
+    assert "expired" in refused(held, signed, NOW + timedelta(seconds=601))
+    refused(held, signed, namespace="team-b")
+    refused({"Episode": 4, "Fact": 2}, signed)  # something was captured since the preview
+    refused({"Episode": 3}, signed)
+    # A forget's token for the same namespace is no reset's.
+    forget_token, _ = token.offer(KEY, "team-a", ["Episode:3", "Fact:2"], NOW, 600)
+    refused(held, forget_token)
+
+
+@settings(deadline=None)
+@given(st.dictionaries(st.sampled_from(["Episode", "Fact", "Entity", "History", "Session"]), st.integers(1, 10**6)))
+def test_a_reset_token_confirms_exactly_the_census_it_signed(held: dict[str, int]) -> None:
+    signed = preview_reset(KEY, "team-a", held, NOW, 60).token
+    if not held:
+        assert signed is None
+        return
+    check_confirmation(KEY, "team-a", dict(reversed(list(held.items()))), signed, NOW)
+    for label, count in held.items():
+        refused({**held, label: count + 1}, signed)

@@ -204,8 +204,17 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
         token: str | None = None,
     ) -> Any:
         chosen = ForgetMode(getattr(mode, "value", mode))
+        runtime = info.context["runtime"]
         return await call(
-            reset_namespace, info.context["runtime"], tenant(info, namespace), chosen, actor(info), reason, token
+            reset_namespace,
+            runtime.store,
+            runtime.clock,
+            runtime.settings.lifecycle,
+            tenant(info, namespace),
+            chosen,
+            actor(info),
+            reason,
+            token,
         )
 
     @staticmethod

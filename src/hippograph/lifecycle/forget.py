@@ -70,7 +70,7 @@ def forget(runtime: Runtime, request: ForgetRequest) -> ForgetOutcome:
     _validate(runtime, request)
     reason = require_reason(request.reason) if request.mode is ForgetMode.EXECUTE else None
     now = runtime.clock()
-    key = token.signing_key(runtime.settings, runtime.store)
+    key = token.signing_key(runtime.settings.lifecycle, runtime.store)
     threshold = runtime.settings.lifecycle.forget_confirm_threshold
 
     if request.mode is ForgetMode.PREVIEW:
