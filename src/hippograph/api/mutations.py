@@ -192,7 +192,9 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
     @staticmethod
     async def resolve_forget(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
         request = to_forget(input, tenant(info, input.get("namespace")), actor(info))
-        return await call(forget, info.context["runtime"], request)
+        runtime = info.context["runtime"]
+        settings = runtime.settings
+        return await call(forget, runtime.store, runtime.clock, settings.lifecycle, settings.limits, request)
 
     @staticmethod
     async def resolve_reset_namespace(
@@ -237,7 +239,17 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
     async def resolve_recover(
         root: Any, info: graphene.ResolveInfo, id: str, namespace: str | None = None, reason: str | None = None
     ) -> Any:
-        return await call(recover, info.context["runtime"], tenant(info, namespace), id, reason, actor(info))
+        runtime = info.context["runtime"]
+        return await call(
+            recover,
+            runtime.store,
+            runtime.clock,
+            runtime.settings.lifecycle,
+            tenant(info, namespace),
+            id,
+            reason,
+            actor(info),
+        )
 
     @staticmethod
     async def resolve_erase(
