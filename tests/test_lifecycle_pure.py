@@ -1,5 +1,6 @@
 """The lifecycle's decisions on plain data: what a sweep removes follows from the time and the
-settings alone (lifecycle/sweep.py, plan_sweep); a forget's token confirms the set it previewed,
+settings alone (lifecycle/sweep.py, plan_sweep), and a batch is forgotten namespace by namespace
+(by_namespace); a forget's token confirms the set it previewed,
 and only a forget above the threshold needs one; a memory is recoverable within its window
 (lifecycle/forget.py); a reset's token confirms one namespace as it was previewed
 (lifecycle/reset.py). test_lifecycle.py sweeps a real store by the plan, test_forget.py forgets and
@@ -19,7 +20,8 @@ from hippograph.kernel.filters import MemoryFilters
 from hippograph.lifecycle import forget, token
 from hippograph.lifecycle.forget import ForgetMode, ForgetRequest, check_recoverable, preview_forget, validate_forget
 from hippograph.lifecycle.reset import check_confirmation, preview_reset
-from hippograph.lifecycle.sweep import plan_sweep
+from hippograph.lifecycle.sweep import by_namespace, plan_sweep
+from hippograph.store.rows import MemoryOfNamespace
 
 KEY = b"k" * 32
 NOW = datetime(2026, 11, 28, 12, tzinfo=UTC)
@@ -213,3 +215,13 @@ def test_a_memory_is_recoverable_while_forgotten_and_within_the_window() -> None
     with pytest.raises(HippographError, match="more than 30 days ago") as caught:
         check_recoverable("m1", NOW - timedelta(days=30, seconds=1), 30, NOW)
     assert caught.value.code is ErrorCode.BAD_INPUT and caught.value.details["field"] == "id"
+
+
+@settings(deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.text("0123456789", min_size=1, max_size=4))))
+def test_a_sweep_batch_splits_by_namespace_keeping_every_memory_once_in_order(pairs: list[tuple[str, str]]) -> None:
+    rows = [MemoryOfNamespace(namespace=space, id=memory_id) for space, memory_id in pairs]
+    grouped = by_namespace(rows)
+    assert list(grouped) == list(dict.fromkeys(space for space, _ in pairs))
+    for space, ids in grouped.items():
+        assert ids == [memory_id for other, memory_id in pairs if other == space]

@@ -187,7 +187,11 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
 
     @staticmethod
     async def resolve_sweep(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
-        return await call(sweep, info.context["runtime"], tenant_or_all(info, namespace))
+        runtime = info.context["runtime"]
+        settings = runtime.settings
+        return await call(
+            sweep, runtime.store, runtime.clock, settings.lifecycle, settings.access, tenant_or_all(info, namespace)
+        )
 
     @staticmethod
     async def resolve_forget(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
