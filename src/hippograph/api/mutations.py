@@ -265,7 +265,8 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
     @staticmethod
     async def resolve_modify(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
         request = to_modify(input, tenant(info, input.get("namespace")), actor(info))
-        return await call(modify, info.context["runtime"], request)
+        runtime = info.context["runtime"]
+        return await call(modify, runtime.store, runtime.embedder, runtime.clock, runtime.settings.limits, request)
 
     @staticmethod
     async def resolve_remember(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
