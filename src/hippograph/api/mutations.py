@@ -271,7 +271,11 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
     @staticmethod
     async def resolve_remember(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
         request = to_remember(input, tenant(info, input.get("namespace")), actor(info))
-        return await call(remember, info.context["runtime"], request)
+        runtime = info.context["runtime"]
+        settings = runtime.settings
+        return await call(
+            remember, runtime.store, runtime.embedder, runtime.clock, settings.limits, settings.dedup, request
+        )
 
     @staticmethod
     async def resolve_add_alias(
