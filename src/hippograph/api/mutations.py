@@ -211,17 +211,9 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
     ) -> Any:
         chosen = ForgetMode(getattr(mode, "value", mode))
         runtime = info.context["runtime"]
-        return await call(
-            reset_namespace,
-            runtime.store,
-            runtime.clock,
-            runtime.settings.lifecycle,
-            tenant(info, namespace),
-            chosen,
-            actor(info),
-            reason,
-            token,
-        )
+        store, clock, lifecycle = runtime.store, runtime.clock, runtime.settings.lifecycle
+        space = tenant(info, namespace)
+        return await call(reset_namespace, store, clock, lifecycle, space, chosen, actor(info), reason, token)
 
     @staticmethod
     async def resolve_set_block_destructive(
@@ -244,16 +236,8 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
         root: Any, info: graphene.ResolveInfo, id: str, namespace: str | None = None, reason: str | None = None
     ) -> Any:
         runtime = info.context["runtime"]
-        return await call(
-            recover,
-            runtime.store,
-            runtime.clock,
-            runtime.settings.lifecycle,
-            tenant(info, namespace),
-            id,
-            reason,
-            actor(info),
-        )
+        store, clock, lifecycle = runtime.store, runtime.clock, runtime.settings.lifecycle
+        return await call(recover, store, clock, lifecycle, tenant(info, namespace), id, reason, actor(info))
 
     @staticmethod
     async def resolve_erase(
