@@ -58,7 +58,9 @@ def test_forget_selects_by_importance_and_pinning_as_recall_does(
     gql.data("pin", namespace=namespace, id=higher)
 
     def candidates(filters: MemoryFilters, ids: tuple[str, ...] | None = None) -> set[str]:
-        return set(forget(runtime, ForgetRequest(namespace=namespace, ids=ids, filters=filters)).candidates)
+        request = ForgetRequest(namespace=namespace, ids=ids, filters=filters)
+        settings = runtime.settings
+        return set(forget(runtime.store, runtime.clock, settings.lifecycle, settings.limits, request).candidates)
 
     assert candidates(MemoryFilters(importance_min=0.5)) == {high}  # a pinned memory only by id
     assert candidates(MemoryFilters(importance_min=0.5), ids=(low, high, higher)) == {high, higher}

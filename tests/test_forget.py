@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -100,7 +99,8 @@ def test_a_token_previewed_here_executes_through_another_connection_to_the_store
         request = ForgetRequest(
             namespace, ids=tuple(ids), mode=ForgetMode.EXECUTE, reason="cleanup", token=preview["token"]
         )
-        done = forget_now(replace(runtime, store=other), request)
+        settings = runtime.settings
+        done = forget_now(other, runtime.clock, settings.lifecycle, settings.limits, request)
     finally:
         other.close()
     assert sorted(done.forgotten) == sorted(ids)

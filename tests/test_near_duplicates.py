@@ -195,7 +195,8 @@ def test_turned_off_only_exact_duplicates_are_recognised(runtime: Runtime, names
 
 
 def remember_as(tiered: Runtime, namespace: str, statement: str, actor: str = "caroline") -> RememberOutcome:
-    return remember(tiered, RememberInput(statement, namespace=namespace, actor=actor))
+    item = RememberInput(statement, namespace=namespace, actor=actor)
+    return remember(tiered.store, tiered.embedder, tiered.clock, tiered.settings.limits, tiered.settings.dedup, item)
 
 
 def test_remember_returns_the_current_fact_that_says_it_already(

@@ -116,7 +116,8 @@ def stored(runtime: Runtime, admin_key: NewKey) -> Stored:
     core = RememberInput(
         "Never share Caroline's address.", kind="core", namespace=namespace, key=ADDRESS, subject=CAROLINE
     )
-    remembered = remember(runtime, core).fact.id
+    limits, dedup = runtime.settings.limits, runtime.settings.dedup
+    remembered = remember(runtime.store, runtime.embedder, runtime.clock, limits, dedup, core).fact.id
     [core_fact] = runtime.store.read(FACT_PROPERTIES, namespace=namespace, id=remembered)
     facts = [row["id"] for row in runtime.store.read(PAGE_FACTS, namespace=namespace, before=None, limit=50)]
     entities = [row["id"] for row in runtime.store.read(FACT_ENTITIES, namespace=namespace, facts=facts)]

@@ -290,7 +290,8 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
                 )
             )
         if settings.lifecycle.sweep_interval_s > 0:
-            tasks.append(asyncio.create_task(_every(settings.lifecycle.sweep_interval_s, "sweep", sweep, runtime)))
+            sweeping = (runtime.store, runtime.clock, settings.lifecycle, settings.access)
+            tasks.append(asyncio.create_task(_every(settings.lifecycle.sweep_interval_s, "sweep", sweep, *sweeping)))
         try:
             yield
         finally:

@@ -187,12 +187,18 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
 
     @staticmethod
     async def resolve_sweep(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
-        return await call(sweep, info.context["runtime"], tenant_or_all(info, namespace))
+        runtime = info.context["runtime"]
+        settings = runtime.settings
+        return await call(
+            sweep, runtime.store, runtime.clock, settings.lifecycle, settings.access, tenant_or_all(info, namespace)
+        )
 
     @staticmethod
     async def resolve_forget(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
         request = to_forget(input, tenant(info, input.get("namespace")), actor(info))
-        return await call(forget, info.context["runtime"], request)
+        runtime = info.context["runtime"]
+        settings = runtime.settings
+        return await call(forget, runtime.store, runtime.clock, settings.lifecycle, settings.limits, request)
 
     @staticmethod
     async def resolve_reset_namespace(
@@ -204,9 +210,10 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
         token: str | None = None,
     ) -> Any:
         chosen = ForgetMode(getattr(mode, "value", mode))
-        return await call(
-            reset_namespace, info.context["runtime"], tenant(info, namespace), chosen, actor(info), reason, token
-        )
+        runtime = info.context["runtime"]
+        store, clock, lifecycle = runtime.store, runtime.clock, runtime.settings.lifecycle
+        space = tenant(info, namespace)
+        return await call(reset_namespace, store, clock, lifecycle, space, chosen, actor(info), reason, token)
 
     @staticmethod
     async def resolve_set_block_destructive(
@@ -228,7 +235,9 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
     async def resolve_recover(
         root: Any, info: graphene.ResolveInfo, id: str, namespace: str | None = None, reason: str | None = None
     ) -> Any:
-        return await call(recover, info.context["runtime"], tenant(info, namespace), id, reason, actor(info))
+        runtime = info.context["runtime"]
+        store, clock, lifecycle = runtime.store, runtime.clock, runtime.settings.lifecycle
+        return await call(recover, store, clock, lifecycle, tenant(info, namespace), id, reason, actor(info))
 
     @staticmethod
     async def resolve_erase(
@@ -240,12 +249,17 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
     @staticmethod
     async def resolve_modify(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
         request = to_modify(input, tenant(info, input.get("namespace")), actor(info))
-        return await call(modify, info.context["runtime"], request)
+        runtime = info.context["runtime"]
+        return await call(modify, runtime.store, runtime.embedder, runtime.clock, runtime.settings.limits, request)
 
     @staticmethod
     async def resolve_remember(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
         request = to_remember(input, tenant(info, input.get("namespace")), actor(info))
-        return await call(remember, info.context["runtime"], request)
+        runtime = info.context["runtime"]
+        settings = runtime.settings
+        return await call(
+            remember, runtime.store, runtime.embedder, runtime.clock, settings.limits, settings.dedup, request
+        )
 
     @staticmethod
     async def resolve_add_alias(

@@ -128,7 +128,7 @@ def _sweep(settings: Settings, args: argparse.Namespace) -> int:
 
     runtime = open_runtime(settings)
     try:
-        report = sweep(runtime, args.namespace)
+        report = sweep(runtime.store, runtime.clock, settings.lifecycle, settings.access, args.namespace)
     finally:
         runtime.close()
     print(json.dumps(dataclasses.asdict(report), sort_keys=True))

@@ -69,7 +69,7 @@ def _worker(settings: Settings, args: argparse.Namespace) -> int:
             if sweep_every > 0 and time.monotonic() >= next_sweep:
                 try:
                     for ns in namespaces:
-                        sweep(runtime, ns)
+                        sweep(runtime.store, runtime.clock, settings.lifecycle, settings.access, ns)
                 except Exception:
                     log.warning("sweep failed; will retry", exc_info=True)
                 next_sweep = time.monotonic() + sweep_every

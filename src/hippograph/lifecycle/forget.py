@@ -7,11 +7,12 @@ are forgotten go with them, and so do the typed edges of forgotten facts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from hippograph.kernel.config import LifecycleSettings, Limits
 from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
 from hippograph.kernel.events import EventKind, MemoryEvent
 from hippograph.kernel.filters import MemoryFilters, filter_params, validate_filters
@@ -19,8 +20,7 @@ from hippograph.kernel.lucene import fulltext_query
 from hippograph.kernel.model import Episode, Memory
 from hippograph.kernel.validation import optional_reason, require_reason, validate_namespace
 from hippograph.lifecycle import token
-from hippograph.runtime import Runtime
-from hippograph.store import Transaction
+from hippograph.store import Store, Transaction
 from hippograph.store.changes import with_changes
 from hippograph.store.history import history_event
 from hippograph.store.memories import get_memory, hydrate_in
@@ -35,7 +35,18 @@ from hippograph.store.rows import (
 )
 from hippograph.store.search import scoped_query
 
-__all__ = ["ForgetMode", "ForgetOutcome", "ForgetRequest", "forget", "forget_in", "recover"]
+__all__ = [
+    "ForgetMode",
+    "ForgetOutcome",
+    "ForgetRequest",
+    "check_confirmation",
+    "check_recoverable",
+    "forget",
+    "forget_in",
+    "preview_forget",
+    "recover",
+    "validate_forget",
+]
 
 
 class ForgetMode(StrEnum):
@@ -65,39 +76,23 @@ class ForgetOutcome:
     forgotten: tuple[str, ...] = ()  # execute: the candidates and the facts that went with them
 
 
-def forget(runtime: Runtime, request: ForgetRequest) -> ForgetOutcome:
+def forget(
+    store: Store, clock: Callable[[], datetime], lifecycle: LifecycleSettings, limits: Limits, request: ForgetRequest
+) -> ForgetOutcome:
     validate_namespace(request.namespace)
-    _validate(runtime, request)
+    validate_forget(limits, request)
     reason = require_reason(request.reason) if request.mode is ForgetMode.EXECUTE else None
-    now = runtime.clock()
-    key = token.signing_key(runtime.settings, runtime.store)
-    threshold = runtime.settings.lifecycle.forget_confirm_threshold
+    now = clock()
+    key = token.signing_key(lifecycle, store)
+    threshold = lifecycle.forget_confirm_threshold
 
     if request.mode is ForgetMode.PREVIEW:
-        candidates = runtime.store.read_in(lambda tx: _candidates(runtime, tx, request))
-        expires_at = now + timedelta(seconds=runtime.settings.lifecycle.forget_token_ttl_s)
-        signed = token.sign(key, request.namespace, candidates, expires_at) if candidates else None
-        return ForgetOutcome(
-            ForgetMode.PREVIEW, candidates, signed, expires_at if signed else None, len(candidates) > threshold
-        )
+        candidates = store.read_in(lambda tx: _candidates(store, limits, tx, request))
+        return preview_forget(key, request.namespace, candidates, now, lifecycle)
 
     def execute(tx: Transaction) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        candidates = _candidates(runtime, tx, request)
-        needs_token = len(candidates) > threshold
-        if request.token is not None or needs_token:
-            if request.token is None:
-                raise HippographError(
-                    ErrorCode.CONFIRMATION_REQUIRED,
-                    f"this forget takes {len(candidates)} memories (more than {threshold}); "
-                    "run it as PREVIEW and pass its token",
-                    count=len(candidates),
-                )
-            if not token.verify(key, request.namespace, candidates, request.token, now):
-                raise HippographError(
-                    ErrorCode.CONFIRMATION_REQUIRED,
-                    "the token has expired or confirms other memories than these; preview again",
-                    count=len(candidates),
-                )
+        candidates = _candidates(store, limits, tx, request)
+        check_confirmation(key, request.namespace, candidates, request.token, threshold, now)
         return candidates, forget_in(tx, request.namespace, candidates, now, request.actor, reason or "")
 
     def events(done: tuple[tuple[str, ...], tuple[str, ...]]) -> list[MemoryEvent]:
@@ -106,9 +101,41 @@ def forget(runtime: Runtime, request: ForgetRequest) -> ForgetOutcome:
             for memory_id in done[1]
         ]
 
-    candidates, forgotten = runtime.store.write(with_changes(execute, events))
-    review_quietly(runtime.store, [request.namespace], now)
+    candidates, forgotten = store.write(with_changes(execute, events))
+    review_quietly(store, [request.namespace], now)
     return ForgetOutcome(ForgetMode.EXECUTE, candidates, None, None, len(candidates) > threshold, forgotten)
+
+
+def preview_forget(
+    key: bytes, namespace: str, candidates: tuple[str, ...], now: datetime, lifecycle: LifecycleSettings
+) -> ForgetOutcome:
+    """What a forget would take, and the token that confirms exactly that set."""
+    signed, expires_at = token.offer(key, namespace, candidates, now, lifecycle.forget_token_ttl_s)
+    return ForgetOutcome(
+        ForgetMode.PREVIEW, candidates, signed, expires_at, len(candidates) > lifecycle.forget_confirm_threshold
+    )
+
+
+def check_confirmation(
+    key: bytes, namespace: str, candidates: tuple[str, ...], given: str | None, threshold: int, now: datetime
+) -> None:
+    """Refuse a forget of more than ``threshold`` memories without its preview's token, and any
+    forget whose token (needed or not) has expired or confirms another set."""
+    if given is None and len(candidates) <= threshold:
+        return
+    if given is None:
+        raise HippographError(
+            ErrorCode.CONFIRMATION_REQUIRED,
+            f"this forget takes {len(candidates)} memories (more than {threshold}); "
+            "run it as PREVIEW and pass its token",
+            count=len(candidates),
+        )
+    if not token.verify(key, namespace, candidates, given, now):
+        raise HippographError(
+            ErrorCode.CONFIRMATION_REQUIRED,
+            "the token has expired or confirms other memories than these; preview again",
+            count=len(candidates),
+        )
 
 
 def forget_in(
@@ -133,25 +160,25 @@ def forget_in(
     return (*ids, *along)
 
 
-def recover(runtime: Runtime, namespace: str, memory_id: str, reason: str | None, actor: str) -> Memory:
+def recover(
+    store: Store,
+    clock: Callable[[], datetime],
+    lifecycle: LifecycleSettings,
+    namespace: str,
+    memory_id: str,
+    reason: str | None,
+    actor: str,
+) -> Memory:
     """Bring a forgotten memory back while the retention window lasts (and the facts it took along)."""
     validate_namespace(namespace)
     why = optional_reason(reason)
-    now = runtime.clock()
-    window = timedelta(days=runtime.settings.lifecycle.recover_window_days)
+    now = clock()
 
     def write(tx: Transaction) -> tuple[str, ...]:
         memory = hydrate_in(tx, namespace, [memory_id]).get(memory_id)
         if memory is None:
             raise HippographError(ErrorCode.NOT_FOUND, f"no memory {memory_id!r} in namespace {namespace!r}")
-        if memory.forgotten_at is None:
-            raise bad_input(f"{memory_id} is not forgotten", field="id")
-        if memory.forgotten_at + window < now:
-            raise bad_input(
-                f"{memory_id} was forgotten more than {runtime.settings.lifecycle.recover_window_days:g} days ago; "
-                "it is past recovery and will be erased",
-                field="id",
-            )
+        check_recoverable(memory_id, memory.forgotten_at, lifecycle.recover_window_days, now)
         tx.run(SET_FORGOTTEN, namespace=namespace, ids=[memory_id], at=None)
         along = [row["id"] for row in tx.run(RECOVER_FACTS_WITH, namespace=namespace, episode=memory_id)]
         facts = along if isinstance(memory, Episode) else [memory_id]
@@ -163,7 +190,7 @@ def recover(runtime: Runtime, namespace: str, memory_id: str, reason: str | None
         tx.run("record_history", rows=events)
         return (memory_id, *along)
 
-    runtime.store.write(
+    store.write(
         with_changes(
             write,
             lambda recovered: [
@@ -171,17 +198,28 @@ def recover(runtime: Runtime, namespace: str, memory_id: str, reason: str | None
             ],
         )
     )
-    return get_memory(runtime.store, namespace, memory_id)
+    return get_memory(store, namespace, memory_id)
 
 
-def _candidates(runtime: Runtime, tx: Transaction, request: ForgetRequest) -> tuple[str, ...]:
+def check_recoverable(memory_id: str, forgotten_at: datetime | None, window_days: float, now: datetime) -> None:
+    """Refuse to recover a memory that is not forgotten, or was forgotten longer ago than the window."""
+    if forgotten_at is None:
+        raise bad_input(f"{memory_id} is not forgotten", field="id")
+    if forgotten_at + timedelta(days=window_days) < now:
+        raise bad_input(
+            f"{memory_id} was forgotten more than {window_days:g} days ago; it is past recovery and will be erased",
+            field="id",
+        )
+
+
+def _candidates(store: Store, limits: Limits, tx: Transaction, request: ForgetRequest) -> tuple[str, ...]:
     """The memories a request selects, sorted; by ids, by a full-text query, or by filters alone.
     Pinned memories are only ever taken when named by id."""
-    limit = runtime.settings.limits.max_forget_candidates
+    limit = limits.max_forget_candidates
     if request.ids is not None:
         ids = list(dict.fromkeys(request.ids))
     elif request.query is not None:
-        ids = _search(runtime, tx, request.namespace, request.query, limit)
+        ids = _search(store, tx, request.namespace, request.query, limit)
     else:
         ids = [row["id"] for row in tx.run(MEMORY_IDS_IN_NAMESPACE, namespace=request.namespace)]
     rows = tx.run(
@@ -199,24 +237,25 @@ def _candidates(runtime: Runtime, tx: Transaction, request: ForgetRequest) -> tu
     return tuple(row["id"] for row in rows)
 
 
-def _search(runtime: Runtime, tx: Transaction, namespace: str, query: str, limit: int) -> list[str]:
+def _search(store: Store, tx: Transaction, namespace: str, query: str, limit: int) -> list[str]:
     terms = fulltext_query(query)
     if terms is None:
         raise bad_input("the query has no searchable words", field="query")
     query = scoped_query(namespace, terms)
-    searches = [{"index": runtime.store.index(index), "query": query} for index in ("episode_search", "fact_search")]
+    searches = [{"index": store.index(index), "query": query} for index in ("episode_search", "fact_search")]
     rows = tx.run_listed(FULLTEXT_SEARCH, searches=searches, namespace=namespace, limit=limit)
     return [row["id"] for row in rows]
 
 
-def _validate(runtime: Runtime, request: ForgetRequest) -> None:
+def validate_forget(limits: Limits, request: ForgetRequest) -> None:
+    """Refuse a request that selects nothing, too much, or by a query or filters that cannot be."""
     if request.ids is None and request.query is None and not request.filters.given():
         raise bad_input("say what to forget: ids, a query or filters", field="input")
     if request.ids is not None and not request.ids:
         raise bad_input("ids is empty", field="ids")
-    limit = runtime.settings.limits.max_forget_candidates
+    limit = limits.max_forget_candidates
     if request.ids is not None and len(request.ids) > limit:
         raise HippographError(ErrorCode.LIMIT_EXCEEDED, f"at most {limit} ids per forget", limit=limit)
-    if request.query is not None and len(request.query) > runtime.settings.limits.max_query_chars:
+    if request.query is not None and len(request.query) > limits.max_query_chars:
         raise bad_input("the query is too long", field="query")
     validate_filters(request.filters)

@@ -5,12 +5,15 @@ transaction time. Episodes are immutable records of what was said, so only facts
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from ulid import ULID
 
-from hippograph.embedding import embed_or_none
+from hippograph.embedding import Embedder, embed_or_none
+from hippograph.kernel.config import Limits
 from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
 from hippograph.kernel.events import EventKind, MemoryEvent
 from hippograph.kernel.keys import statement_fact_hash
@@ -19,8 +22,7 @@ from hippograph.kernel.text.clean import clean_content
 from hippograph.kernel.text.fields import scrub_tags, tally_of
 from hippograph.kernel.text.normalize import hash_basis
 from hippograph.kernel.validation import require_reason, validate_namespace, validate_share, validate_tags
-from hippograph.runtime import Runtime
-from hippograph.store import Transaction
+from hippograph.store import Store, Transaction
 from hippograph.store.changes import with_changes
 from hippograph.store.facts import next_version
 from hippograph.store.history import history_event
@@ -28,7 +30,7 @@ from hippograph.store.memories import get_fact, hydrate
 from hippograph.store.promotions import review_quietly
 from hippograph.store.rows import CREATE_FACT_VERSION, FACT_PROPERTIES
 
-__all__ = ["ModifyInput", "modify"]
+__all__ = ["ModifyInput", "changes_of", "check_current", "modify", "new_version", "version_redactions"]
 
 
 @dataclass(frozen=True)
@@ -44,17 +46,18 @@ class ModifyInput:
     actor: str = "api"
 
 
-def modify(runtime: Runtime, change: ModifyInput) -> Fact:
+def modify(
+    store: Store, embedder: Embedder, clock: Callable[[], datetime], limits: Limits, change: ModifyInput
+) -> Fact:
     validate_namespace(change.namespace)
     reason = require_reason(change.reason)
-    tally: Counter[str] = Counter()  # what the statement and tags had redacted
-    updates = _updates(runtime, change, tally)
-    old = get_fact(runtime.store, change.namespace, change.id)
+    updates, tally = changes_of(limits, change)
+    old = get_fact(store, change.namespace, change.id)
     if "statement" in updates:
         updates["content_hash"] = statement_fact_hash(old.kind, hash_basis(updates["statement"]))
-        vector = embed_or_none(runtime.embedder, [updates["statement"]])[0]
+        vector = embed_or_none(embedder, [updates["statement"]])[0]
         updates["embedding"] = vector
-    now = runtime.clock()
+    now = clock()
     new_id = str(ULID())
 
     def write(tx: Transaction) -> None:
@@ -62,13 +65,8 @@ def modify(runtime: Runtime, change: ModifyInput) -> Fact:
         if not rows:
             raise HippographError(ErrorCode.NOT_FOUND, f"no memory {change.id!r} in namespace {change.namespace!r}")
         current: dict[str, Any] = rows[0]["props"]
-        _check_current(change, current)
-        props = {key: value for key, value in current.items() if key not in ("expired_at", "embedding")}
-        props |= {key: value for key, value in updates.items() if value is not None}
-        props["redactions"] = _version_redactions(current, updates, tally)
-        if "embedding" not in updates and current.get("embedding") is not None:
-            props["embedding"] = current["embedding"]
-        props = next_version(props, new_id, now)
+        check_current(change, current)
+        props = new_version(current, updates, tally, new_id, now)
         tx.run(CREATE_FACT_VERSION, older=change.id, props=props, now=now)
         if "statement" in updates:
             tx.run("expire_fact_relations", fact=change.id, now=now)
@@ -98,14 +96,28 @@ def modify(runtime: Runtime, change: ModifyInput) -> Fact:
         MemoryEvent(EventKind.SUPERSEDED, change.namespace, old.id, now, change.actor, (new_id,), reason),
         MemoryEvent(EventKind.CREATED, change.namespace, new_id, now, change.actor, (old.id,), reason),
     ]
-    runtime.store.write(with_changes(write, lambda _: events))
-    review_quietly(runtime.store, [change.namespace], now)
-    fact = hydrate(runtime.store, change.namespace, [new_id])[new_id]
+    store.write(with_changes(write, lambda _: events))
+    review_quietly(store, [change.namespace], now)
+    fact = hydrate(store, change.namespace, [new_id])[new_id]
     assert isinstance(fact, Fact)
     return fact
 
 
-def _check_current(change: ModifyInput, current: dict[str, Any]) -> None:
+def new_version(
+    current: dict[str, Any], updates: dict[str, Any], redacted: Counter[str], new_id: str, now: datetime
+) -> dict[str, Any]:
+    """The properties of the version that replaces ``current``: its own with ``updates`` over
+    them (an update of None, an embedding that failed, sets nothing), open in transaction time,
+    keeping the old embedding while the statement stays."""
+    props = {key: value for key, value in current.items() if key not in ("expired_at", "embedding")}
+    props |= {key: value for key, value in updates.items() if value is not None}
+    props["redactions"] = version_redactions(current, updates, redacted)
+    if "embedding" not in updates and current.get("embedding") is not None:
+        props["embedding"] = current["embedding"]
+    return next_version(props, new_id, now)
+
+
+def check_current(change: ModifyInput, current: dict[str, Any]) -> None:
     """Only the current version may change, and only the version the caller read (``ifVersion``)."""
     if current.get("forgotten_at") is not None:
         raise bad_input(f"fact {change.id} is forgotten; recover it first", field="id")
@@ -125,7 +137,7 @@ def _check_current(change: ModifyInput, current: dict[str, Any]) -> None:
         )
 
 
-def _version_redactions(current: dict[str, Any], updates: dict[str, Any], tally: Counter[str]) -> list[str]:
+def version_redactions(current: dict[str, Any], updates: dict[str, Any], tally: Counter[str]) -> list[str]:
     """The kinds redacted from the new version: the old version's unless its statement is replaced
     (the property is an audit mark, so keeping a stale kind is better than dropping a real one),
     and this change's."""
@@ -133,11 +145,11 @@ def _version_redactions(current: dict[str, Any], updates: dict[str, Any], tally:
     return list(dict.fromkeys([*kept, *tally]))
 
 
-def _updates(runtime: Runtime, change: ModifyInput, tally: Counter[str]) -> dict[str, Any]:
-    """The properties the new version changes, checked and cleaned like a capture; ``tally``
-    counts what was redacted from them."""
+def changes_of(limits: Limits, change: ModifyInput) -> tuple[dict[str, Any], Counter[str]]:
+    """The properties the new version changes, checked and cleaned like a capture, and how many
+    of each kind were redacted from them (its statement and tags)."""
     updates: dict[str, Any] = {}
-    limits = runtime.settings.limits
+    tally: Counter[str] = Counter()
     if change.statement is not None:
         size = len(change.statement.encode("utf-8"))
         if not change.statement.strip() or size > limits.max_content_bytes:
@@ -155,4 +167,4 @@ def _updates(runtime: Runtime, change: ModifyInput, tally: Counter[str]) -> dict
         updates["tags"] = scrub_tags(change.tags, tally)
     if not updates:
         raise bad_input("nothing to change: give a statement, importance, confidence or tags", field="input")
-    return updates
+    return updates, tally

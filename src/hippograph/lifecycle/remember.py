@@ -6,6 +6,7 @@ and History record the change.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -13,7 +14,8 @@ from typing import Any
 
 from ulid import ULID
 
-from hippograph.embedding import embed_or_none
+from hippograph.embedding import Embedder, embed_or_none
+from hippograph.kernel.config import DedupSettings, Limits
 from hippograph.kernel.errors import HippographError, bad_input
 from hippograph.kernel.events import EventKind, MemoryEvent
 from hippograph.kernel.keys import statement_fact_hash
@@ -25,8 +27,7 @@ from hippograph.kernel.text.near import MERGED, NearMatch, Probe
 from hippograph.kernel.text.normalize import hash_basis
 from hippograph.kernel.text.novelty import Overlap
 from hippograph.kernel.validation import validate_capture, validate_name, validate_past, validate_share
-from hippograph.runtime import Runtime
-from hippograph.store import Transaction
+from hippograph.store import Store, Transaction
 from hippograph.store.changes import with_changes
 from hippograph.store.facts import FactRecord, fact_properties
 from hippograph.store.history import history_event
@@ -36,7 +37,20 @@ from hippograph.store.promotions import review_quietly
 from hippograph.store.rows import CREATE_EXPLICIT_FACT, CURRENT_FACTS_BY_HASH, HISTORY_OF
 from hippograph.store.supersession import Identity, current_facts, replaced, supersede, unkeyed
 
-__all__ = ["FACT_KINDS", "RememberInput", "RememberOutcome", "RememberStatus", "remember"]
+__all__ = [
+    "FACT_KINDS",
+    "RememberInput",
+    "RememberOutcome",
+    "RememberStatus",
+    "Statement",
+    "created_metadata",
+    "duplicate_warning",
+    "extended",
+    "prepare",
+    "remember",
+    "repeats",
+    "validate_remember",
+]
 
 FACT_KINDS = tuple(kind for kind in POLICIES if kind != EPISODE_KIND)
 
@@ -83,41 +97,51 @@ class _Stored:
     extends: str | None = None
 
 
+@dataclass(frozen=True)
+class Statement:
+    """A remember's statement and names, checked, cleaned and scrubbed: what it stores and what
+    finds the facts it repeats or replaces."""
+
+    text: str
+    names: dict[str, str | None]  # key, subject, predicate, object
+    tags: list[str]
+    redactions: tuple[Redaction, ...]
+    identity: Identity
+    digest: str
+    warnings: tuple[str, ...]
+
+
 _MATCHES = {Overlap.DUPLICATE: DuplicateMatch.SEMANTIC, Overlap.SUBSUMED: DuplicateMatch.SUBSUMED}
 
 
-def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
-    now = runtime.clock()
-    fields = _validate(runtime, item, now)
-    cleaned = _clean(runtime, item, now)
-    # Names are scrubbed before anything compares them: supersession by key or subject, the
-    # duplicate check. The same secret-bearing key then finds the fact it stored before.
-    tally = tally_of(cleaned.redactions)
-    fields = {name: scrub_field(value, tally) if value is not None else None for name, value in fields.items()}
-    tags = scrub_tags(item.tags, tally)
-    redactions = as_redactions(tally)
-    identity = Identity(item.kind, fields["key"], fields["subject"])
-    warnings: list[str] = []
-    if unkeyed(identity):
-        warnings.append(f"this {item.kind} has no key, so it can never be superseded by a later fact")
-    digest = statement_fact_hash(item.kind, hash_basis(cleaned.text))
-    vector = embed_or_none(runtime.embedder, [cleaned.text])[0]
+def remember(
+    store: Store,
+    embedder: Embedder,
+    clock: Callable[[], datetime],
+    limits: Limits,
+    dedup: DedupSettings,
+    item: RememberInput,
+) -> RememberOutcome:
+    now = clock()
+    statement = prepare(limits, item, now)
+    fields = statement.names
+    vector = embed_or_none(embedder, [statement.text])[0]
     valid_from = item.valid_from or now
     props = fact_properties(
         FactRecord(
             id=str(ULID()),
             namespace=item.namespace,
-            statement=cleaned.text,
+            statement=statement.text,
             kind=item.kind,
             confidence=item.confidence,
-            content_hash=digest,
+            content_hash=statement.digest,
             origin="explicit",
             valid_from=valid_from,
             recorded_at=now,
             importance=DEFAULT_IMPORTANCE if item.importance is None else item.importance,
             pinned=item.pinned,
-            tags=tags,
-            redactions=[r.kind for r in redactions],
+            tags=statement.tags,
+            redactions=[r.kind for r in statement.redactions],
             key=fields["key"],
             subject=fields["subject"],
             predicate=fields["predicate"],
@@ -126,25 +150,26 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
         )
     )
 
-    close = _close_fact(runtime, item, fields, cleaned.text, vector)
+    close = _close_fact(store, dedup, item, fields, statement.text, vector)
 
     def write(tx: Transaction) -> _Stored:
         same = [
-            row
-            for row in tx.run(CURRENT_FACTS_BY_HASH, namespace=item.namespace, hash=digest)
+            row["id"]
+            for row in tx.run(CURRENT_FACTS_BY_HASH, namespace=item.namespace, hash=statement.digest)
             if row["key"] == fields["key"] and row["subject"] == fields["subject"]
         ]
-        if same:
-            return _Stored(same[0]["id"], RememberStatus.DUPLICATE, (), DuplicateMatch.EXACT)
-        if close is not None and close.overlap in MERGED:
-            _corroborate(tx, item, close, now)
-            return _Stored(close.id, RememberStatus.DUPLICATE, (), _MATCHES[close.overlap])
-        replacements = replaced(identity, props["id"], valid_from, current_facts(tx, item.namespace, identity))
+        repeated = repeats(same, close)
+        if repeated is not None:
+            if close is not None and repeated[1] is not DuplicateMatch.EXACT:
+                _corroborate(tx, item, close, now)
+            return _Stored(repeated[0], RememberStatus.DUPLICATE, (), repeated[1])
+        replacements = replaced(
+            statement.identity, props["id"], valid_from, current_facts(tx, item.namespace, statement.identity)
+        )
         current = [replacement.older for replacement in replacements]
         tx.run(CREATE_EXPLICIT_FACT, props=props)
         supersede(tx, replacements)
-        # A fact this one replaces is linked by SUPERSEDES already; one it adds to stays current.
-        extends = close.id if close is not None and close.id not in current else None
+        extends = extended(close, current)
         if extends is not None:
             tx.run("link_fact_extends", namespace=item.namespace, new=props["id"], old=extends, at=now)
         events = [
@@ -154,8 +179,8 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
                 "created",
                 item.actor,
                 now,
-                new_content=cleaned.text,
-                metadata=_created_metadata(item.kind, current, redactions, extends),
+                new_content=statement.text,
+                metadata=created_metadata(item.kind, current, statement.redactions, extends),
             )
         ]
         events += [
@@ -173,24 +198,66 @@ def remember(runtime: Runtime, item: RememberInput) -> RememberOutcome:
             for older in stored.superseded
         ]
 
-    stored = runtime.store.write(with_changes(write, events))
+    stored = store.write(with_changes(write, events))
     if stored.superseded:
-        review_quietly(runtime.store, [item.namespace], now)
-    if stored.status is not RememberStatus.CREATED:
-        warnings.append(
-            "an identical current fact exists; nothing new was stored"
-            if stored.match is DuplicateMatch.EXACT
-            else "a current fact already says this; nothing new was stored"
-        )
-    fact = hydrate(runtime.store, item.namespace, [stored.id])[stored.id]
+        review_quietly(store, [item.namespace], now)
+    warnings = list(statement.warnings)
+    if stored.match is not None:
+        warnings.append(duplicate_warning(stored.match))
+    fact = hydrate(store, item.namespace, [stored.id])[stored.id]
     assert isinstance(fact, Fact)
     return RememberOutcome(
-        fact, stored.status, stored.superseded, tuple(warnings), redactions, stored.match, stored.extends
+        fact, stored.status, stored.superseded, tuple(warnings), statement.redactions, stored.match, stored.extends
     )
 
 
+def prepare(limits: Limits, item: RememberInput, now: datetime) -> Statement:
+    """The statement checked and cleaned like a capture, its names checked and trimmed, and all of
+    them scrubbed of what the statement had redacted."""
+    fields = validate_remember(limits, item, now)
+    cleaned = _clean(limits, item, now)
+    # Names are scrubbed before anything compares them: supersession by key or subject, the
+    # duplicate check. The same secret-bearing key then finds the fact it stored before.
+    tally = tally_of(cleaned.redactions)
+    names = {name: scrub_field(value, tally) if value is not None else None for name, value in fields.items()}
+    tags = scrub_tags(item.tags, tally)
+    identity = Identity(item.kind, names["key"], names["subject"])
+    warnings = (
+        (f"this {item.kind} has no key, so it can never be superseded by a later fact",) if unkeyed(identity) else ()
+    )
+    digest = statement_fact_hash(item.kind, hash_basis(cleaned.text))
+    return Statement(cleaned.text, names, tags, as_redactions(tally), identity, digest, warnings)
+
+
+def repeats(same: Sequence[str], close: NearMatch | None) -> tuple[str, DuplicateMatch] | None:
+    """The current fact a statement says again, and how it was recognised: an identical one (same
+    hash, key and subject) before a close one it adds nothing to; None when it says something new."""
+    if same:
+        return same[0], DuplicateMatch.EXACT
+    if close is not None and close.overlap in MERGED:
+        return close.id, _MATCHES[close.overlap]
+    return None
+
+
+def extended(close: NearMatch | None, superseded: Sequence[str]) -> str | None:
+    """The close current fact a new one adds to (EXTENDS); one it replaces is linked by SUPERSEDES
+    already and adds to nothing that stays current."""
+    return close.id if close is not None and close.id not in superseded else None
+
+
+def duplicate_warning(match: DuplicateMatch) -> str:
+    if match is DuplicateMatch.EXACT:
+        return "an identical current fact exists; nothing new was stored"
+    return "a current fact already says this; nothing new was stored"
+
+
 def _close_fact(
-    runtime: Runtime, item: RememberInput, fields: dict[str, str | None], statement: str, vector: list[float] | None
+    store: Store,
+    dedup: DedupSettings,
+    item: RememberInput,
+    fields: dict[str, str | None],
+    statement: str,
+    vector: list[float] | None,
 ) -> NearMatch | None:
     """The closest current fact of the same kind, key and subject that this statement duplicates,
     is subsumed by or extends (docs/memory-management.md, Near-duplicates)."""
@@ -202,7 +269,7 @@ def _close_fact(
         return bool(identity == ("active", item.kind, fields["key"], fields["subject"]))
 
     probe = Probe(item.namespace, statement, vector)
-    near = near_duplicates(runtime.store, runtime.settings.dedup, [probe], FACT_LABEL, same_identity)
+    near = near_duplicates(store, dedup, [probe], FACT_LABEL, same_identity)
     return near.match(probe) if near is not None else None
 
 
@@ -219,7 +286,7 @@ def _corroborate(tx: Transaction, item: RememberInput, close: NearMatch, now: da
         tx.run("record_history", rows=[event])
 
 
-def _created_metadata(
+def created_metadata(
     kind: str, superseded: list[str], redactions: tuple[Redaction, ...], extends: str | None
 ) -> dict[str, Any] | None:
     metadata: dict[str, Any] = {"kind": kind, "supersedes": superseded} if superseded else {}
@@ -230,7 +297,7 @@ def _created_metadata(
     return metadata or None
 
 
-def _validate(runtime: Runtime, item: RememberInput, now: datetime) -> dict[str, str | None]:
+def validate_remember(limits: Limits, item: RememberInput, now: datetime) -> dict[str, str | None]:
     """Check what capture does not (kind, key, subject, times) and return the trimmed names."""
     if item.kind not in FACT_KINDS:
         raise bad_input(f"kind must be one of {', '.join(FACT_KINDS)}", field="kind")
@@ -238,7 +305,7 @@ def _validate(runtime: Runtime, item: RememberInput, now: datetime) -> dict[str,
     for name in ("key", "subject", "predicate", "object"):
         value = getattr(item, name)
         value = " ".join(value.split()) if value is not None else None
-        validate_name(value, name, runtime.settings.limits)
+        validate_name(value, name, limits)
         fields[name] = value
     if POLICIES[item.kind].supersedes_by is Supersession.SUBJECT and fields["subject"] is None:
         raise bad_input(f"a {item.kind} supersedes by subject, so it needs one", field="subject")
@@ -247,14 +314,14 @@ def _validate(runtime: Runtime, item: RememberInput, now: datetime) -> dict[str,
     return fields
 
 
-def _clean(runtime: Runtime, item: RememberInput, now: datetime) -> Cleaned:
+def _clean(limits: Limits, item: RememberInput, now: datetime) -> Cleaned:
     """The statement through capture's own checks and cleaning: size, namespace, tags, importance,
     injection markers, credentials. Capture's name for the text is "content"; ours is "statement"."""
     as_capture = CaptureInput(
         content=item.statement, namespace=item.namespace, agent=item.actor, tags=item.tags, importance=item.importance
     )
     try:
-        validate_capture(as_capture, runtime.settings.limits, now)
+        validate_capture(as_capture, limits, now)
         return clean_content(item.statement, field="statement")
     except HippographError as error:
         if error.details.get("field") == "content":

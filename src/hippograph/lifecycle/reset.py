@@ -9,18 +9,20 @@ namespace's name, saying who reset it, when, why, and how much went.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
+from hippograph.kernel.config import LifecycleSettings
 from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.kernel.validation import require_reason, validate_namespace
 from hippograph.lifecycle import token
 from hippograph.lifecycle.forget import ForgetMode
-from hippograph.runtime import Runtime
+from hippograph.store import Store
 from hippograph.store.history import history_event
 from hippograph.store.namespaces import census, delete_namespace
 
-__all__ = ["ResetOutcome", "reset_namespace"]
+__all__ = ["ResetOutcome", "check_confirmation", "preview_reset", "reset_namespace"]
 
 audit = logging.getLogger("hippograph.audit")
 
@@ -35,7 +37,9 @@ class ResetOutcome:
 
 
 def reset_namespace(
-    runtime: Runtime,
+    store: Store,
+    clock: Callable[[], datetime],
+    lifecycle: LifecycleSettings,
     namespace: str,
     mode: ForgetMode,
     actor: str,
@@ -43,15 +47,29 @@ def reset_namespace(
     confirm: str | None = None,
 ) -> ResetOutcome:
     validate_namespace(namespace)
-    key = token.signing_key(runtime.settings, runtime.store)
-    now = runtime.clock()
-    held = census(runtime.store, namespace)
+    key = token.signing_key(lifecycle, store)
+    now = clock()
+    held = census(store, namespace)
     if mode is ForgetMode.PREVIEW:
-        expires_at = now + timedelta(seconds=runtime.settings.lifecycle.forget_token_ttl_s)
-        signed = token.sign(key, namespace, _signed_ids(held), expires_at) if held else None
-        return ResetOutcome(mode, namespace, held, signed, expires_at if signed else None)
+        return preview_reset(key, namespace, held, now, lifecycle.forget_token_ttl_s)
 
     why = require_reason(reason)
+    check_confirmation(key, namespace, held, confirm, now)
+    deleted = delete_namespace(store, namespace)
+    event = history_event(namespace, namespace, "reset", actor, now, reason=why, metadata={"deleted": deleted})
+    store.write(lambda tx: tx.run("record_history", rows=[event]))
+    audit.warning("namespace %s reset by %s: %s", namespace, actor, deleted)
+    return ResetOutcome(mode, namespace, deleted)
+
+
+def preview_reset(key: bytes, namespace: str, held: dict[str, int], now: datetime, ttl_s: float) -> ResetOutcome:
+    """What a namespace holds, and a token that confirms resetting it while it holds just that."""
+    signed, expires_at = token.offer(key, namespace, _signed_ids(held), now, ttl_s) if held else (None, None)
+    return ResetOutcome(ForgetMode.PREVIEW, namespace, held, signed, expires_at)
+
+
+def check_confirmation(key: bytes, namespace: str, held: dict[str, int], confirm: str | None, now: datetime) -> None:
+    """Refuse a reset unless ``confirm`` is an unexpired preview's token for this namespace as it is."""
     if confirm is None:
         raise HippographError(
             ErrorCode.CONFIRMATION_REQUIRED, "run resetNamespace as PREVIEW first and pass its token", field="token"
@@ -62,11 +80,6 @@ def reset_namespace(
             "the token has expired or was for another namespace or content than it now holds; preview again",
             field="token",
         )
-    deleted = delete_namespace(runtime.store, namespace)
-    event = history_event(namespace, namespace, "reset", actor, now, reason=why, metadata={"deleted": deleted})
-    runtime.store.write(lambda tx: tx.run("record_history", rows=[event]))
-    audit.warning("namespace %s reset by %s: %s", namespace, actor, deleted)
-    return ResetOutcome(mode, namespace, deleted)
 
 
 def _signed_ids(held: dict[str, int]) -> list[str]:

@@ -20,13 +20,12 @@ from hippograph.kernel.events import EventKind, MemoryEvent
 from hippograph.kernel.model import DEFAULT_IMPORTANCE
 from hippograph.lifecycle.erase import EraseOutcome, erase_in, erased_events
 from hippograph.lifecycle.forget import forget_in
-from hippograph.runtime import Runtime
 from hippograph.store import Store
 from hippograph.store.changes import expire_changes, with_changes
 from hippograph.store.limits import expire_limits
 from hippograph.store.rows import EXPIRE_HISTORY, EXPIRED_EVENTS, FORGOTTEN_BEFORE, MemoryOfNamespace
 
-__all__ = ["SweepPlan", "SweepReport", "plan_sweep", "sweep"]
+__all__ = ["SweepPlan", "SweepReport", "by_namespace", "plan_sweep", "sweep", "sweep_store"]
 
 log = logging.getLogger(__name__)
 
@@ -72,10 +71,15 @@ def plan_sweep(now: datetime, lifecycle: LifecycleSettings, access: Access) -> S
     )
 
 
-def sweep(runtime: Runtime, namespace: str | None = None) -> SweepReport:
+def sweep(
+    store: Store,
+    clock: Callable[[], datetime],
+    lifecycle: LifecycleSettings,
+    access: Access,
+    namespace: str | None = None,
+) -> SweepReport:
     """One full sweep, of one namespace or of all."""
-    settings = runtime.settings
-    return sweep_store(runtime.store, plan_sweep(runtime.clock(), settings.lifecycle, settings.access), namespace)
+    return sweep_store(store, plan_sweep(clock(), lifecycle, access), namespace)
 
 
 def sweep_store(store: Store, plan: SweepPlan, namespace: str | None = None) -> SweepReport:
@@ -124,11 +128,17 @@ def _in_batches(
             return total
 
 
-def _expire_events(store: Store, rows: list[MemoryOfNamespace], plan: SweepPlan) -> int:
-    by_namespace: dict[str, list[str]] = defaultdict(list)
+def by_namespace(rows: list[MemoryOfNamespace]) -> dict[str, list[str]]:
+    """A batch's memories per namespace, in the batch's order: each namespace is forgotten in a
+    transaction of its own, with its own History and events."""
+    grouped: dict[str, list[str]] = defaultdict(list)
     for row in rows:
-        by_namespace[row["namespace"]].append(row["id"])
-    for space, ids in by_namespace.items():
+        grouped[row["namespace"]].append(row["id"])
+    return dict(grouped)
+
+
+def _expire_events(store: Store, rows: list[MemoryOfNamespace], plan: SweepPlan) -> int:
+    for space, ids in by_namespace(rows).items():
         store.write(
             with_changes(
                 partial(forget_in, namespace=space, ids=ids, now=plan.now, actor=ACTOR, reason=plan.expire_reason),

@@ -13,24 +13,34 @@ import hashlib
 import hmac
 import json
 import re
-from collections.abc import Iterable
-from datetime import datetime
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
 
-from hippograph.kernel.config import Settings
+from hippograph.kernel.config import LifecycleSettings
 from hippograph.store import Store
 from hippograph.store.secrets import store_secret
 
-__all__ = ["sign", "signing_key", "verify"]
+__all__ = ["offer", "sign", "signing_key", "verify"]
 
 SECRET = "confirm-token-key"
 # "<expiry in Unix seconds>.<HMAC-SHA256 in hex>"; ASCII digits only, where str.isdigit takes "²".
 _SHAPE = re.compile(r"[0-9]{1,12}\.[0-9a-f]{64}")
 
 
-def signing_key(settings: Settings, store: Store) -> bytes:
-    if settings.lifecycle.forget_token_key:
-        return settings.lifecycle.forget_token_key.encode("utf-8")
+def signing_key(lifecycle: LifecycleSettings, store: Store) -> bytes:
+    if lifecycle.forget_token_key:
+        return lifecycle.forget_token_key.encode("utf-8")
     return store_secret(store, SECRET)
+
+
+def offer(
+    key: bytes, namespace: str, ids: Sequence[str], now: datetime, ttl_s: float
+) -> tuple[str | None, datetime | None]:
+    """A preview's token for ``ids`` and when it expires; none when there is nothing to confirm."""
+    if not ids:
+        return None, None
+    expires_at = now + timedelta(seconds=ttl_s)
+    return sign(key, namespace, ids, expires_at), expires_at
 
 
 def sign(key: bytes, namespace: str, ids: Iterable[str], expires_at: datetime) -> str:
