@@ -59,6 +59,8 @@ def test_a_time_in_another_zone_comes_back_in_utc() -> None:
         ({"key": SECRET}, "property 'at' is an object"),
         ([[1, 2]], "property 'at' is a list of lists"),
         (float("nan"), "property 'at' is not a finite number"),
+        ([0.5, float("inf"), -0.5], "property 'at' is not a finite number"),
+        ([0.25] * 383 + [float("nan")], "property 'at' is not a finite number"),
     ],
 )
 def test_a_value_the_format_has_no_form_for_is_refused(value: object, says: str | None) -> None:
@@ -69,6 +71,11 @@ def test_a_value_the_format_has_no_form_for_is_refused(value: object, says: str 
     with pytest.raises(RecordError) as error:
         decode_properties({"at": value})
     assert str(error.value).startswith(says) and SECRET not in str(error.value)
+
+
+def test_a_vector_of_finite_floats_whose_sum_overflows_is_kept() -> None:
+    big = [1.7e308, 1.7e308, -1.0]
+    assert decode_properties({"v": big})["v"] == big
 
 
 def test_a_property_name_that_is_not_ours_is_not_echoed() -> None:

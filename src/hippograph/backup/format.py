@@ -168,6 +168,8 @@ def _decode(name: str, value: Any) -> Any:
     if isinstance(value, float):
         return _finite(name, value)
     if isinstance(value, list):
+        if all(type(item) is float for item in value):  # a vector float32 does not hold exactly
+            return _all_finite(name, value)
         items = [_decode(name, item) for item in value]
         if any(isinstance(item, list) for item in items):
             raise RecordError(f"{property_name(name)} is a list of lists")
@@ -192,8 +194,16 @@ def _decode(name: str, value: Any) -> Any:
             packed = array("f", raw)
             if sys.byteorder == "big":
                 packed.byteswap()
-            return [_finite(name, item) for item in packed.tolist()]
+            return _all_finite(name, packed.tolist())
     raise RecordError(f"{property_name(name)} is an object, and only a tagged time or vector may be one")
+
+
+def _all_finite(name: str, values: list[float]) -> list[float]:
+    # A sum is finite when every term is, unless finite terms overflow it: only then look at each.
+    if not math.isfinite(sum(values)):
+        for value in values:
+            _finite(name, value)
+    return values
 
 
 def _finite(name: str, value: float) -> float:
