@@ -47,6 +47,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import psutil
 from harness import (
     REPO,
     add_store_option,
@@ -56,11 +57,14 @@ from harness import (
     load_turns,
     locomo_dev,
     machine,
+    neo4j_home,
+    on_neo4j,
     running_server,
     store_bytes,
     store_description,
     store_directory,
     store_rss_mib,
+    tree_cpu_seconds,
     use_store,
 )
 from scale import CATEGORIES, NAMES, Tenant, client, grow, measure_recall, rss_mib
@@ -210,7 +214,7 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
             if str(size) in progress["steps"]:
                 continue
             added = list(range(progress["copies"], copies))
-            restore: dict[str, Any] = {"copies": len(added)}
+            restore: dict[str, Any] = progress.setdefault("imports", {}).get(str(size)) or {"copies": len(added)}
             if added:
                 path = data_dir / "copies.jsonl.gz"
                 restore["records"] = copies_file(seed, added, path)
@@ -219,8 +223,10 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
                 restore["seconds"] = round(time.perf_counter() - start, 1)
                 restore["records_per_s"] = round(restore["records"] / restore["seconds"])
                 path.unlink()
-                progress["copies"] = copies
-            probe = fresh_probe(turns, args.probe, len(progress["steps"]) + 1)
+                progress["copies"], progress["imports"][str(size)] = copies, restore
+                save()  # a run stopped after this goes on without importing these copies again
+            progress["fresh"] = progress.get("fresh", 0) + 1  # a namespace no earlier (stopped) step used
+            probe = fresh_probe(turns, args.probe, progress["fresh"])
             consolidation = grow(gql, [probe], [0], [len(probe.turns)])
             asks = own_questions(samples, copies, args.warmup + args.queries, seed=size)
             stored = episodes * copies + sum(s["fresh"]["capture"]["episodes"] for s in progress["steps"].values())
@@ -230,7 +236,7 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
                 "namespaces": len(seeded) * copies + len(progress["steps"]) + 1,
                 "import": restore,
                 "fresh": consolidation,
-                "recall": measure_recall(gql, asks, args.warmup),
+                "recall": recall_with_cpu(gql, server.pid, asks, args.warmup),
                 "server_rss_mib": rss_mib(server.pid),
                 "store_rss_mib": store_rss_mib(),
                 "bytes_on_disk_per_episode": round(store_bytes(data_dir) / stored),
@@ -246,6 +252,22 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
             }
         save()
     return results
+
+
+def recall_with_cpu(gql: Any, server_pid: int, asks: Sequence[tuple[str, str]], warmup: int) -> dict[str, Any]:
+    """``measure_recall`` and the CPU a recall costs the server (its process tree) and the store's
+    own process (Neo4j's JVM), over all the asks, warm-up included: unlike latency, little moved
+    by other work on the machine."""
+    processes = {"server": psutil.Process(server_pid)}
+    if on_neo4j():
+        processes["store"] = psutil.Process(int((neo4j_home() / "neo4j.pid").read_text()))
+    before = {name: tree_cpu_seconds(process) for name, process in processes.items()}
+    result = measure_recall(gql, asks, warmup)
+    result["cpu_ms_per_recall"] = {
+        name: round((tree_cpu_seconds(process) - before[name]) * 1000 / len(asks), 1)
+        for name, process in processes.items()
+    }
+    return result
 
 
 def own_questions(samples: list[dict[str, Any]], copies: int, count: int, seed: int) -> list[tuple[str, str]]:
@@ -270,9 +292,10 @@ def markdown(results: dict[str, Any]) -> str:
     lines = [
         (
             "| episodes | namespaces | import records/s | consolidation ep/s at this size "
-            "| recall median / p95 / p99 ms | RSS MiB (server + Neo4j) | bytes on disk / episode | load avg |"
+            "| recall median / p95 / p99 ms | CPU ms per recall (server + Neo4j) | RSS MiB (server + Neo4j) "
+            "| bytes on disk / episode | load avg |"
         ),
-        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for step in results["steps"].values():
         latency = step["recall"]["latency_ms"]
@@ -280,6 +303,7 @@ def markdown(results: dict[str, Any]) -> str:
             f"| {step['episodes']:,} | {step['namespaces']:,} | {step['import'].get('records_per_s', '—')} "
             f"| {step['fresh']['consolidation']['episodes_per_s']} "
             f"| {latency['median']} / {latency['p95']} / {latency['p99']} "
+            f"| {' + '.join(str(ms) for ms in step['recall'].get('cpu_ms_per_recall', {}).values()) or '—'} "
             f"| {step['server_rss_mib']} + {step['store_rss_mib']} | {step['bytes_on_disk_per_episode']:,} "
             f"| {step['load_average'][0]} |"
         )
