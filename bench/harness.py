@@ -196,15 +196,20 @@ def store_description() -> dict[str, Any]:
 
 @contextmanager
 def running_server(
-    data_dir: Path, port: int, *options: str, settings: Mapping[str, str] | None = None
+    data_dir: Path,
+    port: int,
+    *options: str,
+    settings: Mapping[str, str] | None = None,
+    checkout: Path = REPO,
 ) -> Iterator[subprocess.Popen[bytes]]:
     """``hippograph serve`` on the store chosen (``use_store``) until the block ends, however it
     ends, with any further ``options`` (``--no-consolidation``) and ``HIPPOGRAPH_*`` ``settings``
-    over the environment's; its output is shown only if the block fails."""
+    over the environment's; its output is shown only if the block fails. ``checkout`` is the
+    source tree served (another one: a baseline to compare with)."""
     if on_neo4j():
         claim_neo4j(data_dir)
-    # Serve the checkout this script belongs to, installed or not.
-    python_path = os.pathsep.join(filter(None, [str(REPO / "src"), os.environ.get("PYTHONPATH")]))
+    # Serve the checkout named (this script's by default), installed or not.
+    python_path = os.pathsep.join(filter(None, [str(checkout / "src"), os.environ.get("PYTHONPATH")]))
     env = {**os.environ, **(settings or {}), "PYTHONPATH": python_path}
     command = [
         sys.executable,

@@ -17,6 +17,7 @@ For every sample, ``scrub_credentials`` runs over the text and:
     .venv/bin/python bench/secrets_eval.py --engine detect-secrets --corpus bench/secrets/dev.jsonl
     mkdir /tmp/scrub-c99f265 && git archive c99f265 src extract | tar -x -C /tmp/scrub-c99f265   # as it was
     .venv/bin/python bench/secrets_eval.py --speed --before /tmp/scrub-c99f265   # ms per 1,000 characters
+    .venv/bin/python bench/secrets_eval.py --speed --size 60000 --before /tmp/scrub-c99f265   # texts of 60,000
 
 Layers (``kernel.text.scrub.LAYERS``): rules (today's named formats), blocks, decode, assignment,
 keyword, entropy, placeholders. ``--ablation`` scores rules alone, rules plus each layer, all layers,
@@ -41,6 +42,8 @@ from pathlib import Path
 from typing import Any
 
 # A module, not its names: --speed-worker imports an older checkout's scrubber, which has no layers.
+from harness import locomo_dev
+
 from hippograph.kernel.text import scrub as scrubbing
 
 HERE = Path(__file__).resolve().parent
@@ -194,8 +197,7 @@ def ablation(corpora: dict[str, list[dict[str, Any]]]) -> str:
 
 def locomo_chunks(size: int = 1000, limit: int = 200) -> list[str]:
     """Conversation turns of the shared LoCoMo file, joined and cut into ``size``-character texts."""
-    path = HERE.parents[1] / "shared" / "bench" / "locomo-dev.json"
-    conversations = json.loads(path.read_text(encoding="utf-8"))
+    conversations = json.loads(locomo_dev().read_text(encoding="utf-8"))
     turns = [
         turn["text"]
         for conversation in conversations
@@ -286,6 +288,7 @@ def main() -> None:
     parser.add_argument("--ablation", action="store_true", help="score every layer alone and left out")
     parser.add_argument("--speed", action="store_true", help="ms per 1,000 characters, before and after")
     parser.add_argument("--before", type=Path, help="with --speed: a checkout of the scrubber to compare with")
+    parser.add_argument("--size", type=int, default=1000, help="with --speed: characters a text")
     parser.add_argument("--speed-worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--json-out", type=Path, help="also write the JSON result here")
     args = parser.parse_args()
@@ -298,7 +301,10 @@ def main() -> None:
         print(ablation(corpora))
         return
     if args.speed:
-        texts = {"LoCoMo turns": locomo_chunks()} | {f"{n}.jsonl": corpus_chunks(r) for n, r in corpora.items()}
+        size = args.size
+        texts = {"LoCoMo turns": locomo_chunks(size)} | {
+            f"{n}.jsonl": corpus_chunks(r, size) for n, r in corpora.items()
+        }
         print(speed(texts, args.before))
         return
     layers = scrubbing.ALL_LAYERS if args.layers == "all" else frozenset(args.layers.split(","))

@@ -10,13 +10,14 @@ from __future__ import annotations
 import base64
 import json
 import random
+import re
 import string
 from pathlib import Path
 
 import pytest
 from mnemonic import Mnemonic
 
-from hippograph.kernel.text.scrub import ALL_LAYERS, LAYERS, credential_rules, scrub_credentials
+from hippograph.kernel.text.scrub import ALL_LAYERS, LAYERS, credential_rules, prefilter_form, scrub_credentials
 from hippograph.kernel.text.secretscan.assignments import secret_name
 from hippograph.kernel.text.secretscan.base58 import decode_check, is_address
 from hippograph.kernel.text.secretscan.shapes import is_password_like, is_placeholder, looks_random
@@ -352,6 +353,43 @@ def test_every_rule_needle_is_in_every_match_the_rule_makes() -> None:
         for text in texts:
             for match in rule.pattern.finditer(text):
                 assert any(needle in match.group().lower() for needle in rule.needles), (rule.kind, match.group())
+
+
+def test_every_rule_anchor_is_in_every_match_the_rule_makes() -> None:
+    texts = [
+        json.loads(line)["text"]
+        for name in ("corpus.jsonl", "dev.jsonl", "heldout.jsonl")
+        for line in (CORPORA / name).read_text(encoding="utf-8").splitlines()
+    ]
+    anchored = [rule for rule in credential_rules() if rule.anchor is not None]
+    assert anchored
+    matched = set()
+    for rule in anchored:
+        assert rule.anchor is not None
+        # Searched inside each match alone, so a lookaround could see what the match does not hold.
+        assert not any(look in rule.anchor.pattern for look in ("(?=", "(?!", "(?<")), rule.kind
+        assert rule.anchor.flags == rule.anchor.flags & ~(re.IGNORECASE | re.MULTILINE | re.DOTALL), rule.kind
+        for text in texts:
+            for match in rule.pattern.finditer(text):
+                matched.add(rule.kind)
+                assert rule.anchor.search(prefilter_form(match.group())), (rule.kind, match.group())
+    assert matched == {rule.kind for rule in anchored}  # each anchor was put to the test
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("\u017fecret={}", password()),  # long s: IGNORECASE reads it as "s", lower() leaves it as it is
+        ("db_pa\u017f\u017fword: {}", password()),
+        ("my p\u0131n is {}", "48213"),  # dotless i
+    ],
+)
+def test_letters_that_lower_case_leaves_alone_do_not_hide_a_rule(text: str, secret: str) -> None:
+    assert_gone(secret, text.format(secret), frozenset({"rules", "placeholders"}))
+
+
+def test_prefilter_form_reads_dotless_i_and_long_s_as_ascii() -> None:
+    assert prefilter_form("PA\u017f\u017fWORD \u0131D") == "password id"
 
 
 def test_scrubbing_the_dev_corpus_twice_changes_nothing_more() -> None:

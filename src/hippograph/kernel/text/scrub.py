@@ -58,6 +58,9 @@ class CredentialRule:
     group: int
     # The rule runs only on text holding one of these (lower case): a cheap test that skips the scan.
     needles: tuple[str, ...]
+    # And only on text whose lower case this matches: what must follow a common needle ("key" then
+    # ":" or "="), found at the cost of a literal search where the rule tries its name at every word.
+    anchor: re.Pattern[str] | None
 
 
 def scrub_credentials(text: str, layers: frozenset[str] = ALL_LAYERS) -> Scrubbed:
@@ -70,9 +73,11 @@ def _scrub(text: str, layers: frozenset[str], depth: int) -> Scrubbed:
     if "blocks" in layers:
         text = _apply_finder(blocks.find, text, veto, counts)
     if "rules" in layers:
-        lowered = text.lower()
+        lowered = prefilter_form(text)
         for rule in credential_rules():
             if rule.needles and not any(needle in lowered for needle in rule.needles):
+                continue
+            if rule.anchor is not None and not rule.anchor.search(lowered):
                 continue
             text, hits = _apply(rule, text, veto)
             if hits:
@@ -84,6 +89,13 @@ def _scrub(text: str, layers: frozenset[str], depth: int) -> Scrubbed:
         if name in layers:
             text = _apply_finder(finder, text, veto, counts)
     return Scrubbed(text, tuple(Redaction(kind, count) for kind, count in counts.items()))
+
+
+def prefilter_form(text: str) -> str:
+    """The text as needles and anchors are tested on: lower case, and the two characters an
+    IGNORECASE pattern matches to an ASCII letter that lower() leaves as they are (dotless ı matches
+    "i", long ſ matches "s") as those letters, so "ſecret=…" cannot slip past a rule's prefilter."""
+    return text.lower().replace("\u0131", "i").replace("\u017f", "s")
 
 
 def _holds_secret(text: str, layers: frozenset[str], depth: int) -> bool:
@@ -155,7 +167,8 @@ def _compile(rule: dict[str, Any]) -> CredentialRule:
         raise ValueError(f"credential rule kind {kind!r} must be lowercase letters, digits and _")
     pattern = re.compile(rule["pattern"], _flags(rule.get("flags", ())))
     needles = tuple(needle.lower() for needle in rule.get("needles", ()))
-    return CredentialRule(kind, pattern, rule.get("group", 0), needles)
+    anchor = re.compile(rule["anchor"]) if "anchor" in rule else None
+    return CredentialRule(kind, pattern, rule.get("group", 0), needles, anchor)
 
 
 def _flags(names: Iterable[str]) -> re.RegexFlag:
