@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import json
 import math
 import os
@@ -71,8 +72,9 @@ from scale import CATEGORIES, NAMES, Tenant, client, grow, measure_recall, rss_m
 
 PROGRESS = "scale-import-progress.json"
 SEED_FILE = "seed.jsonl.gz"
-# python-ulid's alphabet: a copy's ids keep the seed's time part and take the copy's number in
-# the first four characters of the random part, so they stay valid ULIDs, distinct per copy.
+# python-ulid's alphabet: a copy's ids keep the seed's time part, and the random part (80 bits) is
+# drawn from a hash of the copy's number and the seed's id. Ids a store made within one millisecond
+# share most of their random part, so no fixed position in it can take the copy's number.
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 
@@ -81,10 +83,9 @@ def copy_name(namespace: str, copy: int) -> str:
 
 
 def copy_id(seed_id: str, copy: int) -> str:
-    if len(seed_id) == 26 and all(c in CROCKFORD for c in seed_id):
-        mark = "".join(CROCKFORD[(copy >> shift) & 31] for shift in (15, 10, 5, 0))
-        return seed_id[:10] + mark + seed_id[14:]
-    return f"{seed_id}-c{copy:03d}"
+    bits = int.from_bytes(hashlib.blake2b(f"{copy}:{seed_id}".encode(), digest_size=10).digest(), "big")
+    random_part = "".join(CROCKFORD[(bits >> shift) & 31] for shift in range(75, -1, -5))
+    return seed_id[:10] + random_part
 
 
 @dataclass(frozen=True)
