@@ -30,7 +30,6 @@ from hippograph.store.vectors import (
     VectorQuery,
     exact_kinds,
     exact_neighbours,
-    first_k,
     indexed_neighbours,
     neighbours,
 )
@@ -214,19 +213,6 @@ def test_the_scope_counts_the_namespace_and_the_store(runtime: Runtime, mixed: M
     assert scope["episodes"] == len(mixed.episodes)
     assert scope["store_episodes"] >= len(mixed.episodes)
     assert scope["store_facts"] >= len(mixed.facts) > 0
-
-
-def test_an_index_is_first_asked_for_what_the_namespace_share_needs() -> None:
-    limit = 30
-    # A store of its own: twice the limit, as before the share counted.
-    assert first_k(limit, {"episodes": 700, "store_episodes": 700, "store_facts": 900}) == 60
-    # A fifth of the store: five times as many, so that the first answer already holds about
-    # twice the limit of the namespace's.
-    assert first_k(limit, {"episodes": 552, "store_episodes": 2760, "store_facts": 3000}) == 300
-    # Never fewer than twice the limit (counts read while a capture lands can disagree), and a
-    # namespace without episodes asks as a whole store would.
-    assert first_k(limit, {"episodes": 800, "store_episodes": 700, "store_facts": 0}) == 60
-    assert first_k(limit, {"episodes": 0, "store_episodes": 0, "store_facts": 0}) == 60
 
 
 def test_a_label_whose_index_the_server_would_rebuild_is_scored_exactly() -> None:

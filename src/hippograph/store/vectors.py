@@ -9,9 +9,8 @@ may be theirs. So the channel answers one of two ways, whichever reads fewer mem
 
 * **exact**: every embedded episode and fact of the namespace is scored by cosine. The answer is
   exactly the namespace's nearest neighbours, however large the store; it reads the namespace.
-* **index**: the indexes are asked for neighbours and the namespace's are kept, at first for ×2
-  what the namespace's share of the store's episodes should need (``first_k``: ×2 the limit in a
-  store of its own); an index that gave too few is asked again for ×4 as many, until it has given enough of the namespace's, has no
+* **index**: the indexes are asked for neighbours and the namespace's are kept; an index that gave
+  too few is asked again for ×4 as many, until it has given enough of the namespace's, has no
   more, its farthest neighbour scores below the threshold (nothing further could pass), or it has
   been asked for ×4 what the namespace's share of the store should need. As good as the index's
   approximate search. When the other namespaces hold text like this one's, the neighbours it must
@@ -54,7 +53,6 @@ __all__ = [
     "cosine_of",
     "exact_kinds",
     "exact_neighbours",
-    "first_k",
     "indexed_neighbours",
     "nearest",
     "neighbours",
@@ -145,17 +143,7 @@ def nearest_each(
     # the others': a namespace with few facts among many like them elsewhere would otherwise
     # read the whole fact index (the counts are of episodes, not facts).
     max_ks = [WIDEN * q.limit * scope["store_episodes"] // max(scope["episodes"], 1) for q in queries]
-    first_ks = [first_k(q.limit, scope) for q in queries]
-    return _neighbours(store, tx, queries, exact, max_ks, first_ks)
-
-
-def first_k(limit: int, scope: VectorScope) -> int:
-    """The neighbours an index is first asked for: OVERSAMPLE times those that hold ``limit`` of
-    the namespace's when its memories are its share of the store's episodes. Asking for
-    OVERSAMPLE × ``limit`` whatever the share made a namespace that is a fifth of the store search
-    every index two or three times a recall (docs/benchmarks.md)."""
-    share_of = max(scope["store_episodes"], scope["episodes"], 1) / max(scope["episodes"], 1)
-    return max(OVERSAMPLE * limit, round(OVERSAMPLE * limit * share_of))
+    return _neighbours(store, tx, queries, exact, max_ks)
 
 
 def exact_kinds(scope: VectorScope, limit: int, rebuilt_below: int, kinds: Sequence[Kind] = KINDS) -> frozenset[Kind]:
@@ -171,7 +159,7 @@ def neighbours(
 ) -> list[Ranked]:
     """The namespace's nearest memories: the ``exact`` kinds scored exactly, the others through
     their indexes."""
-    [ranked] = _neighbours(store, tx, [query], [exact], [max_k], [None])
+    [ranked] = _neighbours(store, tx, [query], [exact], [max_k])
     return ranked
 
 
@@ -181,15 +169,14 @@ def _neighbours(
     queries: Sequence[VectorQuery],
     exact: Sequence[frozenset[Kind]],
     max_ks: Sequence[int | None],
-    first_ks: Sequence[int | None],
 ) -> list[list[Ranked]]:
     """``neighbours`` for each query, the kinds any of them scores exactly scored in one pass."""
     scored = exact_scores(store, tx, queries[0], frozenset().union(*exact), max(q.limit for q in queries))
     answers = []
-    for query, exactly, max_k, k in zip(queries, exact, max_ks, first_ks, strict=True):
+    for query, exactly, max_k in zip(queries, exact, max_ks, strict=True):
         ranked = [hit for kind in exactly for hit in scored[kind]]
         if indexed := [kind for kind in query.kinds if kind not in exactly]:
-            ranked += indexed_neighbours(store, tx, query, indexed, max_k, k)
+            ranked += indexed_neighbours(store, tx, query, indexed, max_k)
         answers.append(sorted(ranked, key=lambda row: -row.score)[: query.limit])
     return answers
 
@@ -238,15 +225,12 @@ def indexed_neighbours(
     query: VectorQuery,
     kinds: Iterable[Kind] = KINDS,
     max_k: int | None = None,
-    first: int | None = None,
 ) -> list[Ranked]:
-    """The namespace's nearest memories of these kinds among their indexes' first ``first``
-    neighbours (OVERSAMPLE × the limit when not given), widened until enough, or until an index
-    has been asked for ``max_k``."""
+    """The namespace's nearest memories of these kinds among their indexes' neighbours, widened
+    until enough, or until an index has been asked for ``max_k``."""
     # Both servers' vector indexes score a cosine c as (1 + c) / 2 (store/dialect.py).
     min_score = (1 + query.min_cosine) / 2
-    k = first if first is not None else OVERSAMPLE * query.limit
-    searches = [_Search(store.index(kind.index), k) for kind in kinds]
+    searches = [_Search(store.index(kind.index), OVERSAMPLE * query.limit) for kind in kinds]
     while pending := [s for s in searches if not s.done]:
         results = tx.run_listed(
             VECTOR_SEARCH,
