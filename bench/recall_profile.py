@@ -1,10 +1,11 @@
 """Where a recall spends, by channel set, on a store `locomo_recall.py` filled, in process.
 
-The questions of one LoCoMo conversation are asked of three channel sets in turn (all four
-channels; keyword and vector; keyword alone), after uncounted warm-up questions. Per set: process
+The questions of one LoCoMo conversation are asked of five channel sets in turn (all four
+channels; keyword and vector with the context channel, and with the graph channel; keyword and
+vector; keyword alone), after uncounted warm-up questions. Per set: process
 CPU milliseconds per recall (the embedded engine runs in this process, so its threads count),
 median and p95, and each stage's median; per question, the milliseconds each named statement took
-(STATEMENT_SECONDS, summed over the three sets); with ``--profile`` the Python functions of the
+(STATEMENT_SECONDS), per set; with ``--profile`` the Python functions of the
 all-channel recalls that took the most time (cProfile).
 
     python bench/recall_profile.py --data-dir DIR [--conversation conv-26] [--questions 60] [--profile]
@@ -33,6 +34,9 @@ from hippograph.runtime import open_runtime
 WARMUP = 15
 CHANNEL_SETS: dict[str, frozenset[Channel] | None] = {
     "all": None,
+    # All but one of the context and graph channels: what each adds to keyword and vector.
+    "keyword+vector+context": frozenset({Channel.KEYWORD, Channel.VECTOR, Channel.CONTEXT}),
+    "keyword+vector+graph": frozenset({Channel.KEYWORD, Channel.VECTOR, Channel.GRAPH}),
     "keyword+vector": frozenset({Channel.KEYWORD, Channel.VECTOR}),
     "keyword": frozenset({Channel.KEYWORD}),
 }
@@ -72,20 +76,23 @@ def main() -> None:
         runtime.warm_up()
         for query in asked[:WARMUP]:
             recall(runtime, request(query.question, query.namespace, None))
-        before, load_before = statement_seconds(), load_average()
+        load_before = load_average()
+        statements: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
         for query in asked[WARMUP:]:
             for name, channels in CHANNEL_SETS.items():
                 profiling = args.profile and channels is None
                 if profiling:
                     profiler.enable()
+                before = statement_seconds()
                 started = time.process_time()
                 result = recall(runtime, request(query.question, query.namespace, channels))
                 cpu[name].append((time.process_time() - started) * 1000)
+                for statement, seconds in statement_seconds().items():
+                    statements[name][statement] += seconds - before.get(statement, 0.0)
                 if profiling:
                     profiler.disable()
                 for timing in result.timings:
                     stages[name][timing.stage].append(timing.ms)
-        after = statement_seconds()
     finally:
         runtime.close()
     count = len(asked) - WARMUP
@@ -102,10 +109,13 @@ def main() -> None:
             name: {stage: round(statistics.median(ms), 1) for stage, ms in by_stage.items()}
             for name, by_stage in stages.items()
         },
-        "statement_ms_per_question": {
-            query: round((seconds - before.get(query, 0.0)) * 1000 / count, 1)
-            for query, seconds in sorted(after.items(), key=lambda item: before.get(item[0], 0.0) - item[1])
-            if seconds > before.get(query, 0.0)
+        "statement_ms_per_recall": {
+            name: {
+                query: round(seconds * 1000 / count, 1)
+                for query, seconds in sorted(by_query.items(), key=lambda item: -item[1])
+                if seconds > 0
+            }
+            for name, by_query in statements.items()
         },
     }
     print(json.dumps(report, indent=2))

@@ -182,14 +182,14 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
         "page_episodes": {"before": None, "limit": 10},
         "page_facts": {"before": None, "limit": 10},
         "session_chain": {"session": stored.session},
-        "authorize_episodes": {"ids": stored.episodes, **times, **filter_params(MemoryFilters())},
-        "authorize_facts": {
-            "ids": stored.facts,
+        "authorize": {
+            "episode_ids": stored.episodes,
+            "fact_ids": stored.facts,
             "include_superseded": True,
+            "core_limit": 10,
             **times,
             **filter_params(MemoryFilters()),
         },
-        "core_facts": {"limit": 10},
         "fulltext_search": {
             "searches": [
                 {"index": runtime.store.index(index), "query": terms} for index in ("episode_search", "fact_search")

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 from support.client import GraphQLClient
-from support.operations import capture_turns, consolidate_over_api, recall_over_api
+from support.operations import capture_turns, consolidate_over_api, recall_over_api, remember
 
 from hippograph.kernel.filters import MemoryFilters
 from hippograph.kernel.model import Fact
@@ -129,6 +129,24 @@ def test_authorization_reads_past_a_page_that_all_fails(runtime: Runtime, gql: G
     assert authorized([*unseen, Fused(first, 0.5, (), "Episode")], wanted=2) == [first]
     # Once a page gives enough, the rest is not read.
     assert authorized([Fused(first, 1.0, (), "Episode"), Fused(second, 0.5, (), "Episode")], wanted=1) == [first]
+
+
+def test_authorization_reads_the_core_facts_once_even_without_hits(
+    runtime: Runtime, gql: GraphQLClient, namespace: str
+) -> None:
+    """Authorization's one statement reads the namespace's core facts with its first page: a
+    recall that found nothing still has them, and a second page does not add them again."""
+    core = remember(gql, namespace, "Never share Ana's address.", kind="CORE")["fact"]["id"]
+    request = RecallRequest("moved", namespace=namespace)
+
+    def visible(fused: list[Fused], wanted: int) -> authorize.Visible:
+        return runtime.store.read_in(lambda tx: authorize.authorized(tx, request, fused, wanted))
+
+    nothing = visible([], wanted=2)
+    assert nothing.core == [core]
+    assert nothing.candidates == {}
+    unseen = [Fused(f"ep_unseen{i:02d}", 1.0, (), "Episode") for i in range(4)]
+    assert visible(unseen, wanted=2).core == [core]
 
 
 def test_fact_hits_carry_their_supporting_episodes(runtime: Runtime, gql: GraphQLClient, namespace: str) -> None:

@@ -16,21 +16,20 @@ from hippograph.recall.scoring import ACTIVE, Candidate
 from hippograph.recall.window import Span
 from hippograph.store import Transaction
 from hippograph.store.memories import memory_from_row
-from hippograph.store.rows import AUTHORIZE_EPISODES, AUTHORIZE_FACTS, AuthorizedEpisodeRow, AuthorizedFactRow, Query
+from hippograph.store.rows import AUTHORIZE
 
-# Authorization by label: the statement, and what its maps build.
-_AUTHORIZE: tuple[tuple[Query[AuthorizedEpisodeRow] | Query[AuthorizedFactRow], type[Episode | Fact]], ...] = (
-    (AUTHORIZE_EPISODES, Episode),
-    (AUTHORIZE_FACTS, Fact),
-)
+# The namespace's core facts read with the first page (persona, red lines: in every bundle).
+MAX_CORE = 10
 
 
 @dataclass(frozen=True)
 class Visible:
-    """The fused hits the caller may see: what scoring needs of each, and the memory itself."""
+    """The fused hits the caller may see: what scoring needs of each, and the memory itself; and
+    the namespace's core fact ids, best first."""
 
     candidates: dict[str, Candidate]
     memories: dict[str, Memory]
+    core: list[str]
 
 
 def authorized(tx: Transaction, request: RecallRequest, fused: Sequence[Fused], wanted: int) -> Visible:
@@ -38,22 +37,36 @@ def authorized(tx: Transaction, request: RecallRequest, fused: Sequence[Fused], 
     have passed: further down, fusion scores are too small to reach the limit (with k = 5, one
     channel's 40th hit scores 1/45 against 1/6 for its first), and each lookup costs the same
     whether the id passes or not. The lookup that authorizes a memory also reads it, so the hits
-    need no second read."""
+    need no second read; a page is one statement for both labels, which reads the namespace's core
+    facts too."""
     params = filter_params(request.filters)
     params |= {
         "as_of": request.as_of,
         "known_at": request.known_at,
         "include_superseded": request.include_superseded,
     }
-    visible = Visible({}, {})
-    for start in range(0, len(fused), wanted):
+    visible = Visible({}, {}, [])
+    # One page at least, even of no hits: it reads the core facts.
+    for start in range(0, max(len(fused), 1), wanted):
         page = fused[start : start + wanted]
-        for query, memory_type in _AUTHORIZE:
-            ids = [f.id for f in page if f.label == memory_type.__name__]
-            for row in tx.run_listed(query, ids=ids, namespace=request.namespace, **params) if ids else []:
-                memory = memory_from_row(memory_type, row)
-                visible.memories[memory.id] = memory
-                visible.candidates[memory.id] = _candidate(memory, row)
+        [found] = tx.run(
+            AUTHORIZE,
+            episode_ids=[f.id for f in page if f.label == Episode.__name__],
+            fact_ids=[f.id for f in page if f.label == Fact.__name__],
+            namespace=request.namespace,
+            core_limit=MAX_CORE,
+            **params,
+        )
+        if start == 0:
+            visible.core.extend(found["core"])
+        rows: list[tuple[type[Episode | Fact], Mapping[str, Any]]] = [
+            *((Episode, row) for row in found["episodes"]),
+            *((Fact, row) for row in found["facts"]),
+        ]
+        for memory_type, row in rows:
+            memory = memory_from_row(memory_type, row)
+            visible.memories[memory.id] = memory
+            visible.candidates[memory.id] = _candidate(memory, row)
         if len(visible.candidates) >= wanted:
             break
     return visible

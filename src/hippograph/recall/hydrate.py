@@ -11,9 +11,6 @@ from hippograph.recall.authorize import Visible
 from hippograph.recall.scoring import Scored
 from hippograph.store import Transaction
 from hippograph.store.memories import episodes_in, facts_in
-from hippograph.store.rows import CORE_FACTS
-
-MAX_CORE = 10
 
 
 def hydrate_with_core(
@@ -22,8 +19,9 @@ def hydrate_with_core(
     """The hits, with the episodes that support the fact hits, and the namespace's core facts, read
     in the transaction that authorized the hits: a client that shows a fact's provenance needs no
     second request, and sees it as of the same snapshot as the fact. Only the hits' supporters are
-    read, not every candidate's: most candidates never reach the limit."""
-    core_ids = [row["id"] for row in tx.run(CORE_FACTS, namespace=namespace, limit=MAX_CORE)]
+    read, not every candidate's: most candidates never reach the limit. The core facts' ids came
+    with authorization."""
+    core_ids = visible.core
     supporting = dict.fromkeys(episode for s in scored for episode in visible.candidates[s.id].supported_by)
     found: dict[str, Memory] = dict(visible.memories)
     found |= episodes_in(tx, namespace, [i for i in supporting if i not in found])

@@ -42,6 +42,8 @@ class Subgraph:
 
     def share(self, vertex: str, target: str) -> float:
         """How much a walk at ``vertex`` leans to ``target``."""
+        if not self.link_weight:  # no link weighed (edge strength off): no pair to build per link
+            return self.weight.get(target, 1.0)
         return self.weight.get(target, 1.0) * self.link_weight.get(frozenset((vertex, target)), 1.0)
 
 

@@ -109,9 +109,16 @@ class AuthorizedFactRow(FactRow):
     replaced_by: list[str]
 
 
-AUTHORIZE_EPISODES = Query("authorize_episodes", AuthorizedEpisodeRow, listed=True)
-AUTHORIZE_FACTS = Query("authorize_facts", AuthorizedFactRow, listed=True)
-CORE_FACTS = Query("core_facts", IdRow)
+class Authorized(TypedDict):
+    """Of a page of candidates, the episodes and facts the caller may see, and the namespace's
+    core fact ids (authorize.cypher)."""
+
+    episodes: list[AuthorizedEpisodeRow]
+    facts: list[AuthorizedFactRow]
+    core: list[str]
+
+
+AUTHORIZE = Query("authorize", Authorized)
 
 
 # Recall's channels (recall/channels.py, vector.py, graph.py).
