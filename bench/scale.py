@@ -334,20 +334,25 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def step_arguments(parser: argparse.ArgumentParser, sizes: Sequence[int], out: str) -> None:
+    """The options a run growing a store step by step takes (here and in scale_import.py)."""
     parser.add_argument(
         "--sizes",
         type=lambda value: [int(size) for size in value.split(",")],
-        default=[10_000, 30_000, 100_000],
-        help="store sizes to measure at, comma-separated (default 10000,30000,100000)",
+        default=list(sizes),
+        help=f"store sizes to measure at, comma-separated (default {','.join(map(str, sizes))})",
     )
     parser.add_argument("--probe", default="conv-26", help="the LoCoMo conversation of the probe namespace")
     parser.add_argument("--queries", type=int, default=200, help="recalls measured per step (default 200)")
     parser.add_argument("--warmup", type=int, default=100, help="recalls before measuring, per step (default 100)")
     parser.add_argument("--data-dir", default="tmp", help="the store: new, a previous run's, or tmp (default)")
-    parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "scale.json")
+    parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / out)
     add_store_option(parser)
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    step_arguments(parser, [10_000, 30_000, 100_000], "scale.json")
     args = parser.parse_args(argv)
     if args.queries < 2:
         parser.error("need --queries >= 2")

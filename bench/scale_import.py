@@ -51,7 +51,6 @@ from typing import Any
 import psutil
 from harness import (
     REPO,
-    add_store_option,
     free_port,
     git_revision,
     load_average,
@@ -68,7 +67,7 @@ from harness import (
     tree_cpu_seconds,
     use_store,
 )
-from scale import CATEGORIES, NAMES, Tenant, client, grow, measure_recall, rss_mib
+from scale import CATEGORIES, NAMES, Tenant, client, grow, measure_recall, rss_mib, step_arguments
 
 PROGRESS = "scale-import-progress.json"
 SEED_FILE = "seed.jsonl.gz"
@@ -315,18 +314,7 @@ def markdown(results: dict[str, Any]) -> str:
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--sizes",
-        type=lambda value: [int(size) for size in value.split(",")],
-        default=[3_000, 10_000, 30_000, 100_000, 300_000],
-        help="store sizes to measure at, comma-separated (default 3000,10000,30000,100000,300000)",
-    )
-    parser.add_argument("--probe", default="conv-26", help="the LoCoMo conversation of the probe namespace")
-    parser.add_argument("--queries", type=int, default=200, help="recalls measured per step (default 200)")
-    parser.add_argument("--warmup", type=int, default=100, help="recalls before measuring, per step (default 100)")
-    parser.add_argument("--data-dir", default="tmp", help="the store: new, a previous run's, or tmp (default)")
-    parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "scale_import.json")
-    add_store_option(parser)
+    step_arguments(parser, [3_000, 10_000, 30_000, 100_000, 300_000], "scale_import.json")
     return parser.parse_args(argv)
 
 
