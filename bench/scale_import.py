@@ -39,6 +39,7 @@ import json
 import math
 import os
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -129,8 +130,8 @@ def copy_record(record: dict[str, Any], copy: int, ids: frozenset[str]) -> dict[
 
 
 def copies_file(seed: Seed, copies: Sequence[int], path: Path) -> int:
-    """One export file holding the given copies of the seed; record by record, so that each
-    label's run stays long (the import writes a transaction per run of 500)."""
+    """One export file holding the given copies of the seed, each seed record once per copy, so
+    that every node still comes before any relationship to it."""
     namespaces = [copy_name(ns, copy) for copy in copies for ns in seed.header["namespaces"]]
     nodes = relationships = 0
     with gzip.open(path, "wt", compresslevel=1) as out:
@@ -161,10 +162,8 @@ def fresh_probe(turns: list[Any], probe: str, number: int) -> Tenant:
 
 def fit(sizes: Sequence[int], values: Sequence[float]) -> dict[str, float]:
     """Least squares of log(value) on log(size): value ≈ a · size^k."""
-    xs, ys = [math.log(s) for s in sizes], [math.log(v) for v in values]
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    k = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum((x - mx) ** 2 for x in xs)
-    return {"k": round(k, 3), "a": round(math.exp(my - k * mx), 4)}
+    k, log_a = statistics.linear_regression([math.log(s) for s in sizes], [math.log(v) for v in values])
+    return {"k": round(k, 3), "a": round(math.exp(log_a), 4)}
 
 
 def steps(seed_episodes: int, sizes: Sequence[int]) -> Iterator[tuple[int, int]]:
