@@ -95,15 +95,15 @@ def _reference(runtime: Runtime, episodes: dict[str, str], query: Vector) -> dic
     return {memory_id: _cosine(query, vector) for memory_id, vector in zip(episodes, vectors, strict=True)}
 
 
-def _assert_nearest(got: Sequence[str], cosines: dict[str, float], k: int) -> None:
+def _assert_nearest(got: Sequence[str], cosines: dict[str, float], k: int, misses: int = 0) -> None:
     """``got`` is the namespace's k nearest of those over the threshold, up to ties within the
-    tolerance."""
+    tolerance, but for at most ``misses`` of them."""
     assert len(got) >= 3, "the question should find some of the namespace's episodes"
     assert set(got) <= set(cosines), "a hit from outside the namespace"
     over = sorted((c for c in cosines.values() if c >= MIN_COSINE - TOLERANCE), reverse=True)
     surely_over = [c for c in over if c >= MIN_COSINE + TOLERANCE]
-    assert min(k, len(surely_over)) <= len(got) <= min(k, len(over))
-    kth = over[len(got) - 1]
+    assert min(k, len(surely_over)) - misses <= len(got) <= min(k, len(over))
+    kth = over[min(len(got) - 1 + misses, len(over) - 1)]
     assert all(cosines[memory_id] >= kth - TOLERANCE for memory_id in got), "a nearer episode was missed"
 
 
@@ -198,10 +198,15 @@ def test_any_mix_of_exact_and_indexed_kinds_finds_the_nearest(
         embedding = runtime.embedder.embed_query(question)
         query = VectorQuery(mixed.namespace, embedding, K, MIN_COSINE)
         cosines = _reference(runtime, mixed.memories, embedding)
-        wanted = min(K, sum(1 for c in cosines.values() if c >= MIN_COSINE + TOLERANCE))
+        # The indexes are approximate (HNSW): among the store's other tests' vectors, Neo4j's can
+        # pass over one of a namespace's nearest facts (two runs of the whole suite did). What the
+        # product searches exactly, small namespaces, is held to exactness in the cases that score
+        # both kinds exactly; one miss is allowed where this test forces an index.
+        misses = 0 if exact == frozenset(KINDS) else 1
+        wanted = min(K, sum(1 for c in cosines.values() if c >= MIN_COSINE + TOLERANCE)) - misses
         # The facts were remembered a moment ago: an index may not reach them yet (_searched).
         ranked = _searched(runtime, lambda store, tx, q: neighbours(store, tx, q, exact), query, wanted)
-        _assert_nearest([r.id for r in ranked], cosines, K)
+        _assert_nearest([r.id for r in ranked], cosines, K, misses)
         for r in ranked:
             assert r.score == pytest.approx((1 + cosines[r.id]) / 2, abs=TOLERANCE)
             assert r.label == ("Fact" if r.id in mixed.facts else "Episode")
