@@ -199,9 +199,9 @@ def test_any_mix_of_exact_and_indexed_kinds_finds_the_nearest(
         query = VectorQuery(mixed.namespace, embedding, K, MIN_COSINE)
         cosines = _reference(runtime, mixed.memories, embedding)
         # The indexes are approximate (HNSW): among the store's other tests' vectors, Neo4j's can
-        # pass over one of a namespace's nearest facts (two runs of the whole suite did). What the
-        # product searches exactly, small namespaces, is held to exactness in the cases that score
-        # both kinds exactly; one miss is allowed where this test forces an index.
+        # pass over one of a namespace's nearest facts. What the product searches exactly, small
+        # namespaces, is held to exactness where both kinds are scored exactly; one miss is allowed
+        # where this test forces an index.
         misses = 0 if exact == frozenset(KINDS) else 1
         wanted = min(K, sum(1 for c in cosines.values() if c >= MIN_COSINE + TOLERANCE)) - misses
         # The facts were remembered a moment ago: an index may not reach them yet (_searched).
