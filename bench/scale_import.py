@@ -72,6 +72,9 @@ from scale import CATEGORIES, NAMES, Tenant, client, grow, measure_recall, rss_m
 
 PROGRESS = "scale-import-progress.json"
 SEED_FILE = "seed.jsonl.gz"
+# An import reads and checks its whole file before it writes, so its memory grows with the file:
+# 25 copies (~900,000 records) is the most one file has held here.
+COPIES_PER_FILE = 25
 # python-ulid's alphabet: a copy's ids keep the seed's time part, and the random part (80 bits) is
 # drawn from a hash of the copy's number and the seed's id. Ids a store made within one millisecond
 # share most of their random part, so no fixed position in it can take the copy's number.
@@ -212,18 +215,22 @@ def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         for size, copies in steps(episodes, args.sizes):
             if str(size) in progress["steps"]:
                 continue
-            added = list(range(progress["copies"], copies))
-            restore: dict[str, Any] = progress.setdefault("imports", {}).get(str(size)) or {"copies": len(added)}
-            if added:
+            restore = progress.setdefault("imports", {}).setdefault(
+                str(size), {"copies": 0, "records": 0, "seconds": 0}
+            )
+            for first in range(progress["copies"], copies, COPIES_PER_FILE):
+                added = list(range(first, min(first + COPIES_PER_FILE, copies)))
                 path = data_dir / "copies.jsonl.gz"
-                restore["records"] = copies_file(seed, added, path)
-                start = time.perf_counter()
+                records = copies_file(seed, added, path)
+                started = time.perf_counter()
                 hippograph(data_dir, "import", str(path))
-                restore["seconds"] = round(time.perf_counter() - start, 1)
-                restore["records_per_s"] = round(restore["records"] / restore["seconds"])
                 path.unlink()
-                progress["copies"], progress["imports"][str(size)] = copies, restore
-                save()  # a run stopped after this goes on without importing these copies again
+                restore["copies"] += len(added)
+                restore["records"] += records
+                restore["seconds"] = round(restore["seconds"] + time.perf_counter() - started, 1)
+                restore["records_per_s"] = round(restore["records"] / restore["seconds"])
+                progress["copies"] = added[-1] + 1
+                save()  # a run stopped after this goes on from the next file
             progress["fresh"] = progress.get("fresh", 0) + 1  # a namespace no earlier (stopped) step used
             probe = fresh_probe(turns, args.probe, progress["fresh"])
             consolidation = grow(gql, [probe], [0], [len(probe.turns)])
