@@ -19,6 +19,7 @@ from support.client import GraphQLClient
 from support.own_store import store_of_its_own
 from support.processes import REPO, eventually, free_port, serve_process
 
+from hippograph.api.queries import recall_parts
 from hippograph.capture.reembed import reembed_pending
 from hippograph.capture.service import capture
 from hippograph.embedding import Vector
@@ -76,7 +77,7 @@ def test_a_failing_channel_degrades_instead_of_failing(runtime: Runtime, gql: Gr
     # still answers.
     item = CaptureInput("Invoices are archived for ten years.", namespace=namespace)
     [outcome] = capture(runtime.store, runtime.embedder, *capturing(runtime), [item])
-    broken = replace(runtime, embedder=BrokenEmbedder())
+    broken = replace(recall_parts(runtime), embedder=BrokenEmbedder())
     result = recall(broken, RecallRequest("invoices archived", namespace=namespace))
     assert [hit.memory.id for hit in result.hits] == [outcome.id]
     assert [d.channel.value for d in result.degraded] == ["vector", "context"]
