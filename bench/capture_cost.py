@@ -26,17 +26,25 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from harness import REPO, load_average, locomo_dev, write_result
 
-from hippograph.capture import service
+from hippograph.capture import batch as capture_batch
+from hippograph.capture import prepare, service
 from hippograph.kernel.config import Settings
 from hippograph.kernel.model import CaptureInput
 from hippograph.runtime import open_runtime
 
 BATCH = 64
-STEPS = {"_prepare": "clean", "stems": "stems", "embed_or_none": "embed", "_write_deduplicating": "write"}
+# Each step's function, by the module that calls it.
+STEPS: dict[tuple[ModuleType, str], str] = {
+    (prepare, "prepare"): "clean",
+    (capture_batch, "stems"): "stems",
+    (service, "embed_or_none"): "embed",
+    (service, "_write_deduplicating"): "write",
+}
 
 
 def vocabulary() -> list[str]:
@@ -65,14 +73,14 @@ class StepClock:
 
     @contextmanager
     def installed(self) -> Iterator[None]:
-        originals = {name: getattr(service, name) for name in STEPS}
-        for name, step in STEPS.items():
-            setattr(service, name, self._timed(originals[name], step))
+        originals = {(module, name): getattr(module, name) for module, name in STEPS}
+        for (module, name), step in STEPS.items():
+            setattr(module, name, self._timed(originals[module, name], step))
         try:
             yield
         finally:
-            for name, original in originals.items():
-                setattr(service, name, original)
+            for (module, name), original in originals.items():
+                setattr(module, name, original)
 
     def _timed(self, function: Callable[..., Any], step: str) -> Callable[..., Any]:
         def timed(*args: Any, **kwargs: Any) -> Any:
@@ -95,7 +103,9 @@ def batches(args: argparse.Namespace) -> dict[str, Any]:
         runtime = open_runtime(settings)
         try:
             runtime.warm_up()
-            service.capture(runtime, [CaptureInput("warm-up text", namespace="cost", agent="bench")])
+            turns = settings.consolidation.context_turns
+            parts = (runtime.store, runtime.embedder, runtime.clock, settings.limits, settings.dedup, turns)
+            service.capture(*parts, [CaptureInput("warm-up text", namespace="cost", agent="bench")])
             for size in args.sizes:
                 runs = []
                 for _ in range(args.rounds):
@@ -103,7 +113,7 @@ def batches(args: argparse.Namespace) -> dict[str, Any]:
                     clock = StepClock()
                     cpu, wall = time.process_time(), time.perf_counter()
                     with clock.installed():
-                        service.capture(runtime, items, refuse_items=True)
+                        service.capture(*parts, items, refuse_items=True)
                     runs.append(
                         {
                             "cpu_s": time.process_time() - cpu,

@@ -108,8 +108,11 @@ def main() -> None:
         captured = Path(scratch) / "captured"
         runtime = open_runtime(Settings().with_overrides(data_dir=captured, consolidation_interval_s=0))
         try:
-            for start in range(0, len(captures), runtime.settings.limits.max_batch):
-                capture(runtime, captures[start : start + runtime.settings.limits.max_batch])
+            settings = runtime.settings
+            parts = (runtime.store, runtime.embedder, runtime.clock, settings.limits, settings.dedup)
+            for start in range(0, len(captures), settings.limits.max_batch):
+                batch = captures[start : start + settings.limits.max_batch]
+                capture(*parts, settings.consolidation.context_turns, batch)
         finally:
             runtime.close()
         variants = [(f"{n} worker processes", f"consolidation_processes={n}", None) for n in args.processes]

@@ -35,11 +35,13 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(REPO / "src"))
 
+from hippograph.api.queries import recall_parts
 from hippograph.kernel.config import Settings, SettingsError
 from hippograph.kernel.model import Episode
+from hippograph.recall.parts import RecallParts
 from hippograph.recall.request import Channel, RecallRequest
 from hippograph.recall.service import recall
-from hippograph.runtime import Runtime, open_runtime
+from hippograph.runtime import open_runtime
 
 CHANNELS = {"all": frozenset(Channel), "graph": frozenset({Channel.GRAPH})}
 
@@ -64,10 +66,10 @@ def turns_hit(result_hits: Sequence[Any], turns_of: dict[str, list[str]]) -> lis
     return ranked
 
 
-def ask(runtime: Runtime, query: Query, channels: frozenset[Channel]) -> tuple[float, list[Any], dict[str, float]]:
+def ask(parts: RecallParts, query: Query, channels: frozenset[Channel]) -> tuple[float, list[Any], dict[str, float]]:
     request = RecallRequest(query.question, query.namespace, max(KS), channels=channels, count_access=False)
     start = perf_counter()
-    result = recall(runtime, request)
+    result = recall(parts, request)
     elapsed = (perf_counter() - start) * 1000
     return elapsed, result.hits, {t.stage: t.ms for t in result.timings}
 
@@ -87,7 +89,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         step = max(1, len(turns) // args.warmup) if args.warmup else 1
         for turn in tqdm(turns[::step][: args.warmup], desc="warm-up", unit="q"):
             runtime.settings = base
-            recall(runtime, RecallRequest(turn.text, namespace_of(turn.sample_id), max(KS), count_access=False))
+            recall(
+                recall_parts(runtime),
+                RecallRequest(turn.text, namespace_of(turn.sample_id), max(KS), count_access=False),
+            )
         scores: dict[str, dict[str, list[float]]] = {name: defaultdict(list) for name in variants}
         latency: dict[str, list[float]] = defaultdict(list)
         stages: dict[str, dict[str, list[float]]] = {name: defaultdict(list) for name in variants}
@@ -96,7 +101,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             shift = index % len(names)
             for name in names[shift:] + names[:shift]:
                 runtime.settings = variants[name]
-                elapsed, hits, timings = ask(runtime, query, channels)
+                elapsed, hits, timings = ask(recall_parts(runtime), query, channels)
                 latency[name].append(elapsed)
                 for stage, ms in timings.items():
                     stages[name][stage].append(ms)

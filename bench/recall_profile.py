@@ -25,6 +25,7 @@ from pathlib import Path
 from harness import load_average, load_turns, locomo_dev
 from locomo_recall import load_queries, namespace_of
 
+from hippograph.api.queries import recall_parts
 from hippograph.kernel.config import Settings
 from hippograph.kernel.metrics import STATEMENT_SECONDS
 from hippograph.recall.request import Channel, RecallRequest
@@ -69,13 +70,14 @@ def main() -> None:
     asked = [q for q in queries if q.namespace == namespace_of(args.conversation)][: args.questions + WARMUP]
     settings = Settings.from_env().with_overrides(data_dir=args.data_dir, consolidation_processes=0, query_cache_size=0)
     runtime = open_runtime(settings)
+    parts = recall_parts(runtime)
     profiler = cProfile.Profile()
     cpu: dict[str, list[float]] = defaultdict(list)
     stages: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     try:
         runtime.warm_up()
         for query in asked[:WARMUP]:
-            recall(runtime, request(query.question, query.namespace, None))
+            recall(parts, request(query.question, query.namespace, None))
         load_before = load_average()
         statements: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
         for query in asked[WARMUP:]:
@@ -85,7 +87,7 @@ def main() -> None:
                     profiler.enable()
                 before = statement_seconds()
                 started = time.process_time()
-                result = recall(runtime, request(query.question, query.namespace, channels))
+                result = recall(parts, request(query.question, query.namespace, channels))
                 cpu[name].append((time.process_time() - started) * 1000)
                 for statement, seconds in statement_seconds().items():
                     statements[name][statement] += seconds - before.get(statement, 0.0)

@@ -10,6 +10,7 @@ from dataclasses import replace
 from support.client import GraphQLClient
 from support.operations import capture_turns, consolidate_over_api, erase, recall_over_api
 
+from hippograph.api.queries import recall_parts
 from hippograph.embedding.context import context_vector
 from hippograph.recall.request import Channel, RecallRequest
 from hippograph.recall.service import recall
@@ -64,8 +65,9 @@ def test_the_setting_turns_the_context_channel_off(gql: GraphQLClient, namespace
     _, answer, _, _ = capture_turns(gql, namespace, TURNS, session="s1")
     consolidate_over_api(gql, namespace)
     request = RecallRequest(QUESTION, namespace, 4, channels=frozenset({Channel.CONTEXT}), count_access=False)
-    assert answer in [hit.memory.id for hit in recall(runtime, request).hits]
-    off = replace(runtime, settings=runtime.settings.with_overrides(context_channel=False))
+    parts = recall_parts(runtime)
+    assert answer in [hit.memory.id for hit in recall(parts, request).hits]
+    off = replace(parts, settings=replace(parts.settings, context_channel=False))
     assert recall(off, request).hits == []
 
 

@@ -11,10 +11,10 @@ import json
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import Any
 
 from support.asgi import Server
+from support.capturing import capturing
 from support.client import HTTP_TIMEOUT_S, GraphQLClient, key_in_force
 from support.operations import consolidate_over_api, remember
 from support.processes import eventually
@@ -124,18 +124,18 @@ def test_a_write_through_another_connection_arrives_and_a_subscriber_resumes_fro
     # What another server sharing the store holds: a driver and a Store of its own, over Bolt.
     driver, database = bolt_driver(runtime.settings)
     other = Store(driver, database, runtime.store.dialect, attached=True)
-    elsewhere = replace(runtime, store=other)
+    parts = (runtime.embedder, *capturing(runtime))
     try:
         with subscription(server, namespace, admin_secret) as socket:
-            [here] = capture(runtime, [CaptureInput("Dana: the boiler is fixed.", namespace=namespace)])
-            [there] = capture(elsewhere, [CaptureInput("Omar: the roof leaks.", namespace=namespace)])
+            [here] = capture(runtime.store, *parts, [CaptureInput("Dana: the boiler is fixed.", namespace=namespace)])
+            [there] = capture(other, *parts, [CaptureInput("Omar: the roof leaks.", namespace=namespace)])
             first, second = next_event(socket), next_event(socket)
         assert [first["id"], second["id"]] == [here.id, there.id]
         assert int(second["cursor"]) == int(first["cursor"]) + 1
 
         # Gone for a while; what was written meanwhile arrives on resuming, once each, in order.
         missed = [
-            capture(elsewhere, [CaptureInput(f"Note {i}: the gate sticks.", namespace=namespace)])[0].id
+            capture(other, *parts, [CaptureInput(f"Note {i}: the gate sticks.", namespace=namespace)])[0].id
             for i in range(3)
         ]
         with subscription(server, namespace, admin_secret, after=first["cursor"]) as socket:

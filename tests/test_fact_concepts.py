@@ -90,11 +90,11 @@ def test_the_graph_channel_reaches_facts_through_concepts_when_asked(
     capture_turns(gql, namespace, [*MOVES, CHATTER], session="s1")
     consolidate(runtime, namespace=namespace)
     now = runtime.clock()
-    seeds = query_seeds(runtime, namespace, "Who went to a pottery studio?")
+    seeds = query_seeds(runtime.store, runtime.embedder, runtime.extractor, namespace, "Who went to a pottery studio?")
 
     def labels(fact_concepts: bool) -> set[str]:
         request = GraphQuery(namespace, now, now, 20, GraphSettings(fact_concepts=fact_concepts))
-        return {hit.label for hit in graph_channel(runtime, request, seeds, [])}
+        return {hit.label for hit in graph_channel(runtime.store, request, seeds, [])}
 
     assert labels(True) == {"Episode", "Fact"}
     assert labels(False) == {"Episode"}

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from support.client import GraphQLClient
 from support.operations import capture_turns, consolidate_over_api, recall_over_api
 
+from hippograph.api.queries import recall_parts
 from hippograph.extraction.hints import HintRules, episode_hints
 from hippograph.extraction.model import (
     Concept,
@@ -24,6 +25,7 @@ from hippograph.extraction.model import (
     When,
 )
 from hippograph.recall.fusion import Ranked, reciprocal_rank_fusion
+from hippograph.recall.parts import RecallParts
 from hippograph.recall.request import Channel, RecallRequest
 from hippograph.recall.service import recall
 from hippograph.runtime import Runtime
@@ -36,9 +38,11 @@ TURNS = [
 QUESTION = "Which hobby is the favorite one?"
 
 
-def hinted(runtime: Runtime) -> Runtime:
-    """The suite's runtime with the hint channel on (it is off by default: docs/benchmarks.md)."""
-    return replace(runtime, settings=runtime.settings.with_overrides(hint_channel=True))
+def hinted(runtime: Runtime) -> RecallParts:
+    """What recall uses of the suite's runtime, with the hint channel on (it is off by default:
+    docs/benchmarks.md)."""
+    parts = recall_parts(runtime)
+    return replace(parts, settings=replace(parts.settings, hint_channel=True))
 
 
 def hint_hits(runtime: Runtime, namespace: str, query: str = QUESTION) -> list[str]:

@@ -10,6 +10,7 @@ from support.client import GraphQLClient
 from support.operations import capture_turns, recall_over_api
 from support.statements import run_test_statement
 
+from hippograph.api.queries import recall_parts
 from hippograph.kernel.text.stems import stems
 from hippograph.recall.request import Channel, RecallRequest
 from hippograph.recall.service import recall
@@ -37,8 +38,8 @@ def test_a_question_meets_an_episode_in_another_form_of_its_words(
     # Without stems the question's "research" is not the episode's "researching".
     plain = replace(runtime, settings=runtime.settings.with_overrides(keyword_stems=False))
     request = RecallRequest(QUESTION, namespace, 5, channels=frozenset({Channel.KEYWORD}), count_access=False)
-    assert [hit.memory.id for hit in recall(plain, request).hits] == []
-    assert [hit.memory.id for hit in recall(runtime, request).hits] == [research]
+    assert [hit.memory.id for hit in recall(recall_parts(plain), request).hits] == []
+    assert [hit.memory.id for hit in recall(recall_parts(runtime), request).hits] == [research]
 
 
 def test_episodes_stored_before_stems_get_them_at_start_up(

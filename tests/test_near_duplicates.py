@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 from support.asgi import in_process
+from support.capturing import capturing
 from support.client import GraphQLClient
 from support.operations import history
 from support.statements import run_test_statement
@@ -186,11 +187,12 @@ def test_exact_duplicates_say_so(gql: GraphQLClient, namespace: str) -> None:
 
 
 def test_turned_off_only_exact_duplicates_are_recognised(runtime: Runtime, namespace: str) -> None:
-    [stored] = capture(runtime, [CaptureInput(STORED, namespace=namespace)])
-    [paraphrase] = capture(runtime, [CaptureInput(PARAPHRASE, namespace=namespace)])
+    parts = (runtime.store, runtime.embedder, *capturing(runtime))
+    [stored] = capture(*parts, [CaptureInput(STORED, namespace=namespace)])
+    [paraphrase] = capture(*parts, [CaptureInput(PARAPHRASE, namespace=namespace)])
     assert paraphrase.status is CaptureStatus.CREATED
     assert paraphrase.id != stored.id
-    [exact] = capture(runtime, [CaptureInput(STORED, namespace=namespace)])
+    [exact] = capture(*parts, [CaptureInput(STORED, namespace=namespace)])
     assert (exact.id, exact.status, exact.match) == (stored.id, CaptureStatus.DUPLICATE, DuplicateMatch.EXACT)
 
 

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any, get_args, get_origin, get_type_hints, is_typeddict
 
 import pytest
+from support.capturing import capturing
 from support.processes import REPO
 from support.statements import run_test_statement
 
@@ -108,9 +109,8 @@ def stored(runtime: Runtime, admin_key: NewKey) -> Stored:
         (Role.ASSISTANT, "Berlin is a fine city; how is the new job at Google?"),
         (Role.USER, "Caroline loves pottery class on Sundays."),
     ]
-    outcomes = capture(
-        runtime, [CaptureInput(text, namespace=namespace, role=role, session=session) for role, text in turns]
-    )
+    items = [CaptureInput(text, namespace=namespace, role=role, session=session) for role, text in turns]
+    outcomes = capture(runtime.store, runtime.embedder, *capturing(runtime), items)
     episodes = [outcome.id for outcome in outcomes]
     consolidate(runtime, namespace=namespace)
     core = RememberInput(

@@ -10,6 +10,7 @@ import pytest
 from support.client import GraphQLClient
 from support.operations import capture_turns, consolidate_over_api, recall_over_api, remember
 
+from hippograph.api.queries import recall_parts
 from hippograph.kernel.filters import MemoryFilters
 from hippograph.kernel.model import Fact
 from hippograph.recall import authorize
@@ -95,11 +96,11 @@ def test_unused_memories_go_stale_then_archived(runtime: Runtime, gql: GraphQLCl
     [episode] = capture_turns(gql, namespace, TEAM[2:3], session="s1")
     request = RecallRequest("weather in Oslo", namespace=namespace, explain=True)
 
-    later = replace(runtime, clock=lambda: runtime.clock() + timedelta(days=90))
+    later = replace(recall_parts(runtime), clock=lambda: runtime.clock() + timedelta(days=90))
     [hit] = recall(later, request).hits
     assert hit.explanation is not None and hit.explanation.state == "stale"  # exp(-90/60) ≈ 0.22
 
-    much_later = replace(runtime, clock=lambda: runtime.clock() + timedelta(days=400))
+    much_later = replace(recall_parts(runtime), clock=lambda: runtime.clock() + timedelta(days=400))
     assert recall(much_later, request).hits == []
     [archived] = recall(much_later, replace(request, include_archived=True)).hits
     assert archived.memory.id == episode and archived.explanation is not None
@@ -165,7 +166,8 @@ def test_fact_hits_carry_their_supporting_episodes(runtime: Runtime, gql: GraphQ
     # Read with the hit, in recall's own transaction: the API has nothing left to look up.
     kinds = MemoryFilters(kinds=tuple(only_facts["kinds"]))
     result = recall(
-        runtime, RecallRequest("Where does Dana live?", namespace=namespace, filters=kinds, count_access=False)
+        recall_parts(runtime),
+        RecallRequest("Where does Dana live?", namespace=namespace, filters=kinds, count_access=False),
     )
     facts = [hit.memory for hit in result.hits if isinstance(hit.memory, Fact)]
     assert facts and all(fact.supporting is not None for fact in facts)

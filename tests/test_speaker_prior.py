@@ -9,6 +9,7 @@ from dataclasses import replace
 from support.client import GraphQLClient
 from support.operations import capture_turns
 
+from hippograph.api.queries import recall_parts
 from hippograph.recall.request import Channel, RecallRequest
 from hippograph.recall.service import recall
 from hippograph.runtime import Runtime
@@ -22,7 +23,8 @@ TURNS = [
 
 
 def ranked(runtime: Runtime, namespace: str, query: str, factor: float) -> list[str]:
-    prior = replace(runtime, settings=runtime.settings.with_overrides(named_speaker_factor=factor))
+    parts = recall_parts(runtime)
+    prior = replace(parts, settings=replace(parts.settings, named_speaker_factor=factor))
     request = RecallRequest(query, namespace, 3, channels=frozenset({Channel.KEYWORD}), count_access=False)
     return [hit.memory.id for hit in recall(prior, request).hits]
 

@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.capturing import capturing
 from support.client import GraphQLClient
 from support.own_store import store_of_its_own
 from support.processes import REPO, eventually, free_port, serve_process
 
+from hippograph.api.queries import recall_parts
 from hippograph.capture.reembed import reembed_pending
 from hippograph.capture.service import capture
 from hippograph.embedding import Vector
@@ -53,15 +55,15 @@ def test_the_embedded_engine_runs_with_the_configured_jvm_options(runtime: Runti
 
 
 def test_a_failing_embedder_loses_nothing(runtime: Runtime, gql: GraphQLClient, namespace: str) -> None:
-    broken = replace(runtime, embedder=BrokenEmbedder())
-    [outcome] = capture(broken, [CaptureInput("The staging cluster runs on Hetzner.", namespace=namespace)])
+    item = CaptureInput("The staging cluster runs on Hetzner.", namespace=namespace)
+    [outcome] = capture(runtime.store, BrokenEmbedder(), *capturing(runtime), [item])
     stored = gql.data("memory", id=outcome.id, namespace=namespace)["memory"]
     assert stored["embedded"] is False
 
     keyword = gql.data("recall", input={"namespace": namespace, "query": "staging cluster"})["recall"]
     assert [h["memory"]["id"] for h in keyword["hits"]] == [outcome.id]
 
-    while reembed_pending(runtime):
+    while reembed_pending(runtime.store, runtime.embedder):
         pass
     assert gql.data("memory", id=outcome.id, namespace=namespace)["memory"]["embedded"] is True
     vector = gql.data(
@@ -73,8 +75,9 @@ def test_a_failing_embedder_loses_nothing(runtime: Runtime, gql: GraphQLClient, 
 def test_a_failing_channel_degrades_instead_of_failing(runtime: Runtime, gql: GraphQLClient, namespace: str) -> None:
     # The vector and context channels need the embedder for the query; with it broken, keyword
     # still answers.
-    [outcome] = capture(runtime, [CaptureInput("Invoices are archived for ten years.", namespace=namespace)])
-    broken = replace(runtime, embedder=BrokenEmbedder())
+    item = CaptureInput("Invoices are archived for ten years.", namespace=namespace)
+    [outcome] = capture(runtime.store, runtime.embedder, *capturing(runtime), [item])
+    broken = replace(recall_parts(runtime), embedder=BrokenEmbedder())
     result = recall(broken, RecallRequest("invoices archived", namespace=namespace))
     assert [hit.memory.id for hit in result.hits] == [outcome.id]
     assert [d.channel.value for d in result.degraded] == ["vector", "context"]

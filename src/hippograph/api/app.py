@@ -274,7 +274,11 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
         tasks = [
             asyncio.create_task(_every(access.key_refresh_s, "key refresh", gate.refresh)),
             # Episodes stored while the embedder failed get their vectors once it works again.
-            asyncio.create_task(_every(settings.server.reembed_interval_s, "re-embedding", reembed_pending, runtime)),
+            asyncio.create_task(
+                _every(
+                    settings.server.reembed_interval_s, "re-embedding", reembed_pending, runtime.store, runtime.embedder
+                )
+            ),
         ]
         if settings.consolidation.interval_s > 0:
             tasks.append(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import graphene
@@ -34,6 +35,7 @@ from hippograph.consolidation.worker import consolidate
 from hippograph.graph.curation import add_alias, merge_entities
 from hippograph.kernel.config import LifecycleSettings, Limits
 from hippograph.kernel.errors import bad_input
+from hippograph.kernel.model import CaptureInput as CaptureItem
 from hippograph.kernel.model import CaptureOutcome
 from hippograph.lifecycle.erase import erase
 from hippograph.lifecycle.forget import ForgetMode, forget, recover
@@ -55,6 +57,16 @@ def _memory_change(description: str) -> graphene.Field:
         reason=graphene.String(),
         description=description,
     )
+
+
+async def _capture(
+    info: graphene.ResolveInfo, items: Sequence[CaptureItem], *, refuse_items: bool = False
+) -> list[CaptureOutcome]:
+    runtime = info.context["runtime"]
+    settings = runtime.settings
+    parts = (runtime.store, runtime.embedder, runtime.clock, settings.limits, settings.dedup)
+    turns = settings.consolidation.context_turns
+    return await call(capture, *parts, turns, items, actor(info), refuse_items=refuse_items)
 
 
 class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMutation, graphene.ObjectType):
@@ -303,7 +315,7 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
     @staticmethod
     async def resolve_capture(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> CaptureOutcome:
         item = to_capture(input, tenant(info, input.get("namespace")))
-        outcomes = await call(capture, info.context["runtime"], [item], actor(info))
+        outcomes = await _capture(info, [item])
         return outcomes[0]
 
     @staticmethod
@@ -313,7 +325,7 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
         # Every input's namespace is checked before any is written: a foreign one refuses the whole
         # batch. An item that is bad in itself is REFUSED alone, and the others are stored.
         items = [to_capture(item, tenant(info, item.get("namespace"))) for item in inputs]
-        return await call(capture, info.context["runtime"], items, actor(info), refuse_items=True)
+        return await _capture(info, items, refuse_items=True)
 
     @staticmethod
     async def resolve_capture_messages(
@@ -325,4 +337,4 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
         namespace: str | None = None,
     ) -> list[CaptureOutcome]:
         items = message_captures(to_messages(messages), tenant(info, namespace), session, agent)
-        return await call(capture, info.context["runtime"], items, actor(info))
+        return await _capture(info, items)

@@ -31,7 +31,25 @@ from hippograph.graph.entities import MAX_DEPTH, get_entity, list_entities, neig
 from hippograph.kernel.errors import bad_input
 from hippograph.lifecycle.reads import get_memory, list_namespaces, page_memories, read_history, session_episodes
 from hippograph.lifecycle.stats import stats
+from hippograph.recall.parts import RecallParts
 from hippograph.recall.service import recall
+from hippograph.runtime import Runtime
+
+
+def recall_parts(runtime: Runtime) -> RecallParts:
+    """What a recall uses of the running service."""
+    settings = runtime.settings
+    return RecallParts(
+        store=runtime.store,
+        embedder=runtime.embedder,
+        extractor=runtime.extractor,
+        access=runtime.access,
+        clock=runtime.clock,
+        query_threads=runtime.query_threads,
+        settings=settings.recall,
+        limits=settings.limits,
+        relations=settings.relations,
+    )
 
 
 class Query(ConflictQuery, ConceptQuery, ProcedureQuery, PromotionQuery, SummaryQuery, graphene.ObjectType):
@@ -82,7 +100,8 @@ class Query(ConflictQuery, ConceptQuery, ProcedureQuery, PromotionQuery, Summary
 
     @staticmethod
     async def resolve_recall(root: Any, info: graphene.ResolveInfo, input: dict[str, Any]) -> Any:
-        return await call(recall, info.context["runtime"], to_recall(input, tenant(info, input.get("namespace"))))
+        request = to_recall(input, tenant(info, input.get("namespace")))
+        return await call(recall, recall_parts(info.context["runtime"]), request)
 
     @staticmethod
     async def resolve_memory(root: Any, info: graphene.ResolveInfo, id: str, namespace: str | None = None) -> Any:

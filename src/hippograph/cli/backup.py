@@ -106,7 +106,8 @@ def _capture(settings: Settings, path: Path) -> int:
     from tqdm import tqdm
 
     from hippograph.capture.jsonl import read_captures
-    from hippograph.capture.service import capture, check_capture
+    from hippograph.capture.prepare import check_capture
+    from hippograph.capture.service import capture
     from hippograph.kernel.errors import bad_input
     from hippograph.kernel.model import CaptureStatus
     from hippograph.runtime import open_runtime
@@ -124,19 +125,20 @@ def _capture(settings: Settings, path: Path) -> int:
         raise bad_input(f"{path} holds no captures; nothing was imported")
     runtime = open_runtime(settings)
     batch_size = settings.limits.max_batch
+    parts = (runtime.store, runtime.embedder, runtime.clock, settings.limits, settings.dedup)
     statuses: Counter[CaptureStatus] = Counter()
     try:
         now = runtime.clock()
         for number, item in lines:
             try:
-                check_capture(runtime, item, now)
+                check_capture(settings.limits, item, now)
             except HippographError as error:
                 raise bad_input(f"line {number}: {error.message}; nothing was imported", line=number) from error
         with tqdm(total=len(lines), unit="episode", disable=not sys.stderr.isatty()) as bar:
             for start in range(0, len(lines), batch_size):
                 batch = [item for _, item in lines[start : start + batch_size]]
                 try:
-                    outcomes = capture(runtime, batch)
+                    outcomes = capture(*parts, settings.consolidation.context_turns, batch)
                 except HippographError as error:
                     raise HippographError(
                         error.code,

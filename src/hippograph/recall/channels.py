@@ -1,24 +1,27 @@
 """Recall's channels for one request: keyword, hint, vector, context and graph, each returning ids and
 scores only (nothing is read before authorization). A failing channel degrades recall instead of
-failing it."""
+failing it. Which channels run, what each searches and what the graph channel asks are decided on
+plain data (plan_channels, keyword_searches, hint_searches, graph_query)."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import partial
 
-from hippograph.kernel.config import ActivationParams
+from hippograph.kernel.config import ActivationParams, RecallSettings, RelationStrength
 from hippograph.kernel.lucene import fulltext_query
 from hippograph.kernel.text.stems import stems
 from hippograph.kernel.timing import Stopwatch
 from hippograph.recall.fusion import Ranked, reciprocal_rank_fusion
 from hippograph.recall.graph import GraphQuery, QuerySeeds, graph_channel, query_seeds
 from hippograph.recall.modes import ModePreset
+from hippograph.recall.parts import RecallParts
 from hippograph.recall.request import Channel, Degradation, RecallRequest
-from hippograph.runtime import Runtime
+from hippograph.store import Store
 from hippograph.store.rows import FULLTEXT_SEARCH
 from hippograph.store.search import scoped_query
 from hippograph.store.vectors import CONTEXTS, KINDS, VectorQuery, vector_channels
@@ -27,19 +30,51 @@ log = logging.getLogger(__name__)
 
 MIN_COSINE = 0.3
 
+# A full-text search: an index's name and its query.
+Search = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class ChannelPlan:
+    """Which of a request's channels run, as the server's settings allow."""
+
+    keyword: bool
+    hint: bool
+    searched: tuple[Channel, ...]  # vector and context: one search against the query's embedding
+    graph: bool
+    # The names the query spells: the graph channel's seeds, and the speaker prior's evidence.
+    reads_names: bool
+
+
+def plan_channels(wanted: frozenset[Channel], settings: RecallSettings) -> ChannelPlan:
+    return ChannelPlan(
+        keyword=Channel.KEYWORD in wanted,
+        hint=Channel.HINT in wanted and settings.hint_channel,
+        searched=tuple(
+            channel
+            for channel, on in ((Channel.VECTOR, True), (Channel.CONTEXT, settings.context_channel))
+            if on and channel in wanted
+        ),
+        graph=Channel.GRAPH in wanted,
+        # The speaker prior reads the names the query spells even when the graph channel is off.
+        reads_names=Channel.GRAPH in wanted or settings.named_speaker_factor < 1,
+    )
+
 
 def run_channels(
-    runtime: Runtime, request: RecallRequest, preset: ModePreset, fetch: int, now: datetime, watch: Stopwatch
+    parts: RecallParts, request: RecallRequest, preset: ModePreset, fetch: int, now: datetime, watch: Stopwatch
 ) -> tuple[dict[Channel, list[Ranked]], list[Degradation], tuple[str, ...]]:
     """Each requested channel's ranking, and the names the query spells when the graph channel or
     the speaker prior read them; a channel that fails is reported, not raised."""
     rankings: dict[Channel, list[Ranked]] = {}
     degraded: list[Degradation] = []
-    pool = runtime.query_threads
-    wanted = request.channels
-    # The speaker prior reads the names the query spells even when the graph channel is off.
-    reads_names = Channel.GRAPH in wanted or runtime.settings.recall.named_speaker_factor < 1
-    named = pool.submit(query_seeds, runtime, request.namespace, request.query) if reads_names else None
+    pool, store, settings = parts.query_threads, parts.store, parts.settings
+    plan = plan_channels(request.channels, settings)
+    named = (
+        pool.submit(query_seeds, store, parts.embedder, parts.extractor, request.namespace, request.query)
+        if plan.reads_names
+        else None
+    )
 
     def attempt(channel: Channel, run: Callable[[], list[Ranked]]) -> list[Ranked] | Degradation:
         with watch.stage(channel.value):
@@ -52,39 +87,30 @@ def run_channels(
     # The vector and context channels rank the namespace against the query's embedding in one
     # pass (store/vectors.py): in a pool thread, which first embeds the query, while this thread
     # runs the keyword channel. A failure (of the embedding too) degrades both.
-    searched = [
-        channel
-        for channel, on in ((Channel.VECTOR, True), (Channel.CONTEXT, runtime.settings.recall.context_channel))
-        if on and channel in wanted
-    ]
+    searched = plan.searched
 
     def embed_then_vectors() -> dict[Channel, list[Ranked] | Degradation]:
         try:
             with watch.stage("embed_query"):
-                embedding = runtime.embedder.embed_query(request.query)
+                embedding = parts.embedder.embed_query(request.query)
             kinds = {Channel.VECTOR: KINDS, Channel.CONTEXT: (CONTEXTS,)}
             queries = [VectorQuery(request.namespace, embedding, fetch, MIN_COSINE, kinds[c]) for c in searched]
             with watch.stage(searched[0].value):
-                return dict(zip(searched, vector_channels(runtime.store, queries), strict=True))
+                return dict(zip(searched, vector_channels(store, queries), strict=True))
         except Exception as error:  # a channel may fail; recall must still answer
             log.warning("recall channels %s failed", ", ".join(searched), exc_info=True)
             return {channel: Degradation(channel, f"failed: {type(error).__name__}") for channel in searched}
 
     def graph() -> list[Ranked]:
         assert named is not None
-        text_hits = reciprocal_rank_fusion(rankings, k=runtime.settings.recall.rrf_k, supporting=supporting(runtime))[
-            : runtime.settings.recall.graph.text_hits
-        ]
-        query = GraphQuery(
-            request.namespace,
-            as_of=request.as_of or now,
-            known_at=request.known_at or now,
-            limit=fetch,
-            options=runtime.settings.recall.graph,
-            activation=_activation(runtime, preset),
-            strength=runtime.settings.relations,
-        )
-        return graph_channel(runtime, query, named.result(), [hit.id for hit in text_hits])
+        fused = reciprocal_rank_fusion(rankings, k=settings.rrf_k, supporting=supporting(settings))
+        text_hits = [hit.id for hit in fused[: settings.graph.text_hits]]
+        query = graph_query(request, now, fetch, preset, settings, parts.relations)
+        return graph_channel(store, query, named.result(), text_hits)
+
+    def fulltext(searches: Callable[[], list[Search]]) -> Callable[[], list[Ranked]]:
+        # The searches are made inside the channel's attempt: they are part of its work.
+        return lambda: _fulltext(store, request.namespace, fetch, searches())
 
     def keep(channel: Channel, result: list[Ranked] | Degradation) -> None:
         if isinstance(result, Degradation):
@@ -95,16 +121,17 @@ def run_channels(
     # The text channels run beside each other: ONNX Runtime and the store's engine release the
     # GIL. The graph channel comes last: it starts from their hits too.
     vectors = pool.submit(embed_then_vectors) if searched else None
-    if Channel.KEYWORD in wanted:
-        keep(Channel.KEYWORD, attempt(Channel.KEYWORD, lambda: _keyword(runtime, request, fetch)))
-    if Channel.HINT in wanted and runtime.settings.recall.hint_channel:
-        keep(Channel.HINT, attempt(Channel.HINT, lambda: _hint(runtime, request, fetch)))
+    if plan.keyword:
+        searches = partial(keyword_searches, request.namespace, request.query, settings.keyword_stems)
+        keep(Channel.KEYWORD, attempt(Channel.KEYWORD, fulltext(searches)))
+    if plan.hint:
+        keep(Channel.HINT, attempt(Channel.HINT, fulltext(partial(hint_searches, request.namespace, request.query))))
     # Kept in the channels' order whichever finished first: fusion breaks ties by it.
     for channel, result in (vectors.result() if vectors is not None else {}).items():
         keep(channel, result)
-    if Channel.GRAPH in wanted:
+    if plan.graph:
         keep(Channel.GRAPH, attempt(Channel.GRAPH, graph))
-    return rankings, degraded, _names(named, reported=Channel.GRAPH in request.channels)
+    return rankings, degraded, _names(named, reported=plan.graph)
 
 
 def _names(named: Future[QuerySeeds] | None, reported: bool) -> tuple[str, ...]:
@@ -120,43 +147,62 @@ def _names(named: Future[QuerySeeds] | None, reported: bool) -> tuple[str, ...]:
         return ()
 
 
-def supporting(runtime: Runtime) -> dict[Channel, int]:
+def supporting(settings: RecallSettings) -> dict[Channel, int]:
     """The channels that add to the others' hits, with how many places lower a hit only they found
     counts (recall/fusion.py)."""
-    return {Channel.HINT: runtime.settings.recall.hint_only_offset}
+    return {Channel.HINT: settings.hint_only_offset}
 
 
-def _activation(runtime: Runtime, preset: ModePreset) -> ActivationParams:
-    configured = runtime.settings.recall.activation
+def activation(configured: ActivationParams, preset: ModePreset) -> ActivationParams:
     # A mode may look further than configured, never less far.
     return replace(configured, depth=max(configured.depth, preset.activation_depth))
 
 
-def _keyword(runtime: Runtime, request: RecallRequest, fetch: int) -> list[Ranked]:
-    terms = fulltext_query(request.query)
+def graph_query(
+    request: RecallRequest,
+    now: datetime,
+    fetch: int,
+    preset: ModePreset,
+    settings: RecallSettings,
+    relations: RelationStrength,
+) -> GraphQuery:
+    """What the graph channel asks: the request's times (now when it gives none), and the walk the
+    settings and the mode configure."""
+    return GraphQuery(
+        request.namespace,
+        as_of=request.as_of or now,
+        known_at=request.known_at or now,
+        limit=fetch,
+        options=settings.graph,
+        activation=activation(settings.activation, preset),
+        strength=relations,
+    )
+
+
+def keyword_searches(namespace: str, query: str, by_stems: bool) -> list[Search]:
+    """Episodes by their words' stems (capture writes them) or their words as written, and facts by
+    their statements' words; none for a query with no searchable word."""
+    terms = fulltext_query(query)
     if terms is None:
         return []
-    plain = scoped_query(request.namespace, terms)
-    # Episodes by their words' stems (capture writes them), facts by their statements' words.
-    episodes = (
-        ("episode_stems", scoped_query(request.namespace, stems(terms)))
-        if runtime.settings.recall.keyword_stems
-        else ("episode_search", plain)
-    )
-    return _fulltext(runtime, request, fetch, [episodes, ("fact_search", plain)])
+    plain = scoped_query(namespace, terms)
+    episodes = ("episode_stems", scoped_query(namespace, stems(terms))) if by_stems else ("episode_search", plain)
+    return [episodes, ("fact_search", plain)]
 
 
-def _hint(runtime: Runtime, request: RecallRequest, fetch: int) -> list[Ranked]:
+def hint_searches(namespace: str, query: str) -> list[Search]:
     """Episodes by their hints (extraction/hints.py), which are stems: the question's words
     stemmed alike."""
-    terms = fulltext_query(request.query)
+    terms = fulltext_query(query)
     if terms is None:
         return []
-    return _fulltext(runtime, request, fetch, [("episode_hints", scoped_query(request.namespace, stems(terms)))])
+    return [("episode_hints", scoped_query(namespace, stems(terms)))]
 
 
-def _fulltext(runtime: Runtime, request: RecallRequest, fetch: int, searches: list[tuple[str, str]]) -> list[Ranked]:
+def _fulltext(store: Store, namespace: str, fetch: int, searches: list[Search]) -> list[Ranked]:
     """The best ``fetch`` hits of full-text searches, each an index and a query, in one statement."""
-    listed = [{"index": runtime.store.index(index), "query": query} for index, query in searches]
-    rows = runtime.store.read_listed(FULLTEXT_SEARCH, searches=listed, namespace=request.namespace, limit=fetch)
+    if not searches:
+        return []
+    listed = [{"index": store.index(index), "query": query} for index, query in searches]
+    rows = store.read_listed(FULLTEXT_SEARCH, searches=listed, namespace=namespace, limit=fetch)
     return [Ranked(row["id"], row["score"], row["label"]) for row in rows]

@@ -17,14 +17,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from hippograph.embedding import Embedder
+from hippograph.extraction.lazy import TextExtractor
 from hippograph.kernel.config import ActivationParams, GraphSettings, RelationStrength
 from hippograph.kernel.strength import strength
 from hippograph.recall.activation import idf
 from hippograph.recall.fusion import Ranked
 from hippograph.recall.ppr import Subgraph, personalized_pagerank, spreading_activation
 from hippograph.resolution.resolve import name_ref, resolve_names
-from hippograph.runtime import Runtime
-from hippograph.store import Transaction
+from hippograph.store import Store, Transaction
 from hippograph.store.rows import GRAPH_NEXT_EPISODES, GRAPH_WALK, SeedNode
 
 PPR = "ppr"
@@ -62,24 +63,22 @@ class QuerySeeds:
     names: tuple[str, ...] = ()
 
 
-def query_seeds(runtime: Runtime, namespace: str, query: str) -> QuerySeeds:
-    mentions = runtime.extractor.names(query)
+def query_seeds(store: Store, embedder: Embedder, extractor: TextExtractor, namespace: str, query: str) -> QuerySeeds:
+    mentions = extractor.names(query)
     entities: set[str] = set()
     if mentions:
-        resolved = resolve_names(
-            runtime.store, runtime.embedder, namespace, [name_ref(m) for m in mentions], by_embedding=False
-        )
+        resolved = resolve_names(store, embedder, namespace, [name_ref(m) for m in mentions], by_embedding=False)
         entities = {r.entity_id for r in resolved.values() if r.entity_id is not None}
     return QuerySeeds(
         tuple(sorted(entities)),
-        tuple(runtime.extractor.concept_keys(query)),
+        tuple(extractor.concept_keys(query)),
         names=tuple(mention.text for mention in mentions),
     )
 
 
-def graph_channel(runtime: Runtime, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:
+def graph_channel(store: Store, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:
     """Memory ids with graph scores, best first."""
-    return runtime.store.read_in(lambda tx: _rank(tx, request, seeds, text_hits))
+    return store.read_in(lambda tx: _rank(tx, request, seeds, text_hits))
 
 
 def _rank(tx: Transaction, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:

@@ -8,6 +8,7 @@ authorize.py, scoring.py, hydrate.py, bundle.py.
 from __future__ import annotations
 
 from hippograph.kernel import metrics
+from hippograph.kernel.config import Limits
 from hippograph.kernel.errors import bad_input
 from hippograph.kernel.filters import validate_filters
 from hippograph.kernel.model import Memory
@@ -19,10 +20,10 @@ from hippograph.recall.channels import run_channels, supporting
 from hippograph.recall.fusion import reciprocal_rank_fusion
 from hippograph.recall.hydrate import hydrate_with_core
 from hippograph.recall.modes import PRESETS
+from hippograph.recall.parts import RecallParts
 from hippograph.recall.request import RecallHit, RecallRequest, RecallResult
 from hippograph.recall.scoring import Scored, Window, asks_about_past, named_speaker, replacements, score
 from hippograph.recall.window import request_window
-from hippograph.runtime import Runtime
 from hippograph.store import Transaction
 
 # Channels over-fetch so that fusion and filters have enough to work with: twice the limit, at
@@ -33,19 +34,20 @@ MIN_FETCH = 30
 FETCH_FACTOR = 2
 
 
-def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
-    _validate(runtime, request)
+def recall(parts: RecallParts, request: RecallRequest) -> RecallResult:
+    validate_recall(parts.limits, request)
+    settings = parts.settings
     watch = Stopwatch()
     preset = PRESETS[request.mode]
-    fetch = max(MIN_FETCH, FETCH_FACTOR * request.limit)
-    now = runtime.clock()
+    fetch = fetch_size(request.limit)
+    now = parts.clock()
     # The question's own time words are read (a spaCy pass) while the channels run.
-    in_window = runtime.query_threads.submit(request_window, runtime, request, now)
-    rankings, degraded, names = run_channels(runtime, request, preset, fetch, now, watch)
+    in_window = parts.query_threads.submit(request_window, parts.extractor.time_of, settings.time_window, request, now)
+    rankings, degraded, names = run_channels(parts, request, preset, fetch, now, watch)
 
     with watch.stage("fuse"):
         fused = reciprocal_rank_fusion(
-            rankings, k=runtime.settings.recall.rrf_k, weights=preset.weights, supporting=supporting(runtime)
+            rankings, k=settings.rrf_k, weights=preset.weights, supporting=supporting(settings)
         )
 
     past = asks_about_past(request, now)
@@ -65,15 +67,15 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
                 now=now,
                 limit=request.limit,
                 include_archived=request.include_archived,
-                speaker=named_speaker(names, visible.candidates, runtime.settings.recall.named_speaker_factor),
-                current_first=runtime.settings.recall.current_first and not past,
+                speaker=named_speaker(names, visible.candidates, settings.named_speaker_factor),
+                current_first=settings.current_first and not past,
                 window=window,
             )
         with inner.stage("hydrate"):
             core_ids, memories = hydrate_with_core(tx, request.namespace, scored, visible)
         return scored, core_ids, memories, replacements(scored, visible.candidates), inner.timings
 
-    scored, core_ids, memories, replaced, read_timings = runtime.store.read_in(read)
+    scored, core_ids, memories, replaced, read_timings = parts.store.read_in(read)
     watch.timings += read_timings
     hits = [
         RecallHit(memories[s.id], s.score, s.channels, s.explanation if request.explain else None)
@@ -82,15 +84,21 @@ def recall(runtime: Runtime, request: RecallRequest) -> RecallResult:
     ]
     core = [memories[i] for i in core_ids if i in memories]
     if request.count_access:
-        runtime.access.record(request.namespace, [hit.memory.id for hit in hits], runtime.clock())
+        parts.access.record(request.namespace, [hit.memory.id for hit in hits], parts.clock())
     with watch.stage("render"):
         context = render_bundle(hits, core, [c.value for c in rankings], degraded, replaced)
     metrics.recall_stages(watch.timings)
     return RecallResult(hits, context, watch.timings, degraded, request)
 
 
-def _validate(runtime: Runtime, request: RecallRequest) -> None:
-    limits = runtime.settings.limits
+def fetch_size(limit: int) -> int:
+    """How many hits each channel fetches for a request of ``limit`` hits."""
+    return max(MIN_FETCH, FETCH_FACTOR * limit)
+
+
+def validate_recall(limits: Limits, request: RecallRequest) -> None:
+    """Refuse a request with no namespace, query or channel, a query or limit out of bounds, bad
+    filters, or a window that ends before it starts."""
     validate_namespace(request.namespace)
     if not request.query.strip():
         raise bad_input("query is empty", field="query")

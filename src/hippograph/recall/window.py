@@ -12,11 +12,11 @@ questions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from hippograph.extraction.model import When
 from hippograph.recall.request import RecallRequest, TimeWindow, WindowUse
-from hippograph.runtime import Runtime
 
 WINDOW_BOOST = 2.0
 
@@ -24,15 +24,18 @@ WINDOW_BOOST = 2.0
 Span = tuple[datetime, datetime | None]
 
 
-def request_window(runtime: Runtime, request: RecallRequest, now: datetime) -> tuple[TimeWindow | None, WindowUse]:
-    """The request's window and what it does: none when the use is OFF, or when neither the
-    caller nor the question names one."""
-    use = request.window or WindowUse(runtime.settings.recall.time_window)
+def request_window(
+    time_of: Callable[[str, datetime], When | None], configured: str, request: RecallRequest, now: datetime
+) -> tuple[TimeWindow | None, WindowUse]:
+    """The request's window and what it does (the request's use, else the ``configured`` one):
+    none when the use is OFF, or when neither the caller nor the question names one. ``time_of``
+    reads the question's time words (a spaCy pass), and only when the caller gives no window."""
+    use = request.window or WindowUse(configured)
     if use is WindowUse.OFF:
         return None, use
     if request.during is not None:
         return request.during, use
-    said = runtime.extractor.time_of(request.query, request.reference_time or now)
+    said = time_of(request.query, request.reference_time or now)
     if said is None or (said.start is None and said.end is None):
         return None, use
     return TimeWindow(said.start, said.end), use
