@@ -80,7 +80,7 @@ def test_a_category_is_refined_from_general_and_never_changed_back_or_sideways(
         run_test_statement(
             runtime.settings, "set_episode_category", id=memory_id, namespace=namespace, category=category
         )
-    assert requeue(runtime, namespace) == len(TURNS)
+    assert requeue(runtime.store, namespace) == len(TURNS)
     consolidate(runtime, namespace=namespace)
     memories = _memories(gql, namespace)
     assert memories[technical]["category"] == "technical"  # general refined

@@ -10,6 +10,7 @@ from support.census import census, relationship_census
 from support.client import GraphQLClient
 from support.failing import BrokenExtractor
 from support.operations import capture_turns, consolidate_over_api, entity_id
+from support.worker import worker_parts
 
 from hippograph.consolidation.leases import lease
 from hippograph.consolidation.worker import consolidate, consolidate_leased, requeue
@@ -89,7 +90,7 @@ def test_consolidating_again_changes_no_count(gql: GraphQLClient, namespace: str
     edges = relationship_census(runtime, namespace)
 
     assert consolidate_over_api(gql, namespace)["processed"] == 0
-    assert requeue(runtime, namespace) == len(STORY)
+    assert requeue(runtime.store, namespace) == len(STORY)
     assert consolidate(runtime, namespace=namespace).processed == len(STORY)
     assert census(runtime, namespace) == nodes
     assert relationship_census(runtime, namespace) == edges
@@ -140,10 +141,10 @@ def test_a_lost_lease_commits_nothing(gql: GraphQLClient, namespace: str, runtim
     capture_story(gql, namespace)
     leased, _ = lease(runtime.store, namespace, 1, "worker-a", runtime.clock(), 3600)
     assert len(leased) == 1
-    assert consolidate_leased(runtime, leased, "worker-b") == (0, 0)
+    assert consolidate_leased(*worker_parts(runtime), leased, "worker-b") == (0, 0)
     assert gql.data("status", namespace=namespace)["status"]["leased"] == 1
-    assert consolidate_leased(runtime, leased, "worker-a") == (1, 0)
-    assert consolidate_leased(runtime, leased, "worker-a") == (0, 0)
+    assert consolidate_leased(*worker_parts(runtime), leased, "worker-a") == (1, 0)
+    assert consolidate_leased(*worker_parts(runtime), leased, "worker-a") == (0, 0)
 
 
 def test_a_later_negation_ends_the_relation_and_a_same_time_one_contradicts(gql: GraphQLClient, namespace: str) -> None:

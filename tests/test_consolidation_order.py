@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from support.client import GraphQLClient
 from support.operations import capture_turns
+from support.worker import worker_parts
 
 from hippograph.consolidation.canonical import differences, dump
 from hippograph.consolidation.leases import lease
@@ -43,7 +44,7 @@ def consolidate_in_batches(runtime: Runtime, namespace: str, size: int, order: B
     leased, _ = lease(runtime.store, namespace, 1000, "order-test", runtime.clock(), 3600)
     batches = order([leased[start : start + size] for start in range(0, len(leased), size)])
     for batch in batches:
-        assert consolidate_leased(runtime, batch, "order-test") == (len(batch), 0)
+        assert consolidate_leased(*worker_parts(runtime), batch, "order-test") == (len(batch), 0)
 
 
 def shuffled(batches: list[list[dict]]) -> list[list[dict]]:

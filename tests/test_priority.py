@@ -206,7 +206,7 @@ def test_background_consolidation_pauses_while_a_request_is_in_flight_and_resume
         states = {row["state"]: row["count"] for row in runtime.store.read("consolidation_census", namespace=namespace)}
         assert states == {"raw": 3}
     assert draining.result(timeout=120) == (3, 0)
-    assert remaining(runtime, namespace) == 0
+    assert remaining(runtime.store, namespace) == 0
 
 
 def test_background_consolidation_pauses_for_a_bounded_time_under_a_load_that_never_stops(
@@ -216,7 +216,7 @@ def test_background_consolidation_pauses_for_a_bounded_time_under_a_load_that_ne
     with runtime.requests.request():
         assert drain(runtime, namespace=namespace, yield_s=0.2) == (3, 0)
         assert runtime.requests.in_flight == 1
-    assert remaining(runtime, namespace) == 0
+    assert remaining(runtime.store, namespace) == 0
 
 
 def test_consolidation_worker_processes_run_at_a_lower_os_priority(runtime: Runtime) -> None:

@@ -104,7 +104,7 @@ def test_relative_dates_set_valid_time_with_precision(gql: GraphQLClient, namesp
     )
 
     before = (gql.data("timeline", namespace=namespace, entityId=caroline)["timeline"], facts)
-    assert requeue(runtime, namespace) == len(STORY)
+    assert requeue(runtime.store, namespace) == len(STORY)
     assert consolidate(runtime, namespace=namespace).processed == len(STORY)
     after = (
         gql.data("timeline", namespace=namespace, entityId=caroline)["timeline"],

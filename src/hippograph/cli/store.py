@@ -69,7 +69,7 @@ def _consolidate(settings: Settings, args: argparse.Namespace) -> int:
             if namespace is None:
                 print("--again needs --namespace", file=sys.stderr)
                 return 2
-            print(f"requeued {requeue(runtime, namespace)} episodes", flush=True)
+            print(f"requeued {requeue(runtime.store, namespace)} episodes", flush=True)
         report = consolidate(runtime, namespace=namespace, limit=limit, progress=True)
     finally:
         runtime.close()
