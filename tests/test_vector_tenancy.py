@@ -225,14 +225,28 @@ def test_the_scope_counts_the_namespace_and_the_store(runtime: Runtime, mixed: M
 def test_a_label_whose_index_the_server_would_rebuild_is_scored_exactly() -> None:
     limit = 30
     # Most of the store is the namespace's: by its share alone, both indexes are searched.
-    small_store = {"episodes": 900, "store_episodes": 950, "store_facts": 400}
-    assert exact_kinds(small_store, limit, NEO4J.vector_rebuilt_below) == frozenset()
-    assert exact_kinds(small_store, limit, ARCADEDB.vector_rebuilt_below) == frozenset(KINDS)
+    large_share = {"episodes": 2500, "store_episodes": 2600, "store_facts": 1200}
+    assert exact_kinds(large_share, limit, NEO4J) == frozenset()
     few_facts = {"episodes": 2000, "store_episodes": 2500, "store_facts": 600}
-    assert exact_kinds(few_facts, limit, ARCADEDB.vector_rebuilt_below) == frozenset({FACTS})
+    assert exact_kinds(few_facts, limit, ARCADEDB) == frozenset({FACTS})
     large_store = {"episodes": 2000, "store_episodes": 2500, "store_facts": 1500}
-    assert exact_kinds(large_store, limit, ARCADEDB.vector_rebuilt_below) == frozenset()
+    assert exact_kinds(large_store, limit, ARCADEDB) == frozenset()
     # A small share of a large store is scored exactly on either server.
     tenant = {"episodes": 100, "store_episodes": 100_000, "store_facts": 60_000}
-    for rebuilt_below in (NEO4J.vector_rebuilt_below, ARCADEDB.vector_rebuilt_below):
-        assert exact_kinds(tenant, limit, rebuilt_below) == frozenset(KINDS)
+    for dialect in (NEO4J, ARCADEDB):
+        assert exact_kinds(tenant, limit, dialect) == frozenset(KINDS)
+
+
+def test_a_namespace_cheaper_to_score_than_one_index_search_is_scored_exactly() -> None:
+    limit = 30
+    # The namespace is nearly the whole store: by the read count alone, the indexes win.
+    small_store = {"episodes": 900, "store_episodes": 950, "store_facts": 400}
+    assert 900**2 > limit * 950
+    assert NEO4J.vector_exact_up_to >= 900 > ARCADEDB.vector_exact_up_to
+    assert exact_kinds(small_store, limit, NEO4J) == frozenset(KINDS)
+    assert exact_kinds(small_store, limit, ARCADEDB) == frozenset(KINDS)  # its indexes would be rebuilt
+    grown = {"episodes": 900, "store_episodes": 950, "store_facts": 1400}
+    assert exact_kinds(grown, limit, ARCADEDB) == frozenset({EPISODES})
+    assert exact_kinds(grown, limit, NEO4J) == frozenset(KINDS)
+    beyond = {"episodes": NEO4J.vector_exact_up_to + 1, "store_episodes": 5000, "store_facts": 3000}
+    assert exact_kinds(beyond, limit, NEO4J) == frozenset()

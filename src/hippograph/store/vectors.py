@@ -19,7 +19,10 @@ may be theirs. So the channel answers one of two ways, whichever reads fewer mem
 Exact when ``namespace² ≤ limit × store`` (episodes, from the counts the store keeps: one read),
 so either way a recall reads at most about √(limit × store) memories: ~1,700 at a limit of 30 in
 a store of 100,000 episodes. Facts are not counted for this; they grow with their namespace's
-episodes.
+episodes. That weighs a memory read either way alike, which holds for ArcadeDB. A search of one
+of Neo4j's vector indexes costs a large fixed amount whatever it asks for, so there a namespace
+of up to ``Dialect.vector_exact_up_to`` episodes is scored exactly too, however large a share of
+the store it is.
 
 The choice is made for each index apart, and one more thing decides it: an index that the server
 rebuilds whole on the first search after a write (``Dialect.vector_rebuilt_below``: ArcadeDB
@@ -39,6 +42,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
+from hippograph.store.dialect import Dialect
 from hippograph.store.rows import VECTOR_EXACT, VECTOR_SCOPE, VECTOR_SEARCH, VectorScope
 from hippograph.store.store import Store, Transaction
 
@@ -137,8 +141,7 @@ def nearest_each(
         raise ValueError("queries searched together share their namespace, embedding and minimum cosine")
     if scope is None:
         scope = vector_scope(tx, first.namespace)
-    rebuilt_below = store.dialect.vector_rebuilt_below
-    exact = [exact_kinds(scope, q.limit, rebuilt_below, q.kinds) for q in queries]
+    exact = [exact_kinds(scope, q.limit, store.dialect, q.kinds) for q in queries]
     # Widening stops at WIDEN times what a namespace of this share needs when its text is like
     # the others': a namespace with few facts among many like them elsewhere would otherwise
     # read the whole fact index (the counts are of episodes, not facts).
@@ -146,12 +149,14 @@ def nearest_each(
     return _neighbours(store, tx, queries, exact, max_ks)
 
 
-def exact_kinds(scope: VectorScope, limit: int, rebuilt_below: int, kinds: Sequence[Kind] = KINDS) -> frozenset[Kind]:
+def exact_kinds(scope: VectorScope, limit: int, dialect: Dialect, kinds: Sequence[Kind] = KINDS) -> frozenset[Kind]:
     """The kinds to score exactly, given ``vector_scope``'s counts: all when the namespace is a
-    small share of the store, and any whose index the server would rebuild on this search."""
-    if scope["episodes"] ** 2 <= limit * scope["store_episodes"]:
+    small share of the store or no larger than a search of the server's indexes costs, and any
+    whose index the server would rebuild on this search."""
+    episodes = scope["episodes"]
+    if episodes <= dialect.vector_exact_up_to or episodes**2 <= limit * scope["store_episodes"]:
         return frozenset(kinds)
-    return frozenset(kind for kind in kinds if scope[kind.stored] < rebuilt_below)
+    return frozenset(kind for kind in kinds if scope[kind.stored] < dialect.vector_rebuilt_below)
 
 
 def neighbours(
