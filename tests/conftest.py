@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 import uvicorn
+from spacy.language import Language
 from support.asgi import InProcess, Server, in_process
 from support.client import GraphQLClient
 from support.jvm import options_with_class_cache
@@ -20,6 +21,7 @@ from support.processes import free_port
 from hippograph.access import KeyRole, NewKey, create_key
 from hippograph.api.app import create_app
 from hippograph.cli.serve import server_config
+from hippograph.extraction.pipeline import Extractor
 from hippograph.kernel.config import Settings
 from hippograph.runtime import Runtime, open_runtime
 
@@ -65,6 +67,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(tier(item))
     processes = {item.path for item in items if item.get_closest_marker(PROCESS)}
     items.sort(key=lambda item: item.path not in processes)
+
+
+@pytest.fixture(scope="session")
+def extractor() -> Extractor:
+    """The pure tier's extractor, spaCy and the rules, loaded once per worker (a second or more of
+    CPU each time): the tests only read texts with it."""
+    return Extractor()
+
+
+@pytest.fixture(scope="session")
+def nlp(extractor: Extractor) -> Language:
+    """The extractor's pipeline, the model with the dictionary (``load_pipeline``)."""
+    return extractor.nlp
 
 
 @pytest.fixture(scope="session")
