@@ -30,16 +30,23 @@ from hippograph.runtime import Runtime, open_runtime
 KEY_REFRESH_S = 0.5
 
 
+# The suite's JVMs compile with C1 only: each lives for minutes at most, and C2's compiler threads
+# spent more CPU than its faster code saved them (docs/benchmarks.md, `make test-fast`). What the
+# engine does is the same.
+JIT_FOR_TESTS = "-XX:TieredStopAtLevel=1"
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Every embedded engine the run starts (the workers' and the processes' the tests start, which
-    inherit the environment) maps one class cache, made once per checkout. Set here, in the process
-    that starts the workers (or is the only one), before any of them starts a JVM."""
-    cache = getattr(config, "cache", None)  # None under -p no:cacheprovider
-    if hasattr(config, "workerinput") or os.environ.get("NEO4J_URI") or cache is None:
+    inherit the environment) compiles with C1 only and maps one class cache, made once per checkout.
+    Set here, in the process that starts the workers (or is the only one), before any of them starts
+    a JVM."""
+    if hasattr(config, "workerinput") or os.environ.get("NEO4J_URI"):
         return
-    options = options_with_class_cache(Settings.from_env().store.jvm_options, cache.mkdir("jvm-class-cache"))
-    if options is not None:
-        os.environ["HIPPOGRAPH_JVM_OPTIONS"] = options
+    options = f"{Settings.from_env().store.jvm_options} {JIT_FOR_TESTS}"
+    cache = getattr(config, "cache", None)  # None under -p no:cacheprovider
+    cached = None if cache is None else options_with_class_cache(options, cache.mkdir("jvm-class-cache"))
+    os.environ["HIPPOGRAPH_JVM_OPTIONS"] = cached or options
 
 
 # The three tiers (docs/development.md, Tests): `make test-fast` runs the first two.
