@@ -4,6 +4,7 @@ server on a port for the tests that need a socket. Each test works in its own na
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 import time
@@ -79,8 +80,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def extractor() -> Extractor:
     """The pure tier's extractor, spaCy and the rules, loaded once per worker (a second or more of
-    CPU each time): the tests only read texts with it."""
-    return Extractor()
+    CPU each time): the tests only read texts with it. Kept out of Python's cyclic collector, as the
+    runtime keeps its models (runtime.py): it lives as long as the worker, and JPype runs a full
+    collection after each of the JVM's."""
+    extractor = Extractor()
+    gc.collect()
+    gc.freeze()
+    return extractor
 
 
 @pytest.fixture(scope="session")
