@@ -4,6 +4,7 @@ server on a port for the tests that need a socket. Each test works in its own na
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 import time
@@ -12,6 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 import uvicorn
+from spacy.language import Language
 from support.asgi import InProcess, Server, in_process
 from support.client import GraphQLClient
 from support.jvm import options_with_class_cache
@@ -20,6 +22,7 @@ from support.processes import free_port
 from hippograph.access import KeyRole, NewKey, create_key
 from hippograph.api.app import create_app
 from hippograph.cli.serve import server_config
+from hippograph.extraction.pipeline import Extractor
 from hippograph.kernel.config import Settings
 from hippograph.runtime import Runtime, open_runtime
 
@@ -28,16 +31,23 @@ from hippograph.runtime import Runtime, open_runtime
 KEY_REFRESH_S = 0.5
 
 
+# The suite's JVMs compile with C1 only: each lives for minutes at most, and C2's compiler threads
+# spent more CPU than its faster code saved them (docs/benchmarks.md, `make test-fast`). What the
+# engine does is the same.
+JIT_FOR_TESTS = "-XX:TieredStopAtLevel=1"
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Every embedded engine the run starts (the workers' and the processes' the tests start, which
-    inherit the environment) maps one class cache, made once per checkout. Set here, in the process
-    that starts the workers (or is the only one), before any of them starts a JVM."""
-    cache = getattr(config, "cache", None)  # None under -p no:cacheprovider
-    if hasattr(config, "workerinput") or os.environ.get("NEO4J_URI") or cache is None:
+    inherit the environment) compiles with C1 only and maps one class cache, made once per checkout.
+    Set here, in the process that starts the workers (or is the only one), before any of them starts
+    a JVM."""
+    if hasattr(config, "workerinput") or os.environ.get("NEO4J_URI"):
         return
-    options = options_with_class_cache(Settings.from_env().store.jvm_options, cache.mkdir("jvm-class-cache"))
-    if options is not None:
-        os.environ["HIPPOGRAPH_JVM_OPTIONS"] = options
+    options = f"{Settings.from_env().store.jvm_options} {JIT_FOR_TESTS}"
+    cache = getattr(config, "cache", None)  # None under -p no:cacheprovider
+    cached = None if cache is None else options_with_class_cache(options, cache.mkdir("jvm-class-cache"))
+    os.environ["HIPPOGRAPH_JVM_OPTIONS"] = cached or options
 
 
 # The three tiers (docs/development.md, Tests): `make test-fast` runs the first two.
@@ -65,6 +75,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(tier(item))
     processes = {item.path for item in items if item.get_closest_marker(PROCESS)}
     items.sort(key=lambda item: item.path not in processes)
+
+
+@pytest.fixture(scope="session")
+def extractor() -> Extractor:
+    """The pure tier's extractor, spaCy and the rules, loaded once per worker (a second or more of
+    CPU each time): the tests only read texts with it. Kept out of Python's cyclic collector, as the
+    runtime keeps its models (runtime.py): it lives as long as the worker, and JPype runs a full
+    collection after each of the JVM's."""
+    extractor = Extractor()
+    gc.collect()
+    gc.freeze()
+    return extractor
+
+
+@pytest.fixture(scope="session")
+def nlp(extractor: Extractor) -> Language:
+    """The extractor's pipeline, the model with the dictionary (``load_pipeline``)."""
+    return extractor.nlp
 
 
 @pytest.fixture(scope="session")

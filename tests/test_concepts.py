@@ -29,11 +29,6 @@ POTTERY = [
 ]
 
 
-@pytest.fixture(scope="module")
-def extractor() -> Extractor:
-    return Extractor()
-
-
 def test_inflections_meet_at_one_key_and_names_are_not_concepts(extractor: Extractor) -> None:
     first, second = extractor.extract_many([Turn(text, speaker) for speaker, text, _ in POTTERY[:2]])
     assert "pottery class" in {c.key for c in first.concepts}

@@ -51,6 +51,8 @@ def test_a_batch_on_onnx_runtime_gives_torchs_vectors(runtime: Runtime, torch_em
         assert float(np.dot(ours, theirs)) > runtime.embedder.spec.min_probe_cosine, text
 
 
+# Loads MiniLM on torch as the reference, as the two checks beside it do (tens of seconds of CPU).
+@pytest.mark.slow
 def test_a_float32_encoder_gives_torchs_vectors_to_the_digit() -> None:
     onnx = MiniLMEmbedder(query_cache_size=1, cache_dir=onnx_cache.default_dir(), spec=FLOAT32_256)
     assert onnx.onnx_active

@@ -19,11 +19,6 @@ from hippograph.extraction.pipeline import Extractor
 from hippograph.runtime import Runtime
 
 
-@pytest.fixture(scope="module")
-def extractor() -> Extractor:
-    return Extractor()
-
-
 def typed(extractor: Extractor, text: str) -> dict[str, tuple[str, str]]:
     return {m.text: (m.type.value, m.source) for m in extractor.extract(Turn(text)).mentions}
 

@@ -22,11 +22,6 @@ PRODUCT, PERSON = EntityType.PRODUCT, EntityType.PERSON
 
 
 @pytest.fixture(scope="module")
-def nlp() -> Language:
-    return load_pipeline()
-
-
-@pytest.fixture(scope="module")
 def blank() -> Language:
     """The rules-only pipeline load_pipeline falls back to when no model is installed."""
     return nlp_module.prepare_pipeline(spacy.blank("en"))
@@ -418,11 +413,6 @@ QUESTIONS = {
     "Would Caroline still want to pursue counseling as a career?": [("Caroline", "other")],
     "Where Is It?": [],
 }
-
-
-@pytest.fixture(scope="module")
-def extractor() -> Extractor:
-    return Extractor()
 
 
 @pytest.mark.parametrize("question", QUESTIONS)

@@ -18,11 +18,6 @@ SPEAKER = "Caroline"
 Triple = tuple[str, str, str, bool]  # subject name, predicate, object name, negated
 
 
-@pytest.fixture(scope="module")
-def extractor() -> Extractor:
-    return Extractor()
-
-
 def extract(extractor: Extractor, text: str, speaker: str | None = SPEAKER) -> Extraction:
     return extractor.extract(Turn(text, speaker))
 

@@ -11,11 +11,6 @@ from hippograph.extraction.model import Turn
 from hippograph.extraction.pipeline import Extractor
 
 
-@pytest.fixture(scope="module")
-def extractor() -> Extractor:
-    return Extractor()
-
-
 def typed(extractor: Extractor, text: str) -> dict[str, tuple[str, str]]:
     return {m.text: (m.type.value, m.source) for m in extractor.extract(Turn(text)).mentions}
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from spacy.language import Language
 from support.client import GraphQLClient
 from support.operations import capture_turns, consolidate_over_api, entity_id, facts_of
 
 from hippograph.consolidation.worker import consolidate, requeue
 from hippograph.extraction.model import When
-from hippograph.extraction.nlp import load_pipeline
 from hippograph.extraction.when import past_words, sentence_time
 from hippograph.runtime import Runtime
 
@@ -40,15 +40,14 @@ def day(month: int, d: int, year: int = 2023) -> datetime:
     ],
 )
 def test_a_sentence_states_its_time_against_when_it_was_said(
-    text: str, start: datetime | None, end: datetime | None, precision: str, bounded: bool
+    nlp: Language, text: str, start: datetime | None, end: datetime | None, precision: str, bounded: bool
 ) -> None:
-    when = sentence_time(load_pipeline()(text)[:], SAID)
+    when = sentence_time(nlp(text)[:], SAID)
     assert isinstance(when, When)
     assert (when.start, when.end, str(when.precision), when.bounded) == (start, end, precision, bounded)
 
 
-def test_no_date_and_a_duration_with_nothing_to_count_from_state_no_time() -> None:
-    nlp = load_pipeline()
+def test_no_date_and_a_duration_with_nothing_to_count_from_state_no_time(nlp: Language) -> None:
     assert sentence_time(nlp("I love painting landscapes.")[:], SAID) is None
     assert sentence_time(nlp("I lived in Paris for three years.")[:], SAID) is None
 
