@@ -66,11 +66,11 @@ class Dialect:
     # since its last rebuild one by one meanwhile. Neo4j's indexes take each write as it comes.
     # The vector channel scores such a label exactly instead (store/vectors.py).
     vector_rebuilt_below: int
-    # A namespace of at most this many episodes is scored exactly whatever the store holds: a
-    # search of one of Neo4j's vector indexes costs the server about as much CPU, whatever k it
-    # asks for, as scoring this many episodes exactly, and a recall searches three indexes.
-    # ArcadeDB's searches cost with what they read, so its choice is the read count alone
-    # (store/vectors.py; measured by bench/vector_paths.py, docs/benchmarks.md).
+    # A namespace of at most this many episodes is scored exactly whatever the store holds:
+    # scoring this many costs Neo4j about as much CPU as the three index searches of a recall at
+    # their cheapest, since each search of one of its vector indexes costs a large fixed amount
+    # whatever k it asks for. ArcadeDB's searches cost with what they read, so its choice is the
+    # read count alone (store/vectors.py; measured by bench/vector_paths.py, docs/benchmarks.md).
     vector_exact_up_to: int
     # The oldest server version the queries run on, checked at connect; None where the server is
     # the one the package pins (the embedded engine).
