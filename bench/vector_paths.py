@@ -7,7 +7,7 @@ and facts and the context channel's context vectors, limit 30, minimum cosine 0.
 transaction each. Per namespace: its episodes, the wall time and the CPU of this process and of the
 store's own process (Neo4j's JVM; the embedded engine runs in this one) per search, median and
 p95, and the share of the exact answer the index search found. Then, per way, the CPU per search
-fitted as a line in the namespace's episodes: what ``Dialect.vector_index_cost`` is set from.
+fitted as a line in the namespace's episodes: what ``Dialect.vector_exact_up_to`` is set from.
 
     . .neo4j/env && python bench/vector_paths.py --store neo4j [--namespaces 12] [--queries 40]
     python bench/vector_paths.py --data-dir DIR          # an embedded store a run left
@@ -59,11 +59,14 @@ def _store_cpu_s() -> float:
 
 
 def _search(store: Store, namespace: str, embedding: Sequence[float], exact: bool) -> list[list[str]]:
-    """What a recall's vector and context channels find, both in one read, the one way or the other."""
+    """What a recall's vector and context channels find, both in one read, the one way or the other.
+    A recall scores both channels' kinds in one pass (``vector_channels``); here each channel is
+    answered apart, which if anything overstates what the exact way costs."""
     scope_kinds: list[tuple[Kind, ...]] = [KINDS, (CONTEXTS,)]
 
     def read(tx: Any) -> list[list[str]]:
         scope = vector_scope(tx, namespace)
+        # The index way's widening stops where nearest_each stops it.
         max_k = 4 * LIMIT * scope["store_episodes"] // max(scope["episodes"], 1)
         answers = []
         for kinds in scope_kinds:
