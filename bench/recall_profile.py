@@ -9,6 +9,7 @@ median and p95, and each stage's median; per question, the milliseconds each nam
 all-channel recalls that took the most time (cProfile).
 
     python bench/recall_profile.py --data-dir DIR [--conversation conv-26] [--questions 60] [--profile]
+    . .neo4j/env && python bench/recall_profile.py --data-dir DIR --namespace big-conv-26-c050   # on scale_import's store
 """
 
 from __future__ import annotations
@@ -62,6 +63,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data-dir", type=Path, required=True)
     parser.add_argument("--conversation", default="conv-26")
+    parser.add_argument(
+        "--namespace", help="ask the conversation's questions of this namespace (a copy scale_import.py restored)"
+    )
     parser.add_argument("--questions", type=int, default=60)
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
@@ -77,7 +81,7 @@ def main() -> None:
     try:
         runtime.warm_up()
         for query in asked[:WARMUP]:
-            recall(parts, request(query.question, query.namespace, None))
+            recall(parts, request(query.question, args.namespace or query.namespace, None))
         load_before = load_average()
         statements: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
         for query in asked[WARMUP:]:
@@ -87,7 +91,7 @@ def main() -> None:
                     profiler.enable()
                 before = statement_seconds()
                 started = time.process_time()
-                result = recall(parts, request(query.question, query.namespace, channels))
+                result = recall(parts, request(query.question, args.namespace or query.namespace, channels))
                 cpu[name].append((time.process_time() - started) * 1000)
                 for statement, seconds in statement_seconds().items():
                     statements[name][statement] += seconds - before.get(statement, 0.0)
