@@ -1,14 +1,16 @@
-"""``captureBatch`` through two servers side by side, one a store of each embedding: int8 weights
-cutting at 128 word pieces (a new store's default) and float32 cutting at 256 (every store before
-the choice). The same 64 texts go to both, the two taking turns at going first, so that the
-machine's load falls on both alike; the figures are the client's wall time a batch and the
-server's CPU seconds a batch (its process tree), and their ratios int8 / float32.
+"""``captureBatch`` through two servers side by side, each with settings of its own: by default one
+a store of each embedding, int8 weights cutting at 128 word pieces (a new store's default) and
+float32 cutting at 256 (every store before the choice); ``--variant`` names two others. The same
+64 texts go to both, the two taking turns at going first, so that the machine's load falls on both
+alike; the figures are the client's wall time a batch and the server's CPU seconds a batch (its
+process tree), and their ratios first / second.
 
 Each server is ``hippograph serve --no-consolidation`` on a fresh embedded store of its own (the
 environment's other ``HIPPOGRAPH_*`` settings apply to both). Texts are LoCoMo's words, seeded
 (``capture_cost.texts``). Run from a checkout:
 
     python bench/capture_embeddings.py [--sizes 100,1000] [--rounds 8]
+                                       [--variant NAME:SETTING=VALUE,... --variant NAME:...]
                                        [--out bench/results/capture_embeddings.json]
 """
 
@@ -39,8 +41,8 @@ from harness import (
     write_result,
 )
 
-# The two embeddings, by the settings that choose a new store's.
-EMBEDDINGS = {
+# The two embeddings, by the settings that choose a new store's: the variants unless others are named.
+EMBEDDINGS: dict[str, dict[str, str]] = {
     "int8/128": {"HIPPOGRAPH_EMBEDDING_INT8": "true", "HIPPOGRAPH_EMBEDDING_MAX_TOKENS": "128"},
     "float32/256": {"HIPPOGRAPH_EMBEDDING_INT8": "false", "HIPPOGRAPH_EMBEDDING_MAX_TOKENS": "256"},
 }
@@ -66,10 +68,10 @@ class Server:
 
 
 @contextmanager
-def servers(choice: str) -> Iterator[list[Server]]:
+def servers(choice: str, variants: dict[str, dict[str, str]]) -> Iterator[list[Server]]:
     with ExitStack() as stack:
         started = []
-        for name, settings in EMBEDDINGS.items():
+        for name, settings in variants.items():
             data_dir = stack.enter_context(store_directory(choice, f"capture-{name.replace('/', '-')}-"))
             port = free_port()
             process = stack.enter_context(running_server(data_dir, port, "--no-consolidation", settings=settings))
@@ -81,7 +83,7 @@ def servers(choice: str) -> Iterator[list[Server]]:
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(args.seed)
     words = vocabulary()
-    with servers("tmp") as pair:
+    with servers("tmp", args.variants) as pair:
         for server in pair:  # loads the models and the ONNX encoder (its cache, or an export)
             server.capture(0, ["warm-up text, not measured"])
         for size in args.sizes:
@@ -93,6 +95,12 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         return {str(size): figures(pair, size) for size in args.sizes}
 
 
+def variant(text: str) -> tuple[str, dict[str, str]]:
+    """``NAME:SETTING=VALUE,...``: a server's name and the settings it runs with."""
+    name, _, settings = text.partition(":")
+    return name, dict(pair.split("=", 1) for pair in settings.split(",") if pair)
+
+
 def figures(pair: list[Server], size: int) -> dict[str, Any]:
     by_name = {
         server.name: {
@@ -102,10 +110,11 @@ def figures(pair: list[Server], size: int) -> dict[str, Any]:
         }
         for server in pair
     }
-    new, old = (by_name[name] for name in EMBEDDINGS)
+    first, second = pair
+    new, old = by_name[first.name], by_name[second.name]
     return {
         **by_name,
-        "int8_over_float32": {
+        f"{first.name}_over_{second.name}": {
             "wall_median": round(new["wall_ms"]["median"] / old["wall_ms"]["median"], 2),
             "wall_p95": round(new["wall_ms"]["p95"] / old["wall_ms"]["p95"], 2),
             "cpu_median": round(new["cpu_s"]["median"] / old["cpu_s"]["median"], 2),
@@ -119,8 +128,12 @@ def main() -> None:
     parser.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=[100, 1000])
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--variant", type=variant, action="append", help="NAME:SETTING=VALUE,... (twice)")
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "capture_embeddings.json")
     args = parser.parse_args()
+    if args.variant is not None and len(args.variant) != 2:
+        parser.error("name two variants, or none for the two embeddings")
+    args.variants = dict(args.variant) if args.variant else EMBEDDINGS
     load_before = load_average()
     measured = measure(args)
     print(json.dumps(write_result(args.out, measured, load_before), indent=2))

@@ -16,6 +16,7 @@ from concurrent.futures import Future
 from typing import Any
 
 import pytest
+from prometheus_client import REGISTRY
 from support.asgi import InProcess
 from support.client import GraphQLClient
 from support.operations import capture_turns
@@ -187,6 +188,23 @@ def test_a_recall_query_is_embedded_while_capture_texts_wait_their_turn() -> Non
         assert len(embedder.embed_query(f"Where did Dana move? {uuid.uuid4()}")) == 384
         assert not batch.done() and gate.waiting() == 1
     assert [len(v) for v in batch.result(timeout=60)] == [384] * 3
+
+
+def test_a_batchs_passes_each_take_a_turn_of_their_own() -> None:
+    name = f"passes-{uuid.uuid4()}"
+    gate = PriorityGate(name, capacity=2)
+    embedder = MiniLMEmbedder(batch_size=1, cache_dir=onnx_cache.default_dir(), gate=gate)
+    embedder.warm_up()
+    texts = [f"Dana moved to Lisbon {uuid.uuid4()}.", f"Sam bought a red kayak {uuid.uuid4()}.", "Rain."]
+    alone = [embedder.embed([text])[0] for text in texts]
+    granted = {"gate": name, "priority": "request"}
+    before = REGISTRY.get_sample_value("hippograph_turn_wait_seconds_count", granted)
+    with gate.turn(Priority.REQUEST):
+        # A pass per text, each at a turn of its own: with one of the two slots taken, the batch
+        # still goes through, one pass after another, and the same vectors come back.
+        vectors = embedder.embed(texts)
+    assert vectors == alone
+    assert REGISTRY.get_sample_value("hippograph_turn_wait_seconds_count", granted) == before + 1 + len(texts)
 
 
 def _capture_raw(gql: GraphQLClient, namespace: str, count: int) -> None:

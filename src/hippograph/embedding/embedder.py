@@ -7,7 +7,7 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -76,18 +76,18 @@ class MiniLMEmbedder:
         # Where the ONNX export is kept between processes; None: exported afresh by each.
         self.cache_dir = cache_dir
         self._on_load = on_load
-        # Threads that embed captures' texts take turns here: on few cores they would otherwise
-        # share them with each other. None: no turns (a worker process).
+        # Captures' forward passes take turns here, ``gate.capacity`` at once: on few cores they
+        # would otherwise share them with each other. None: no turns (a worker process).
         self._gate = gate
-        # Where those turns' forward passes run: threads of lower OS priority, so that on busy
-        # cores a recall's work (its Python, its reads in the engine) goes ahead of a capture's
-        # embedding, as requests go ahead of consolidation. Only the pass: ONNX Runtime releases
-        # the interpreter's lock for it, so these threads do not hold it while they wait for a
-        # core (torch, the fallback, tokenizes in Python too). None: the passes run in the threads
-        # that ask.
+        # Where those passes run, each at its own turn, so that one batch's passes use as many
+        # cores as the gate has slots: threads of lower OS priority, so that on busy cores a
+        # recall's work (its Python, its reads in the engine) goes ahead of a capture's embedding,
+        # as requests go ahead of consolidation. Only the pass: ONNX Runtime releases the
+        # interpreter's lock for it, so these threads do not hold it while they wait for a core
+        # (torch, the fallback, tokenizes in Python too).
         self._passes = (
             ThreadPoolExecutor(gate.capacity, "embedding-pass", lower_thread_priority, (pass_niceness,))
-            if gate is not None and pass_niceness > 0
+            if gate is not None
             else None
         )
         self._model: Any = None  # a SentenceTransformer once loaded
@@ -159,30 +159,43 @@ class MiniLMEmbedder:
     def _encode(self, texts: Sequence[str], priority: Priority) -> list[Vector]:
         encoder = self._onnx_encoder()
         if encoder is not None:
-            # A turn per forward pass, not per call: a query waits for one pass of a capture's
-            # texts at most, not for all of them.
-            return encoder.encode_batch(texts, run_pass=lambda forward: self._run_pass(forward, priority))
+            # A turn per forward pass, not per call: another capture's passes take turns between
+            # this one's.
+            return encoder.encode_batch(texts, run_passes=lambda forwards: self._run_passes(forwards, priority))
         self.load()
         model = self._model
         assert model is not None
-        vectors = self._run_pass(
-            lambda: model.encode(
-                list(texts), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
-            ),
+        [vectors] = self._run_passes(
+            [
+                lambda: model.encode(
+                    list(texts), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
+                )
+            ],
             priority,
         )
         return [vector.tolist() for vector in vectors]
 
-    def _run_pass(self, forward: Callable[[], T], priority: Priority) -> T:
+    def _run_passes(self, forwards: list[Callable[[], T]], priority: Priority) -> list[T]:
         # A recall's query is one short text, a pass of a few milliseconds: it runs at once, in the
         # recall's thread, beside a capture's pass instead of waiting for it, which on busy cores
         # took far longer.
-        if self._gate is None or priority == Priority.INTERACTIVE:
-            return forward()
-        with self._gate.turn(priority):
-            if self._passes is None:
-                return forward()
-            return self._passes.submit(forward).result()
+        gate, passes = self._gate, self._passes
+        if gate is None or passes is None or priority == Priority.INTERACTIVE:
+            return [forward() for forward in forwards]
+        # Each pass at a turn of its own, handed to a pass thread as soon as it has one, so that
+        # one batch's passes run on as many cores as the gate has slots; the turn ends with the
+        # pass, on that thread.
+        futures: list[Future[T]] = []
+        for forward in forwards:
+            gate.acquire(priority)
+            try:
+                future = passes.submit(forward)
+            except BaseException:
+                gate.release()
+                raise
+            future.add_done_callback(lambda _: gate.release())
+            futures.append(future)
+        return [future.result() for future in futures]
 
     def _onnx_encoder(self) -> OnnxEncoder | None:
         if self._encoder_settled:

@@ -51,12 +51,12 @@ MODEL = "all-MiniLM-L6-v2"
 # A text's prefix tokenized instead of all of it, in characters per token the model reads (_head).
 _HEAD_CHARS_PER_TOKEN = 12
 
-# Runs one forward pass (the function it is given) and returns what it returned.
-PassRunner = Callable[[Callable[[], Any]], Any]
+# Runs forward passes (the functions it is given) and returns what each returned, in their order.
+PassRunner = Callable[[list[Callable[[], Any]]], list[Any]]
 
 
-def _at_once(forward: Callable[[], Any]) -> Any:
-    return forward()
+def _one_by_one(forwards: list[Callable[[], Any]]) -> list[Any]:
+    return [forward() for forward in forwards]
 
 
 @dataclass(frozen=True)
@@ -132,9 +132,9 @@ class OnnxEncoder:
     def encode(self, text: str) -> list[float]:
         return self.encode_batch([text])[0]
 
-    def encode_batch(self, texts: Sequence[str], run_pass: PassRunner = _at_once) -> list[list[float]]:
-        """Unit vectors for ``texts``, in their order; each forward pass is run by ``run_pass``
-        (at its turn, on another thread: the embedder's choice).
+    def encode_batch(self, texts: Sequence[str], run_passes: PassRunner = _one_by_one) -> list[list[float]]:
+        """Unit vectors for ``texts``, in their order; the forward passes are run by ``run_passes``
+        (one by one, at their turns, several at once on other threads: the embedder's choice).
 
         Texts of similar length run together (sorted by tokens), a few at a time, so that padding
         adds little work; a padded token is masked, so it changes no other token's embedding.
@@ -142,13 +142,15 @@ class OnnxEncoder:
         quantized with one scale per run, so a text run beside others would get another vector."""
         encodings = self._tokenizer.encode_batch([self._head(text.strip()) for text in texts])
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-        vectors: list[list[float]] = [[] for _ in texts]
+        passes = []
         for start in range(0, len(order), self._rows_per_run):
             rows = order[start : start + self._rows_per_run]
             runs = [[i] for i in rows] if self._alone else [rows]
-            feeds = [_feed([encodings[i].ids for i in run]) for run in runs]
-            outputs = run_pass(partial(self._run_each, feeds))
-            for run, (_, mask), hidden in zip(runs, feeds, outputs, strict=True):
+            passes.append((runs, [_feed([encodings[i].ids for i in run]) for run in runs]))
+        outputs = run_passes([partial(self._run_each, feeds) for _, feeds in passes])
+        vectors: list[list[float]] = [[] for _ in texts]
+        for (runs, feeds), hiddens in zip(passes, outputs, strict=True):
+            for run, (_, mask), hidden in zip(runs, feeds, hiddens, strict=True):
                 # The mean over each text's own tokens, then unit length.
                 weights = mask[:, :, np.newaxis].astype(hidden.dtype)
                 pooled = (hidden * weights).sum(axis=1) / weights.sum(axis=1)

@@ -76,25 +76,30 @@ class PriorityGate:
     @contextmanager
     def turn(self, priority: Priority) -> Iterator[None]:
         """Hold a slot for the block; waits for one, in priority order."""
-        self._acquire(priority)
+        self.acquire(priority)
         try:
             yield
         finally:
-            with self._lock:
-                self._holders -= 1
-                self._dispatch()
+            self.release()
 
-    def waiting(self, priority: Priority | None = None) -> int:
-        """How many wait for a slot (of one class, or of any)."""
-        with self._lock:
-            return sum(1 for w in self._waiting if priority is None or w.priority == priority)
-
-    def _acquire(self, priority: Priority) -> None:
+    def acquire(self, priority: Priority) -> None:
+        """Wait for a slot, in priority order, and hold it until ``release``: for a turn that ends
+        on another thread than the one that waited for it."""
         with self._lock:
             waiter = _Waiter(priority, self._clock(), next(self._order))
             self._waiting.append(waiter)
             self._dispatch()
         waiter.granted.wait()
+
+    def release(self) -> None:
+        with self._lock:
+            self._holders -= 1
+            self._dispatch()
+
+    def waiting(self, priority: Priority | None = None) -> int:
+        """How many wait for a slot (of one class, or of any)."""
+        with self._lock:
+            return sum(1 for w in self._waiting if priority is None or w.priority == priority)
 
     def _dispatch(self) -> None:
         """Grant free slots to the waiters that come next; called with the lock held."""
