@@ -107,6 +107,23 @@ def test_a_token_previewed_here_executes_through_another_connection_to_the_store
     assert not (runtime.settings.store.data_dir / "confirm-token-key").exists()
 
 
+def test_forget_by_query_selects_episodes_by_their_words_stems(gql: GraphQLClient, namespace: str) -> None:
+    # Episodes are searched by their stems, as recall's keyword channel searches them: a query's
+    # words select an episode that holds them in another form, and only such an episode.
+    maps, _ = capture_turns(
+        gql,
+        namespace,
+        [
+            ("Ann", "Ann: I have been researching the harbour's old maps.", "2023-05-01T09:00:00Z"),
+            ("Ben", "Ben: The weather was lovely on Sunday.", "2023-05-01T09:01:00Z"),
+        ],
+        "s1",
+    )
+    assert forget(gql, namespace, query="research map")["candidates"] == [maps]
+    assert forget(gql, namespace, query="harbours")["candidates"] == [maps]
+    assert forget(gql, namespace, query="gardening")["candidates"] == []
+
+
 def test_forget_by_query_and_kind(gql: GraphQLClient, namespace: str) -> None:
     tea = remember(gql, namespace, "Dana drinks green tea every morning.", kind="PREFERENCE", key="dana.drink")["fact"]
     remember(gql, namespace, "Dana flies to Oslo in May.", kind="EVENT")

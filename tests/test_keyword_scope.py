@@ -10,9 +10,8 @@ from support.client import GraphQLClient
 from support.operations import capture_turns, recall_over_api
 from support.statements import run_test_statement
 
-from hippograph.kernel.lucene import fulltext_query
 from hippograph.runtime import Runtime
-from hippograph.store.search import scoped_query
+from hippograph.store.search import memory_searches
 
 AT = "2024-05-01T10:00:00Z"
 
@@ -53,13 +52,10 @@ def test_the_search_statement_returns_its_rows_best_first_in_one_list(
 ) -> None:
     texts = ["kayak", "kayak kayak kayak", "kayak kayak"]
     ids = capture_turns(gql, namespace, [("Ann", f"{text} lake", AT) for text in texts], "s1")
-    indexes = [runtime.store.index(index) for index in ("episode_search", "fact_search")]
 
     def search(words: str) -> list[dict[str, Any]]:
-        terms = fulltext_query(words)
-        assert terms is not None
-        searches = [{"index": index, "query": scoped_query(namespace, terms)} for index in indexes]
-        return runtime.store.read_listed("fulltext_search", searches=searches, namespace=namespace, limit=5)
+        listed = [{"index": runtime.store.index(i), "query": q} for i, q in memory_searches(namespace, words)]
+        return runtime.store.read_listed("fulltext_search", searches=listed, namespace=namespace, limit=5)
 
     rows = search("kayak")
     assert [row["id"] for row in rows] == [ids[1], ids[2], ids[0]]

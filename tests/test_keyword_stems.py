@@ -1,19 +1,13 @@
 """Stemmed keyword search (kernel/text/stems.py): an episode's words meet the question's in
-another form ("researching", "research"); with the setting off they do not; a store from before
-stems gets them at start-up."""
+another form ("researching", "research"); a store from before stems gets them at start-up."""
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 from support.client import GraphQLClient
 from support.operations import capture_turns, recall_over_api
 from support.statements import run_test_statement
 
-from hippograph.api.queries import recall_parts
 from hippograph.kernel.text.stems import stems
-from hippograph.recall.request import Channel, RecallRequest
-from hippograph.recall.service import recall
 from hippograph.runtime import Runtime
 
 AT = "2023-05-01T09:00:00Z"
@@ -35,11 +29,6 @@ def test_a_question_meets_an_episode_in_another_form_of_its_words(
     research, _ = capture_turns(gql, namespace, TURNS, session="s1")
     assert keyword_hits(gql, namespace, QUESTION) == [research]
     assert keyword_hits(gql, namespace, "maps he researched") == [research]
-    # Without stems the question's "research" is not the episode's "researching".
-    plain = replace(runtime, settings=runtime.settings.with_overrides(keyword_stems=False))
-    request = RecallRequest(QUESTION, namespace, 5, channels=frozenset({Channel.KEYWORD}), count_access=False)
-    assert [hit.memory.id for hit in recall(recall_parts(plain), request).hits] == []
-    assert [hit.memory.id for hit in recall(recall_parts(runtime), request).hits] == [research]
 
 
 def test_episodes_stored_before_stems_get_them_at_start_up(

@@ -192,7 +192,7 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
         },
         "fulltext_search": {
             "searches": [
-                {"index": runtime.store.index(index), "query": terms} for index in ("episode_search", "fact_search")
+                {"index": runtime.store.index(index), "query": terms} for index in ("episode_stems", "fact_search")
             ],
             "limit": 10,
         },

@@ -20,7 +20,6 @@ from hippograph.recall.channels import (
     activation,
     graph_query,
     hint_searches,
-    keyword_searches,
     plan_channels,
     supporting,
 )
@@ -28,7 +27,7 @@ from hippograph.recall.modes import PRESETS
 from hippograph.recall.request import Channel, Mode, RecallRequest, TimeWindow, WindowUse
 from hippograph.recall.service import MIN_FETCH, fetch_size, validate_recall
 from hippograph.recall.window import request_window
-from hippograph.store.search import scoped_query
+from hippograph.store.search import memory_searches, scoped_query
 
 NOW = datetime(2026, 11, 29, 7, tzinfo=UTC)
 LIMITS = Limits()
@@ -91,21 +90,18 @@ def test_the_query_names_are_read_for_the_graph_channel_or_the_speaker_prior() -
     assert (plan.hint, plan.searched, plan.graph) == (False, (), False)
 
 
-def test_keyword_searches_episodes_by_stems_or_words_and_facts_by_words() -> None:
+def test_memory_searches_ask_episodes_by_stems_and_facts_by_words() -> None:
     question = "Who is researching ceramics?"
-    by_stems = keyword_searches("ns", question, by_stems=True)
-    by_words = keyword_searches("ns", question, by_stems=False)
-    assert [index for index, _ in by_stems] == ["episode_stems", "fact_search"]
-    assert [index for index, _ in by_words] == ["episode_search", "fact_search"]
-    assert by_stems[1] == by_words[1] == ("fact_search", scoped_query("ns", "researching ceramics"))
-    assert by_stems[0] == ("episode_stems", scoped_query("ns", "research ceram"))
-    assert by_words[0] == ("episode_search", scoped_query("ns", "researching ceramics"))
+    assert memory_searches("ns", question) == [
+        ("episode_stems", scoped_query("ns", "research ceram")),
+        ("fact_search", scoped_query("ns", "researching ceramics")),
+    ]
     assert hint_searches("ns", question) == [("episode_hints", scoped_query("ns", "research ceram"))]
 
 
 def test_a_question_with_no_searchable_word_searches_nothing() -> None:
     for question in ("?!", "who is it"):
-        assert keyword_searches("ns", question, by_stems=True) == []
+        assert memory_searches("ns", question) == []
         assert hint_searches("ns", question) == []
 
 

@@ -197,9 +197,6 @@ class RecallSettings:
     # Whether recall runs the context channel (the episodes' context vectors, written by
     # consolidation; HIPPOGRAPH_CONSOLIDATION_CONTEXT_TURNS) when a request asks for it.
     context_channel: bool = True
-    # Whether the keyword channel searches episodes by their words' stems ("researching" meets
-    # "research"; capture writes them) rather than by their words as written.
-    keyword_stems: bool = True
     # Whether recall runs the hint channel (the words consolidation derived for each episode as a
     # question may put them: extraction/hints.py) when a request asks for it. Off: on LoCoMo it
     # moved R@10 by +0.003 ± 0.002, within noise (docs/benchmarks.md, Hints on LoCoMo).

@@ -16,7 +16,6 @@ from hippograph.kernel.config import LifecycleSettings, Limits
 from hippograph.kernel.errors import ErrorCode, HippographError, bad_input
 from hippograph.kernel.events import EventKind, MemoryEvent
 from hippograph.kernel.filters import MemoryFilters, filter_params, validate_filters
-from hippograph.kernel.lucene import fulltext_query
 from hippograph.kernel.model import Episode, Memory
 from hippograph.kernel.validation import optional_reason, require_reason, validate_namespace
 from hippograph.lifecycle import token
@@ -33,7 +32,7 @@ from hippograph.store.rows import (
     RECOVER_FACTS_WITH,
     SET_FORGOTTEN,
 )
-from hippograph.store.search import scoped_query
+from hippograph.store.search import memory_searches
 
 __all__ = [
     "ForgetMode",
@@ -238,12 +237,11 @@ def _candidates(store: Store, limits: Limits, tx: Transaction, request: ForgetRe
 
 
 def _search(store: Store, tx: Transaction, namespace: str, query: str, limit: int) -> list[str]:
-    terms = fulltext_query(query)
-    if terms is None:
+    searches = memory_searches(namespace, query)
+    if not searches:
         raise bad_input("the query has no searchable words", field="query")
-    query = scoped_query(namespace, terms)
-    searches = [{"index": store.index(index), "query": query} for index in ("episode_search", "fact_search")]
-    rows = tx.run_listed(FULLTEXT_SEARCH, searches=searches, namespace=namespace, limit=limit)
+    listed = [{"index": store.index(index), "query": terms} for index, terms in searches]
+    rows = tx.run_listed(FULLTEXT_SEARCH, searches=listed, namespace=namespace, limit=limit)
     return [row["id"] for row in rows]
 
 

@@ -1,7 +1,8 @@
 """Recall's channels for one request: keyword, hint, vector, context and graph, each returning ids and
 scores only (nothing is read before authorization). A failing channel degrades recall instead of
 failing it. Which channels run, what each searches and what the graph channel asks are decided on
-plain data (plan_channels, keyword_searches, hint_searches, graph_query)."""
+plain data (plan_channels, hint_searches, graph_query; the keyword channel's searches are
+store/search.py's memory_searches)."""
 
 from __future__ import annotations
 
@@ -23,15 +24,12 @@ from hippograph.recall.parts import RecallParts
 from hippograph.recall.request import Channel, Degradation, RecallRequest
 from hippograph.store import Store
 from hippograph.store.rows import FULLTEXT_SEARCH
-from hippograph.store.search import scoped_query
+from hippograph.store.search import Search, memory_searches, scoped_query
 from hippograph.store.vectors import CONTEXTS, KINDS, VectorQuery, vector_channels
 
 log = logging.getLogger(__name__)
 
 MIN_COSINE = 0.3
-
-# A full-text search: an index's name and its query.
-Search = tuple[str, str]
 
 
 @dataclass(frozen=True)
@@ -122,7 +120,7 @@ def run_channels(
     # GIL. The graph channel comes last: it starts from their hits too.
     vectors = pool.submit(embed_then_vectors) if searched else None
     if plan.keyword:
-        searches = partial(keyword_searches, request.namespace, request.query, settings.keyword_stems)
+        searches = partial(memory_searches, request.namespace, request.query)
         keep(Channel.KEYWORD, attempt(Channel.KEYWORD, fulltext(searches)))
     if plan.hint:
         keep(Channel.HINT, attempt(Channel.HINT, fulltext(partial(hint_searches, request.namespace, request.query))))
@@ -177,17 +175,6 @@ def graph_query(
         activation=activation(settings.activation, preset),
         strength=relations,
     )
-
-
-def keyword_searches(namespace: str, query: str, by_stems: bool) -> list[Search]:
-    """Episodes by their words' stems (capture writes them) or their words as written, and facts by
-    their statements' words; none for a query with no searchable word."""
-    terms = fulltext_query(query)
-    if terms is None:
-        return []
-    plain = scoped_query(namespace, terms)
-    episodes = ("episode_stems", scoped_query(namespace, stems(terms))) if by_stems else ("episode_search", plain)
-    return [episodes, ("fact_search", plain)]
 
 
 def hint_searches(namespace: str, query: str) -> list[Search]:

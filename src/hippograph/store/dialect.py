@@ -19,7 +19,6 @@ __all__ = ["ARCADEDB", "NEO4J", "Cosine", "Dialect"]
 # Search indexes by the logical name queries use, with the label and properties they cover. The
 # text indexes also cover the namespace's token (see store/search.py).
 SEARCH_INDEXES: dict[str, tuple[str, str]] = {
-    "episode_search": ("Episode", "content,namespace_token"),
     "episode_stems": ("Episode", "stems,namespace_token"),
     "episode_hints": ("Episode", "hints,namespace_token"),
     "fact_search": ("Fact", "statement,namespace_token"),
