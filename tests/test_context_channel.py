@@ -9,12 +9,15 @@ from dataclasses import replace
 
 from support.client import GraphQLClient
 from support.operations import capture_turns, consolidate_over_api, erase, recall_over_api
+from support.statements import run_test_statement
 
 from hippograph.api.queries import recall_parts
+from hippograph.capture.batch import context_vectors
 from hippograph.embedding.context import context_vector
 from hippograph.recall.request import Channel, RecallRequest
 from hippograph.recall.service import recall
 from hippograph.runtime import Runtime
+from hippograph.store.rows import CONTEXT_SOURCES
 
 # Bob's answer says nothing of the lighthouse; only Alice's question before it does.
 TURNS = [
@@ -23,6 +26,7 @@ TURNS = [
     ("Alice", "Alice: My new job starts on Monday, I am nervous.", "2023-05-01T09:02:00Z"),
     ("Bob", "Bob: You will do great, the team sounds friendly.", "2023-05-01T09:03:00Z"),
 ]
+AT = "2023-05-01T09:05:00Z"
 QUESTION = "Who has been to the lighthouse on the coast?"
 
 
@@ -75,3 +79,44 @@ def test_a_context_vector_is_the_unit_sum_of_the_turns_it_has() -> None:
     vector = context_vector([1.0, 0.0], [[0.0, 1.0], None])
     assert vector == [1 / math.sqrt(2), 1 / math.sqrt(2)]
     assert context_vector([0.6, 0.8], []) == [0.6, 0.8]
+
+
+def test_capture_gives_each_turn_the_context_the_next_chain_gives_it(
+    gql: GraphQLClient, namespace: str, runtime: Runtime
+) -> None:
+    # Two batches into one session, so that the second's turns take their context from the first's
+    # stored last two; then consolidation's way, from the NEXT chain in the store, for comparison.
+    first = capture_turns(gql, namespace, TURNS[:3], session="s1")
+    second = capture_turns(gql, namespace, TURNS[3:], session="s1")
+    [alone] = capture_turns(
+        gql, namespace, [("Cid", "Cid: The ferry to the islands was late again.", AT)], session="s2"
+    )
+    ids = [*first, *second, alone]
+    stored = {row["id"]: row["context"] for row in run_test_statement(runtime.settings, "context_embeddings", ids=ids)}
+    chained = {
+        row["id"]: context_vector(row["embedding"], [row["previous1"], row["previous2"]])
+        for row in runtime.store.read(CONTEXT_SOURCES, ids=ids)
+    }
+    assert len(second) >= 1 and set(stored) == set(chained) == set(ids)
+    for episode_id in ids:
+        assert stored[episode_id] is not None
+        assert math.fsum(a * b for a, b in zip(stored[episode_id], chained[episode_id], strict=True)) > 0.99999
+    # A turn that opens a session is its own context; a later one is not.
+    assert stored[first[0]] != stored[first[1]]
+
+
+def test_context_vectors_follow_each_sessions_chain_from_its_stored_tail() -> None:
+    a, b, c = [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]
+    episodes = [{"id": "e1", "embedding": a}, {"id": "e2"}, {"id": "e3", "embedding": c}, {"id": "e4", "embedding": b}]
+    sessions = {("ns", "s1"): ["e1", "e2", "e3"]}
+    tails = {("ns", "s1"): ([0.0, 1.0, 0.0], None)}
+    two = context_vectors(episodes, sessions, tails, 2)
+    # e1 after the stored tail; e2 has no embedding, so no context, and is left out of e3's.
+    assert two["e1"] == [1 / math.sqrt(2), 1 / math.sqrt(2), 0.0]
+    assert "e2" not in two
+    assert two["e3"] == [1 / math.sqrt(2), 0.0, 1 / math.sqrt(2)]
+    assert two["e4"] == b  # no session: its own
+    one = context_vectors(episodes, sessions, tails, 1)
+    assert one["e3"] == c and one["e1"] == [1 / math.sqrt(2), 1 / math.sqrt(2), 0.0]
+    assert context_vectors(episodes, sessions, tails, 0) == {}
+    assert context_vectors(episodes, sessions, {}, 2)["e1"] == a

@@ -286,6 +286,7 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
             ],
             "at": now,
         },
+        "session_tails": {"sessions": [{"namespace": stored.namespace, "session": stored.session}]},
         "open_conflicts": conflict,
         "resolve_conflict": {**conflict, "facts": [{"id": stored.facts[0], "status": "active"}]},
         "aliases_of_namespace": {},

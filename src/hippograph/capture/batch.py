@@ -14,6 +14,7 @@ from ulid import ULID
 
 from hippograph.capture.prepare import Prepared
 from hippograph.embedding import Vector
+from hippograph.embedding.context import context_vector
 from hippograph.kernel.events import EventKind, MemoryEvent
 from hippograph.kernel.model import DEFAULT_IMPORTANCE, CaptureOutcome, CaptureStatus, DuplicateMatch, Redaction
 from hippograph.kernel.text.near import MERGED, NearDuplicates, NearMatch, Probe
@@ -22,7 +23,15 @@ from hippograph.kernel.text.stems import stems
 from hippograph.store.history import history_event
 from hippograph.store.search import NAMESPACE_FIELD, STEMS_FIELD, namespace_token
 
-__all__ = ["MAX_OBSERVERS", "Batch", "created_events", "episode_properties", "new_contents", "session_links"]
+__all__ = [
+    "MAX_OBSERVERS",
+    "Batch",
+    "context_vectors",
+    "created_events",
+    "episode_properties",
+    "new_contents",
+    "session_links",
+]
 
 MAX_OBSERVERS = 20
 
@@ -130,6 +139,32 @@ def session_links(
         chain = ([last] if last else []) + episodes
         pairs += [{"previous": a, "next": b} for a, b in pairwise(chain)]
     return pairs
+
+
+def context_vectors(
+    episodes: Sequence[Mapping[str, Any]],
+    sessions: Mapping[tuple[str, str], list[str]],
+    tails: Mapping[tuple[str, str], tuple[Vector | None, Vector | None]],
+    turns: int,
+) -> dict[str, Vector]:
+    """New episodes' context vectors (embedding/context.py), by id, from their own embeddings and
+    those of up to ``turns`` turns before each in its session: the session's stored last two
+    (``tails``: last, then the one before it), then the batch's own, in the order the NEXT chain
+    will link them. An episode without an embedding gets none, and is left out of its followers'."""
+    if turns <= 0:
+        return {}
+    own: dict[str, Vector | None] = {episode["id"]: episode.get("embedding") for episode in episodes}
+    before: dict[str, list[Vector | None]] = {}
+    for key, ids in sessions.items():
+        last, before_last = tails.get(key, (None, None))
+        chain = [before_last, last, *(own[episode_id] for episode_id in ids)]
+        for position, episode_id in enumerate(ids, start=2):
+            before[episode_id] = [chain[position - 1], chain[position - 2]][:turns]
+    return {
+        episode_id: context_vector(vector, before.get(episode_id, []))
+        for episode_id, vector in own.items()
+        if vector is not None
+    }
 
 
 def episode_properties(episode_id: str, p: Prepared, vector: Vector | None, now: datetime) -> dict[str, Any]:

@@ -10,10 +10,16 @@ from datetime import datetime
 
 from ulid import ULID
 
-from hippograph.capture.batch import MAX_OBSERVERS, Batch, created_events, new_contents, session_links
+from hippograph.capture.batch import (
+    MAX_OBSERVERS,
+    Batch,
+    context_vectors,
+    created_events,
+    new_contents,
+    session_links,
+)
 from hippograph.capture.prepare import Prepared, check_batch, prepare_items
 from hippograph.embedding import Embedder, Vector, embed_or_none
-from hippograph.embedding.context import write_context_vectors
 from hippograph.kernel import metrics
 from hippograph.kernel.config import DedupSettings, Limits
 from hippograph.kernel.model import CaptureInput, CaptureOutcome
@@ -21,7 +27,7 @@ from hippograph.kernel.text.near import NearDuplicates, Probe
 from hippograph.store import Store, Transaction, UniquenessConflict
 from hippograph.store.changes import with_changes
 from hippograph.store.near import near_duplicates
-from hippograph.store.rows import EPISODES_BY_HASH, LINK_SESSIONS
+from hippograph.store.rows import EPISODES_BY_HASH, LINK_SESSIONS, SESSION_TAILS
 
 __all__ = ["capture"]
 
@@ -115,8 +121,9 @@ def _write(
     context_turns: int,
 ) -> list[CaptureOutcome]:
     """Dedup against the store inside the transaction, then write every kind of change at once.
-    New episodes get their context vectors here, after their session links: the context channel
-    finds a fresh turn as it will after consolidation."""
+    New episodes are created with their context vectors, from the batch's own vectors and their
+    sessions' stored last turns: the context channel finds a fresh turn as it will after
+    consolidation, which writes the same vectors again from the NEXT chain."""
     keys = list(dict.fromkeys(p.key for p in prepared))
     known = {
         (row["namespace"], row["content_hash"]): {"id": row["id"], "observed_by": list(row["observed_by"])}
@@ -125,7 +132,10 @@ def _write(
     batch = Batch(known, near.fresh() if near else None, now, actor)
     outcomes = [batch.add(p, vectors.get(p.key)) for p in prepared]
     if batch.episodes:
-        tx.run("create_episodes", rows=batch.episodes)
+        tails = _session_tails(tx, batch.sessions) if context_turns > 0 else {}
+        contexts = context_vectors(batch.episodes, batch.sessions, tails, context_turns)
+        rows = [{**e, "context_embedding": contexts[e["id"]]} if e["id"] in contexts else e for e in batch.episodes]
+        tx.run("create_episodes", rows=rows)
         created = Counter(episode["namespace"] for episode in batch.episodes)
         tx.run("count_episodes", counts=[{"namespace": ns, "created": n} for ns, n in created.items()])
     if batch.observers:
@@ -135,10 +145,21 @@ def _write(
         _link_sessions(tx, batch.sessions, batch.projects, now)
     if batch.extends:
         tx.run("link_extends", pairs=batch.extends, at=now)
-    write_context_vectors(tx, [episode["id"] for episode in batch.episodes], context_turns)
     if batch.history:
         tx.run("record_history", rows=batch.history)
     return outcomes
+
+
+def _session_tails(
+    tx: Transaction, sessions: dict[tuple[str, str], list[str]]
+) -> dict[tuple[str, str], tuple[Vector | None, Vector | None]]:
+    if not sessions:
+        return {}
+    keys = [{"namespace": namespace, "session": session} for namespace, session in sessions]
+    return {
+        (row["namespace"], row["session"]): (row["last"], row["before_last"])
+        for row in tx.run(SESSION_TAILS, sessions=keys)
+    }
 
 
 def _link_sessions(

@@ -641,8 +641,18 @@ class SessionTail(TypedDict):
     previous: str | None
 
 
+class SessionContext(TypedDict):
+    """A stored session's last two episodes' vectors (None: no such episode, or no vector)."""
+
+    namespace: str
+    session: str
+    last: list[float] | None
+    before_last: list[float] | None
+
+
 EPISODES_PENDING_EMBEDDING = Query("episodes_pending_embedding", TurnRow)
 LINK_SESSIONS = Query("link_sessions", SessionTail)
+SESSION_TAILS = Query("session_tails", SessionContext)
 
 
 # Conflicts held for a person to settle (consolidation/conflicts.py).
