@@ -126,7 +126,7 @@ DROP INDEX `Episode[content]` IF EXISTS;
 DROP INDEX `Fact[statement]` IF EXISTS;
 DROP INDEX `Entity[name]` IF EXISTS;
 -- An episode's text is searched by its stems only (store/search.py): the index over its words as
--- written cost a long capture a sixth of its time; stores from before that have it, dropped here.
+-- written was most of a long capture's write (docs/benchmarks.md); older stores have it: dropped.
 DROP INDEX `Episode[content,namespace_token]` IF EXISTS;
 CREATE INDEX IF NOT EXISTS ON Episode (stems, namespace_token) FULL_TEXT;
 CREATE INDEX IF NOT EXISTS ON Episode (hints, namespace_token) FULL_TEXT;

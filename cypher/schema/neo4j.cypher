@@ -47,7 +47,7 @@ DROP INDEX episode_content IF EXISTS;
 DROP INDEX fact_statement IF EXISTS;
 DROP INDEX entity_name IF EXISTS;
 // An episode's text is searched by its stems only (store/search.py): the index over its words as
-// written cost a long capture a sixth of its time; stores from before that have it, dropped here.
+// written was most of a long capture's write on the embedded store (docs/benchmarks.md); older stores: dropped.
 DROP INDEX episode_search IF EXISTS;
 CREATE FULLTEXT INDEX episode_stems IF NOT EXISTS FOR (n:Episode) ON EACH [n.stems, n.namespace_token];
 CREATE FULLTEXT INDEX episode_hints IF NOT EXISTS FOR (n:Episode) ON EACH [n.hints, n.namespace_token];

@@ -8,7 +8,7 @@ with the namespace's best ``limit`` matches and nothing else.
 
 An episode's text is indexed once, by its words' stems: a question's words, stemmed alike, meet
 them in another form ("research", "researching"), and a second index over its words as written
-cost a long capture a sixth of its time for nothing recall used (docs/benchmarks.md).
+was most of a long capture's write on the embedded store, for nothing recall used (docs/benchmarks.md).
 """
 
 from __future__ import annotations
