@@ -163,6 +163,18 @@ def gql(app: InProcess, admin_secret: str) -> GraphQLClient:
     return app.graphql(admin_secret)
 
 
+def fresh_namespace() -> str:
+    return f"t-{uuid.uuid4().hex[:16]}"
+
+
 @pytest.fixture
 def namespace() -> str:
-    return f"t-{uuid.uuid4().hex[:16]}"
+    return fresh_namespace()
+
+
+@pytest.fixture(scope="module")
+def module_namespace() -> str:
+    """A namespace for a module's shared data: captured and consolidated once, then only read by
+    the module's tests (a test that changes data keeps a namespace of its own). A fresh one per
+    module, and per worker under xdist."""
+    return fresh_namespace()

@@ -3,6 +3,9 @@ from general, and a recall filter, on the real store over GraphQL."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import pytest
 from support.client import GraphQLClient
 from support.operations import capture_turns, recall_over_api
 from support.statements import run_test_statement
@@ -24,13 +27,28 @@ def _memories(gql: GraphQLClient, namespace: str) -> dict[str, dict]:
     return {edge["node"]["id"]: edge["node"] for edge in edges}
 
 
+@dataclass(frozen=True)
+class Consolidated:
+    """TURNS captured and consolidated once for the tests that only read them."""
+
+    namespace: str
+    ids: list[str]
+    before: dict[str, dict]  # the memories as listed between capture and consolidation
+
+
+@pytest.fixture(scope="module")
+def consolidated(gql: GraphQLClient, runtime: Runtime, module_namespace: str) -> Consolidated:
+    ids = capture_turns(gql, module_namespace, TURNS, session="s1")
+    before = _memories(gql, module_namespace)
+    assert consolidate(runtime, namespace=module_namespace).processed == len(TURNS)
+    return Consolidated(module_namespace, ids, before)
+
+
 def test_consolidation_gives_each_memory_a_category_and_its_facts_follow(
-    gql: GraphQLClient, runtime: Runtime, namespace: str
+    gql: GraphQLClient, consolidated: Consolidated
 ) -> None:
-    ids = capture_turns(gql, namespace, TURNS, session="s1")
-    before = _memories(gql, namespace)
-    assert {before[i]["category"] for i in ids} == {None}  # not before consolidation
-    consolidate(runtime, namespace=namespace)
+    namespace, ids = consolidated.namespace, consolidated.ids
+    assert {consolidated.before[i]["category"] for i in ids} == {None}  # not before consolidation
     memories = _memories(gql, namespace)
     assert [memories[i]["category"] for i in ids] == ["technical", "meeting", "relationship", "general"]
     facts = [m for m in memories.values() if m["__typename"] == "Fact"]
@@ -44,9 +62,8 @@ def test_consolidation_gives_each_memory_a_category_and_its_facts_follow(
         assert fact["category"] in {memories[s["id"]]["category"] for s in supporters}
 
 
-def test_recall_filters_by_category(gql: GraphQLClient, runtime: Runtime, namespace: str) -> None:
-    ids = capture_turns(gql, namespace, TURNS, session="s1")
-    consolidate(runtime, namespace=namespace)
+def test_recall_filters_by_category(gql: GraphQLClient, consolidated: Consolidated) -> None:
+    namespace, ids = consolidated.namespace, consolidated.ids
     everything = recall_over_api(gql, namespace, "Thursday standup crash Lucia", limit=20, countAccess=False)
     assert {hit["memory"]["id"] for hit in everything["hits"]} >= set(ids[:3])
     meetings = recall_over_api(

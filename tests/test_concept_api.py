@@ -45,17 +45,30 @@ def about(gql: GraphQLClient, namespace: str, memory_id: str) -> set[str]:
     return {c["name"] for c in gql.data("memoryConcepts", namespace=namespace, id=memory_id)["memory"]["concepts"]}
 
 
-@pytest.fixture
-def story(gql: GraphQLClient, namespace: str, runtime: Runtime) -> list[str]:
+def tell(gql: GraphQLClient, runtime: Runtime, namespace: str) -> list[str]:
+    """TURNS captured and consolidated in ``namespace``; their ids."""
     ids = capture_turns(gql, namespace, TURNS, session="s1")
     # In process rather than over the API: how it was consolidated is not what is tested here.
-    consolidate(runtime, namespace=namespace)
+    assert consolidate(runtime, namespace=namespace).processed == len(TURNS)
     return ids
 
 
+@pytest.fixture(scope="module")
+def told(gql: GraphQLClient, runtime: Runtime, module_namespace: str) -> list[str]:
+    """The story once for the tests that only read it."""
+    return tell(gql, runtime, module_namespace)
+
+
+@pytest.fixture
+def story(gql: GraphQLClient, namespace: str, runtime: Runtime) -> list[str]:
+    """The story in the test's own namespace, for a test that forgets part of it."""
+    return tell(gql, runtime, namespace)
+
+
 def test_a_memory_is_about_exactly_its_concepts_and_facts_too(
-    gql: GraphQLClient, namespace: str, story: list[str]
+    gql: GraphQLClient, module_namespace: str, told: list[str]
 ) -> None:
+    namespace, story = module_namespace, told
     assert about(gql, namespace, story[0]) == FIRST
     assert about(gql, namespace, story[1]) == {"pottery class", "pottery", "class"}
     assert about(gql, namespace, story[2]) == {"train"}
@@ -98,8 +111,10 @@ def test_as_of_and_forgetting_decide_what_meets_at_a_concept(
 
 
 def test_another_namespace_never_sees_these_concepts(
-    gql: GraphQLClient, namespace: str, story: list[str], runtime: Runtime, app: InProcess
+    gql: GraphQLClient, module_namespace: str, told: list[str], runtime: Runtime, app: InProcess
 ) -> None:
+    # Its other namespace is its own: nothing it writes is in the one the module reads.
+    namespace = module_namespace
     other = namespace + "-other"
     capture_turns(gql, other, TURNS[2:], session="s1")
     consolidate(runtime, namespace=other)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 import pytest
@@ -31,10 +31,26 @@ def capture_story(gql: GraphQLClient, namespace: str) -> list[str]:
     return capture_turns(gql, namespace, STORY, session="s1")
 
 
-def test_consolidation_derives_entities_facts_and_edges(gql: GraphQLClient, namespace: str) -> None:
-    capture_story(gql, namespace)
-    assert gql.data("status", namespace=namespace)["status"]["raw"] == len(STORY)
-    assert consolidate_over_api(gql, namespace) == {"processed": len(STORY), "failed": 0, "remaining": 0}
+@dataclass(frozen=True)
+class Consolidated:
+    """STORY captured and consolidated over the API once, for the tests that only read it."""
+
+    namespace: str
+    raw: int  # the status's raw episodes between capture and consolidation
+    report: dict  # what the consolidate mutation answered
+
+
+@pytest.fixture(scope="module")
+def story(gql: GraphQLClient, module_namespace: str) -> Consolidated:
+    capture_story(gql, module_namespace)
+    raw = gql.data("status", namespace=module_namespace)["status"]["raw"]
+    return Consolidated(module_namespace, raw, consolidate_over_api(gql, module_namespace))
+
+
+def test_consolidation_derives_entities_facts_and_edges(gql: GraphQLClient, story: Consolidated) -> None:
+    namespace = story.namespace
+    assert story.raw == len(STORY)
+    assert story.report == {"processed": len(STORY), "failed": 0, "remaining": 0}
     status = gql.data("status", namespace=namespace)["status"]
     assert status["consolidated"] == len(STORY) and status["raw"] == 0 and status["lagSeconds"] == 0
 
@@ -50,9 +66,9 @@ def test_consolidation_derives_entities_facts_and_edges(gql: GraphQLClient, name
     assert any(edge["node"]["__typename"] == "Fact" for edge in memories)
 
 
-def test_a_move_closes_the_old_home_in_valid_time(gql: GraphQLClient, namespace: str) -> None:
-    capture_story(gql, namespace)
-    consolidate_over_api(gql, namespace)
+def test_a_move_closes_the_old_home_in_valid_time(gql: GraphQLClient, story: Consolidated) -> None:
+    namespace = story.namespace
+    assert story.report["processed"] == len(STORY)
     caroline = entity_id(gql, namespace, "Caroline", "person")
 
     def homes(as_of: str | None = None, known_at: str | None = None) -> list[dict]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import pytest
 from support.client import GraphQLClient
 from support.operations import capture_turns, consolidate_over_api, erase, recall_over_api
 from support.statements import run_test_statement
@@ -37,9 +38,20 @@ def context_ids(gql: GraphQLClient, namespace: str, query: str = QUESTION) -> li
     return [hit["memory"]["id"] for hit in hits]
 
 
-def test_the_context_channel_finds_a_turn_through_the_turn_before_it(gql: GraphQLClient, namespace: str) -> None:
-    question, answer, job, _ = capture_turns(gql, namespace, TURNS, session="s1")
-    consolidate_over_api(gql, namespace)
+@pytest.fixture(scope="module")
+def conversation(gql: GraphQLClient, module_namespace: str) -> list[str]:
+    """TURNS captured and consolidated once for the tests that only read them (recalls that count
+    no access); their ids."""
+    ids = capture_turns(gql, module_namespace, TURNS, session="s1")
+    assert consolidate_over_api(gql, module_namespace)["processed"] == len(TURNS)
+    return ids
+
+
+def test_the_context_channel_finds_a_turn_through_the_turn_before_it(
+    gql: GraphQLClient, module_namespace: str, conversation: list[str]
+) -> None:
+    namespace = module_namespace
+    question, answer, job, _ = conversation
     by_context = context_ids(gql, namespace)
     assert by_context[:2] == [question, answer]
     assert by_context.index(answer) < by_context.index(job)
@@ -65,10 +77,11 @@ def test_erasing_a_turn_takes_the_context_it_gave_with_it(gql: GraphQLClient, na
     assert not {question, answer, job} & set(context_ids(gql, namespace, job_question) + context_ids(gql, namespace))
 
 
-def test_the_setting_turns_the_context_channel_off(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
-    _, answer, _, _ = capture_turns(gql, namespace, TURNS, session="s1")
-    consolidate_over_api(gql, namespace)
-    request = RecallRequest(QUESTION, namespace, 4, channels=frozenset({Channel.CONTEXT}), count_access=False)
+def test_the_setting_turns_the_context_channel_off(
+    runtime: Runtime, module_namespace: str, conversation: list[str]
+) -> None:
+    _, answer, _, _ = conversation
+    request = RecallRequest(QUESTION, module_namespace, 4, channels=frozenset({Channel.CONTEXT}), count_access=False)
     parts = recall_parts(runtime)
     assert answer in [hit.memory.id for hit in recall(parts, request).hits]
     off = replace(parts, settings=replace(parts.settings, context_channel=False))

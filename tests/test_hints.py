@@ -5,9 +5,10 @@ another namespace's hints stay its own."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
+import pytest
 from support.client import GraphQLClient
 from support.operations import capture_turns, consolidate_over_api, recall_over_api
 
@@ -53,12 +54,28 @@ def hint_hits(runtime: Runtime, namespace: str, query: str = QUESTION) -> list[s
     return [hit.memory.id for hit in hits]
 
 
+@dataclass(frozen=True)
+class Hinted:
+    """TURNS captured and consolidated once for the tests that only read them."""
+
+    namespace: str
+    painting: str
+    raw_hits: list[str]  # the hint channel's hits between capture and consolidation
+
+
+@pytest.fixture(scope="module")
+def consolidated(gql: GraphQLClient, runtime: Runtime, module_namespace: str) -> Hinted:
+    painting, _ = capture_turns(gql, module_namespace, TURNS, session="s1")
+    raw_hits = hint_hits(runtime, module_namespace)
+    assert consolidate_over_api(gql, module_namespace)["processed"] == len(TURNS)
+    return Hinted(module_namespace, painting, raw_hits)
+
+
 def test_a_question_finds_an_episode_by_its_hints_once_consolidated(
-    gql: GraphQLClient, namespace: str, runtime: Runtime
+    gql: GraphQLClient, runtime: Runtime, consolidated: Hinted
 ) -> None:
-    painting, _ = capture_turns(gql, namespace, TURNS, session="s1")
-    assert hint_hits(runtime, namespace) == []  # a raw episode has no hints yet
-    consolidate_over_api(gql, namespace)
+    namespace, painting = consolidated.namespace, consolidated.painting
+    assert consolidated.raw_hits == []  # a raw episode has no hints yet
     assert hint_hits(runtime, namespace) == [painting]
     # The keyword channel cannot: the question shares no word with the turn.
     keyword = recall_over_api(gql, namespace, QUESTION, channels=["KEYWORD"], countAccess=False)["hits"]
@@ -69,10 +86,11 @@ def test_a_question_finds_an_episode_by_its_hints_once_consolidated(
     assert Channel.HINT in found[painting]
 
 
-def test_hints_stay_in_their_namespace(gql: GraphQLClient, namespace: str, runtime: Runtime) -> None:
-    other = f"{namespace}-other"
-    theirs, _ = capture_turns(gql, other, TURNS, session="s1")
-    consolidate_over_api(gql, other)
+def test_hints_stay_in_their_namespace(
+    gql: GraphQLClient, namespace: str, runtime: Runtime, consolidated: Hinted
+) -> None:
+    # The other namespace is the module's: this test writes only in its own.
+    other, theirs = consolidated.namespace, consolidated.painting
     capture_turns(gql, namespace, [TURNS[1]], session="s1")
     consolidate_over_api(gql, namespace)
     assert hint_hits(runtime, other) == [theirs]
@@ -80,10 +98,9 @@ def test_hints_stay_in_their_namespace(gql: GraphQLClient, namespace: str, runti
 
 
 def test_the_hint_channel_is_off_unless_the_setting_turns_it_on(
-    gql: GraphQLClient, namespace: str, runtime: Runtime
+    gql: GraphQLClient, runtime: Runtime, consolidated: Hinted
 ) -> None:
-    capture_turns(gql, namespace, TURNS, session="s1")
-    consolidate_over_api(gql, namespace)
+    namespace = consolidated.namespace
     # The server's default: a request for the channel is answered, by no hint hit.
     answer = recall_over_api(gql, namespace, QUESTION, channels=["HINT"], limit=5, countAccess=False)
     assert answer["hits"] == []

@@ -69,26 +69,39 @@ def facts_of(hits: list[dict]) -> dict[str, dict]:
     return {hit["memory"]["statement"]: hit for hit in hits if hit["memory"]["__typename"] == "Fact"}
 
 
-def test_superseded_facts_answer_questions_about_the_past(gql: GraphQLClient, namespace: str) -> None:
-    capture_turns(gql, namespace, MOVES, session="s1")
-    consolidate_over_api(gql, namespace)
+@pytest.fixture(scope="module")
+def moves(gql: GraphQLClient, module_namespace: str) -> list[str]:
+    """MOVES captured and consolidated once for the tests that only read them (recalls that count
+    no access); their ids."""
+    ids = capture_turns(gql, module_namespace, MOVES, session="s1")
+    assert consolidate_over_api(gql, module_namespace)["processed"] == len(MOVES)
+    return ids
+
+
+def test_superseded_facts_answer_questions_about_the_past(
+    gql: GraphQLClient, module_namespace: str, moves: list[str]
+) -> None:
+    namespace = module_namespace
     question = "Where does Dana live?"
     only_facts = {"kinds": ["fact", "status", "identity", "preference", "event"]}
+    unread = {"countAccess": False}
 
-    now = facts_of(recall_over_api(gql, namespace, question, filters=only_facts)["hits"])
+    now = facts_of(recall_over_api(gql, namespace, question, filters=only_facts, **unread)["hits"])
     assert any("Porto" in s for s in now) and not any("Lisbon" in s for s in now)
 
-    then = facts_of(recall_over_api(gql, namespace, question, filters=only_facts, asOf="2023-06-01T00:00:00Z")["hits"])
+    then = facts_of(
+        recall_over_api(gql, namespace, question, filters=only_facts, asOf="2023-06-01T00:00:00Z", **unread)["hits"]
+    )
     assert any("Lisbon" in s for s in then) and not any("Porto" in s for s in then)
 
-    both = recall_over_api(gql, namespace, question, filters=only_facts, includeSuperseded=True, explain=True)
+    both = recall_over_api(gql, namespace, question, filters=only_facts, includeSuperseded=True, explain=True, **unread)
     lisbon = next(hit for s, hit in facts_of(both["hits"]).items() if "Lisbon" in s)
     porto = next(hit for s, hit in facts_of(both["hits"]).items() if "Porto" in s)
     assert lisbon["explanation"]["statusFactor"] == 0.5
     assert porto["explanation"]["statusFactor"] == 1.25
     assert both["hits"].index(porto) < both["hits"].index(lisbon)
 
-    episodes_only = recall_over_api(gql, namespace, question, filters={"kinds": ["episode"]})["hits"]
+    episodes_only = recall_over_api(gql, namespace, question, filters={"kinds": ["episode"]}, **unread)["hits"]
     assert episodes_only and all(hit["memory"]["__typename"] == "Episode" for hit in episodes_only)
 
 
@@ -150,14 +163,15 @@ def test_authorization_reads_the_core_facts_once_even_without_hits(
     assert visible(unseen, wanted=2).core == [core]
 
 
-def test_fact_hits_carry_their_supporting_episodes(runtime: Runtime, gql: GraphQLClient, namespace: str) -> None:
-    ids = capture_turns(gql, namespace, MOVES, session="s1")
-    consolidate_over_api(gql, namespace)
+def test_fact_hits_carry_their_supporting_episodes(
+    runtime: Runtime, gql: GraphQLClient, module_namespace: str, moves: list[str]
+) -> None:
+    namespace, ids = module_namespace, moves
     only_facts = {"kinds": ["fact", "status", "identity", "preference", "event"]}
     body = gql.execute(
         """query($input: RecallInput!) { recall(input: $input) { hits { memory {
              id ... on Fact { statement supportedBy { id content } } } } } }""",
-        input={"namespace": namespace, "query": "Where does Dana live?", "filters": only_facts},
+        input={"namespace": namespace, "query": "Where does Dana live?", "filters": only_facts, "countAccess": False},
     )
     assert "errors" not in body, body["errors"]
     porto = next(hit["memory"] for hit in body["data"]["recall"]["hits"] if "Porto" in hit["memory"]["statement"])

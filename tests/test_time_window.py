@@ -25,13 +25,21 @@ def _models_loaded(runtime: Runtime) -> None:
     runtime.warm_up()
 
 
+@pytest.fixture(scope="module")
+def outings(gql: GraphQLClient, module_namespace: str) -> list[str]:
+    """TURNS captured once for the tests that only read them (recalls that count no access); their
+    ids."""
+    return capture_turns(gql, module_namespace, TURNS, session="s1")
+
+
 def _hits(gql: GraphQLClient, namespace: str, question: str, **options: object) -> dict[str, dict]:
     result = recall_over_api(gql, namespace, question, limit=10, explain=True, countAccess=False, **options)
     return {hit["memory"]["id"]: hit for hit in result["hits"]}
 
 
-def test_the_questions_own_words_set_the_window(gql: GraphQLClient, namespace: str) -> None:
-    may, june, july = capture_turns(gql, namespace, TURNS, session="s1")
+def test_the_questions_own_words_set_the_window(gql: GraphQLClient, module_namespace: str, outings: list[str]) -> None:
+    namespace = module_namespace
+    may, june, july = outings
     question = "Where did Melanie go camping in June?"
 
     boosted = _hits(gql, namespace, question, referenceTime=ASKED_AT, window="BOOST")
@@ -48,8 +56,9 @@ def test_the_questions_own_words_set_the_window(gql: GraphQLClient, namespace: s
     assert _hits(gql, namespace, question, referenceTime="2025-12-01T12:00:00Z", window="FILTER") == {}
 
 
-def test_an_explicit_window_wins_over_the_words(gql: GraphQLClient, namespace: str) -> None:
-    may, _june, july = capture_turns(gql, namespace, TURNS, session="s1")
+def test_an_explicit_window_wins_over_the_words(gql: GraphQLClient, module_namespace: str, outings: list[str]) -> None:
+    namespace = module_namespace
+    may, _june, july = outings
     during = {"start": "2023-07-01T00:00:00Z", "end": "2023-08-01T00:00:00Z"}
     kept = _hits(gql, namespace, "Where did Melanie go camping in May?", during=during, window="FILTER")
     assert set(kept) == {july}
@@ -57,8 +66,10 @@ def test_an_explicit_window_wins_over_the_words(gql: GraphQLClient, namespace: s
     assert set(open_ended) == {may}
 
 
-def test_a_question_without_time_words_is_ranked_as_without_a_window(gql: GraphQLClient, namespace: str) -> None:
-    capture_turns(gql, namespace, TURNS, session="s1")
+def test_a_question_without_time_words_is_ranked_as_without_a_window(
+    gql: GraphQLClient, module_namespace: str, outings: list[str]
+) -> None:
+    namespace = module_namespace
     question = "Where did Melanie go camping?"
     boosted = _hits(gql, namespace, question, referenceTime=ASKED_AT, window="BOOST")
     off = _hits(gql, namespace, question, referenceTime=ASKED_AT, window="OFF")
