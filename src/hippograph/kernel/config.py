@@ -86,9 +86,10 @@ class ModelSettings:
     # padding costs.
     embedding_batch_size: Positive = 8
     torch_threads: Positive = 1
-    # Passes of the embedding model over captures' texts at once in this process (a recall's query
-    # takes no turn).
-    embedding_concurrency: Positive = 1
+    # Passes of the embedding model over captures' texts at once in this process, a capture's own
+    # passes too (a recall's query takes no turn): 2 puts a batch's passes on two cores, at the
+    # same CPU (docs/benchmarks.md).
+    embedding_concurrency: Positive = 2
     # Added to the OS priority of the threads that run those passes (0: the server's priority).
     embedding_niceness: Annotated[int, Field(ge=0, le=19)] = 10
     # Query embeddings kept: agents repeat their questions.
