@@ -251,7 +251,8 @@ def test_captures_forward_passes_run_on_threads_of_lower_os_priority(runtime: Ru
     niceness = runtime.settings.models.embedding_niceness
     assert niceness > 0
     assert len(runtime.embedder.embed([f"Dana moved to Lisbon {uuid.uuid4()}."])[0]) == 384
-    passes = [thread for thread in threading.enumerate() if thread.name.startswith("embedding-pass")]
+    # The runtime's gate is named "model"; other embedders' pass threads (this module's own) are not its.
+    passes = [thread for thread in threading.enumerate() if thread.name.startswith("embedding-pass-model_")]
     assert passes, "the pass ran on a thread of the embedder's"
     mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
     assert {os.getpriority(os.PRIO_PROCESS, thread.native_id) for thread in passes} == {min(19, mine + niceness)}

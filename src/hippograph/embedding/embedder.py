@@ -86,7 +86,7 @@ class MiniLMEmbedder:
         # interpreter's lock for it, so these threads do not hold it while they wait for a core
         # (torch, the fallback, tokenizes in Python too).
         self._passes = (
-            ThreadPoolExecutor(gate.capacity, "embedding-pass", lower_thread_priority, (pass_niceness,))
+            ThreadPoolExecutor(gate.capacity, f"embedding-pass-{gate.name}", lower_thread_priority, (pass_niceness,))
             if gate is not None
             else None
         )

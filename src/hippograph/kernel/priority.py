@@ -64,6 +64,7 @@ class PriorityGate:
     ) -> None:
         if capacity < 1:
             raise ValueError("a gate needs at least one slot")
+        self.name = name
         self.capacity = capacity
         self.max_wait_s = max_wait_s
         self._clock = clock
