@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 from support.client import GraphQLClient
-from support.operations import capture_turns, consolidate_over_api, erase, recall_over_api
+from support.operations import capture_turns, consolidate_over_api, consolidated_turns, erase, recall_over_api
 from support.statements import run_test_statement
 
 from hippograph.api.queries import recall_parts
@@ -42,9 +42,7 @@ def context_ids(gql: GraphQLClient, namespace: str, query: str = QUESTION) -> li
 def conversation(gql: GraphQLClient, module_namespace: str) -> list[str]:
     """TURNS captured and consolidated once for the tests that only read them (recalls that count
     no access); their ids."""
-    ids = capture_turns(gql, module_namespace, TURNS, session="s1")
-    assert consolidate_over_api(gql, module_namespace)["processed"] == len(TURNS)
-    return ids
+    return consolidated_turns(gql, module_namespace, TURNS, "s1")
 
 
 def test_the_context_channel_finds_a_turn_through_the_turn_before_it(

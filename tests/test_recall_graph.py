@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 from support.client import GraphQLClient
-from support.operations import capture_turns, consolidate_over_api, recall_over_api, remember
+from support.operations import capture_turns, consolidate_over_api, consolidated_turns, recall_over_api, remember
 
 from hippograph.api.queries import recall_parts
 from hippograph.kernel.filters import MemoryFilters
@@ -73,9 +73,7 @@ def facts_of(hits: list[dict]) -> dict[str, dict]:
 def moves(gql: GraphQLClient, module_namespace: str) -> list[str]:
     """MOVES captured and consolidated once for the tests that only read them (recalls that count
     no access); their ids."""
-    ids = capture_turns(gql, module_namespace, MOVES, session="s1")
-    assert consolidate_over_api(gql, module_namespace)["processed"] == len(MOVES)
-    return ids
+    return consolidated_turns(gql, module_namespace, MOVES, "s1")
 
 
 def test_superseded_facts_answer_questions_about_the_past(

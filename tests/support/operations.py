@@ -31,6 +31,15 @@ def consolidate_over_api(gql: GraphQLClient, namespace: str) -> dict:
     return gql.data("consolidate", namespace=namespace, limit=100)["consolidate"]
 
 
+def consolidated_turns(
+    gql: GraphQLClient, namespace: str, turns: list[tuple[str, str, str]], session: str
+) -> list[str]:
+    """Capture the turns of one session and consolidate them all (a module's shared data); their ids."""
+    ids = capture_turns(gql, namespace, turns, session)
+    assert consolidate_over_api(gql, namespace)["processed"] == len(turns)
+    return ids
+
+
 def entity_id(gql: GraphQLClient, namespace: str, name: str, entity_type: str | None) -> str:
     edges = gql.data("entities", namespace=namespace, search=name, type=entity_type, first=5)["entities"]["edges"]
     matches = [edge["node"] for edge in edges if edge["node"]["name"] == name]
