@@ -294,7 +294,7 @@ def create_app(runtime: Runtime, *, close_runtime_on_shutdown: bool = False) -> 
                 )
             )
         if settings.lifecycle.sweep_interval_s > 0:
-            sweeping = (runtime.store, runtime.clock, settings.lifecycle, settings.access)
+            sweeping = (runtime.store, runtime.clock, settings.lifecycle, settings.access, None, runtime.access)
             tasks.append(asyncio.create_task(_every(settings.lifecycle.sweep_interval_s, "sweep", sweep, *sweeping)))
         try:
             yield

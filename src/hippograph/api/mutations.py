@@ -201,8 +201,9 @@ class Mutation(ConflictMutation, ProcedureMutation, PromotionMutation, SummaryMu
     async def resolve_sweep(root: Any, info: graphene.ResolveInfo, namespace: str | None = None) -> Any:
         runtime = info.context["runtime"]
         settings = runtime.settings
+        where = tenant_or_all(info, namespace)
         return await call(
-            sweep, runtime.store, runtime.clock, settings.lifecycle, settings.access, tenant_or_all(info, namespace)
+            sweep, runtime.store, runtime.clock, settings.lifecycle, settings.access, where, runtime.access
         )
 
     @staticmethod

@@ -21,6 +21,7 @@ from hippograph.kernel.model import DEFAULT_IMPORTANCE
 from hippograph.lifecycle.erase import EraseOutcome, erase_in, erased_events
 from hippograph.lifecycle.forget import forget_in
 from hippograph.store import Store
+from hippograph.store.access import AccessLog
 from hippograph.store.changes import expire_changes, with_changes
 from hippograph.store.limits import expire_limits
 from hippograph.store.rows import EXPIRE_HISTORY, EXPIRED_EVENTS, FORGOTTEN_BEFORE, MemoryOfNamespace
@@ -71,14 +72,25 @@ def plan_sweep(now: datetime, lifecycle: LifecycleSettings, access: Access) -> S
     )
 
 
+# How long a sweep waits for this process's recalls' access counts to be written before it reads them.
+_ACCESS_FLUSH_S = 10.0
+
+
 def sweep(
     store: Store,
     clock: Callable[[], datetime],
     lifecycle: LifecycleSettings,
     access: Access,
     namespace: str | None = None,
+    accesses: AccessLog | None = None,
 ) -> SweepReport:
-    """One full sweep, of one namespace or of all."""
+    """One full sweep, of one namespace or of all. With ``accesses``, the access counts this
+    process's recalls recorded are written first: a recall writes them just after it answers, and
+    a memory recalled a moment before the sweep must not expire as never accessed."""
+    if accesses is not None and not accesses.flush(_ACCESS_FLUSH_S):
+        log.warning(
+            "sweep: recalls' access counts still unwritten after %.0f s; sweeping without them", _ACCESS_FLUSH_S
+        )
     return sweep_store(store, plan_sweep(clock(), lifecycle, access), namespace)
 
 
