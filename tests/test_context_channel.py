@@ -5,9 +5,11 @@ the turn before takes it out of the context channel; the setting turns the chann
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import replace
 
 import pytest
+from support.asgi import InProcess
 from support.client import GraphQLClient
 from support.operations import capture_turns, consolidate_over_api, consolidated_turns, erase, recall_over_api
 from support.statements import run_test_statement
@@ -28,6 +30,9 @@ TURNS = [
     ("Bob", "Bob: You will do great, the team sounds friendly.", "2023-05-01T09:03:00Z"),
 ]
 AT = "2023-05-01T09:05:00Z"
+WRITERS = 6
+BATCHES = 4
+WORDS = ["harbour", "orchard", "violin"]
 QUESTION = "Who has been to the lighthouse on the coast?"
 
 
@@ -103,17 +108,61 @@ def test_capture_gives_each_turn_the_context_the_next_chain_gives_it(
         gql, namespace, [("Cid", "Cid: The ferry to the islands was late again.", AT)], session="s2"
     )
     ids = [*first, *second, alone]
+    stored = _assert_contexts_follow_the_chain(runtime, ids)
+    assert len(second) >= 1
+    # A turn that opens a session is its own context; a later one is not.
+    assert stored[first[0]] != stored[first[1]]
+
+
+def test_captures_into_one_session_at_once_chain_it_and_take_their_context_from_it(
+    app: InProcess, admin_secret: str, namespace: str, runtime: Runtime
+) -> None:
+    # Writers of one session at the same moment: on Neo4j each takes the session's lock before it
+    # reads the session's last turns, so the second reads what the first committed. One chain of
+    # every turn results, and every context vector is the one that chain gives.
+    start = threading.Barrier(WRITERS)
+    acknowledged: list[str] = []
+    lock = threading.Lock()
+
+    def writer(number: int) -> None:
+        own = app.graphql(admin_secret)
+        start.wait()
+        for batch in range(BATCHES):
+            turns = [(f"W{number}", f"W{number}: batch {batch}, turn {k}, about the {WORDS[k]}.", AT) for k in range(3)]
+            ids = capture_turns(own, namespace, turns, session="shared")
+            with lock:
+                acknowledged.extend(ids)
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(WRITERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert len(set(acknowledged)) == WRITERS * BATCHES * 3
+    links = {
+        row["id"]: row["before"]
+        for row in run_test_statement(runtime.settings, "session_links", namespace=namespace, session="shared")
+    }
+    assert set(links) == set(acknowledged)
+    assert all(len(before) <= 1 for before in links.values()), "a turn with two predecessors: the chain forked"
+    assert len([episode for episode, before in links.items() if not before]) == 1, "not one chain"
+    _assert_contexts_follow_the_chain(runtime, acknowledged)
+
+
+def _assert_contexts_follow_the_chain(runtime: Runtime, ids: list[str]) -> dict[str, list[float]]:
+    """Each episode's stored context vector is the one consolidation computes from the NEXT chain;
+    the stored ones, by id."""
     stored = {row["id"]: row["context"] for row in run_test_statement(runtime.settings, "context_embeddings", ids=ids)}
     chained = {
         row["id"]: context_vector(row["embedding"], [row["previous1"], row["previous2"]])
         for row in runtime.store.read(CONTEXT_SOURCES, ids=ids)
     }
-    assert len(second) >= 1 and set(stored) == set(chained) == set(ids)
+    assert set(stored) == set(chained) == set(ids)
     for episode_id in ids:
         assert stored[episode_id] is not None
         assert math.fsum(a * b for a, b in zip(stored[episode_id], chained[episode_id], strict=True)) > 0.99999
-    # A turn that opens a session is its own context; a later one is not.
-    assert stored[first[0]] != stored[first[1]]
+    return stored
 
 
 def test_context_vectors_follow_each_sessions_chain_from_its_stored_tail() -> None:

@@ -275,7 +275,7 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
         },
         "namespace_holds": {"labels": {"NODE_LABEL": "Episode"}},
         "episodes_pending_embedding": {"limit": 10},
-        "link_sessions": {
+        "claim_sessions": {
             "sessions": [
                 {
                     "namespace": stored.namespace,
@@ -286,7 +286,6 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
             ],
             "at": now,
         },
-        "session_tails": {"sessions": [{"namespace": stored.namespace, "session": stored.session}]},
         "open_conflicts": conflict,
         "resolve_conflict": {**conflict, "facts": [{"id": stored.facts[0], "status": "active"}]},
         "aliases_of_namespace": {},
@@ -719,6 +718,9 @@ def statement_params(name: str, stored: Stored) -> dict[str, Any]:
         "create_episodes": {"rows": [{"id": "queries-created", "namespace": stored.namespace}]},
         "link_extends": {"pairs": [{"namespace": stored.namespace, "new": last, "old": first}], "at": now},
         "link_next": {"pairs": [{"previous": first, "next": last}]},
+        "join_sessions": {
+            "sessions": [{"namespace": stored.namespace, "session": stored.session, "episodes": stored.episodes[-1:]}]
+        },
         "set_episode_embeddings": {"rows": [{"id": first, "embedding": stored.embedding}]},
         "hold_in_conflict": {"conflict": CONFLICT, "kind": "attribute", "facts": [fact], "now": now},
         "categorize_facts": {"ids": stored.facts, "general": "general"},

@@ -27,7 +27,7 @@ from hippograph.kernel.text.near import NearDuplicates, Probe
 from hippograph.store import Store, Transaction, UniquenessConflict
 from hippograph.store.changes import with_changes
 from hippograph.store.near import near_duplicates
-from hippograph.store.rows import EPISODES_BY_HASH, LINK_SESSIONS, SESSION_TAILS
+from hippograph.store.rows import CLAIM_SESSIONS, EPISODES_BY_HASH, SessionClaim
 
 __all__ = ["capture"]
 
@@ -121,9 +121,11 @@ def _write(
     context_turns: int,
 ) -> list[CaptureOutcome]:
     """Dedup against the store inside the transaction, then write every kind of change at once.
-    New episodes are created with their context vectors, from the batch's own vectors and their
-    sessions' stored last turns: the context channel finds a fresh turn as it will after
-    consolidation, which writes the same vectors again from the NEXT chain."""
+    The batch's sessions are claimed first (their locks, on Neo4j), so that their last turns are
+    read as a concurrent capture into the same session committed them. New episodes are created
+    with their context vectors, from the batch's own vectors and their sessions' stored last turns:
+    the context channel finds a fresh turn as it will after consolidation, which writes the same
+    vectors again from the NEXT chain."""
     keys = list(dict.fromkeys(p.key for p in prepared))
     known = {
         (row["namespace"], row["content_hash"]): {"id": row["id"], "observed_by": list(row["observed_by"])}
@@ -131,8 +133,9 @@ def _write(
     }
     batch = Batch(known, near.fresh() if near else None, now, actor)
     outcomes = [batch.add(p, vectors.get(p.key)) for p in prepared]
+    claims = _claim_sessions(tx, batch.sessions, batch.projects, now) if batch.sessions else {}
     if batch.episodes:
-        tails = _session_tails(tx, batch.sessions) if context_turns > 0 else {}
+        tails = {key: (claim["last"], claim["before_last"]) for key, claim in claims.items()}
         contexts = context_vectors(batch.episodes, batch.sessions, tails, context_turns)
         rows = [{**e, "context_embedding": contexts[e["id"]]} if e["id"] in contexts else e for e in batch.episodes]
         tx.run("create_episodes", rows=rows)
@@ -142,7 +145,7 @@ def _write(
         rows = [{"id": episode_id, "agents": agents} for episode_id, agents in batch.observers.items()]
         tx.run("corroborate_episodes", rows=rows, cap=MAX_OBSERVERS)
     if batch.sessions:
-        _link_sessions(tx, batch.sessions, batch.projects, now)
+        _join_sessions(tx, batch.sessions, {key: claim["previous"] for key, claim in claims.items()})
     if batch.extends:
         tx.run("link_extends", pairs=batch.extends, at=now)
     if batch.history:
@@ -150,21 +153,11 @@ def _write(
     return outcomes
 
 
-def _session_tails(
-    tx: Transaction, sessions: dict[tuple[str, str], list[str]]
-) -> dict[tuple[str, str], tuple[Vector | None, Vector | None]]:
-    if not sessions:
-        return {}
-    keys = [{"namespace": namespace, "session": session} for namespace, session in sessions]
-    return {
-        (row["namespace"], row["session"]): (row["last"], row["before_last"])
-        for row in tx.run(SESSION_TAILS, sessions=keys)
-    }
-
-
-def _link_sessions(
+def _claim_sessions(
     tx: Transaction, sessions: dict[tuple[str, str], list[str]], projects: dict[tuple[str, str], str], now: datetime
-) -> None:
+) -> dict[tuple[str, str], SessionClaim]:
+    # In one order for every writer: two captures that share sessions wait for each other's
+    # locks instead of each holding one the other needs.
     rows = [
         {
             "namespace": namespace,
@@ -173,11 +166,18 @@ def _link_sessions(
             "episodes": episodes,
             "project": projects.get((namespace, session)),
         }
-        for (namespace, session), episodes in sessions.items()
+        for (namespace, session), episodes in sorted(sessions.items())
     ]
-    previous = {
-        (row["namespace"], row["session"]): row["previous"] for row in tx.run(LINK_SESSIONS, sessions=rows, at=now)
-    }
+    return {(row["namespace"], row["session"]): row for row in tx.run(CLAIM_SESSIONS, sessions=rows, at=now)}
+
+
+def _join_sessions(
+    tx: Transaction, sessions: dict[tuple[str, str], list[str]], previous: dict[tuple[str, str], str | None]
+) -> None:
+    rows = [
+        {"namespace": namespace, "session": session, "episodes": ids} for (namespace, session), ids in sessions.items()
+    ]
+    tx.run("join_sessions", sessions=rows)
     pairs = session_links(sessions, previous)
     if pairs:
         tx.run("link_next", pairs=pairs)

@@ -633,26 +633,19 @@ NAMESPACE_HOLDS = Query("namespace_holds", IdRow)
 # Capture (capture/service.py, capture/reembed.py).
 
 
-class SessionTail(TypedDict):
-    """A session the batch's episodes joined, and its last episode before them (None: a new one)."""
+class SessionClaim(TypedDict):
+    """A session a batch's episodes join: its last episode before them (None: a new one) and the
+    vectors of that episode and the one before it (None: no such episode, or no vector)."""
 
     namespace: str
     session: str
     previous: str | None
-
-
-class SessionContext(TypedDict):
-    """A stored session's last two episodes' vectors (None: no such episode, or no vector)."""
-
-    namespace: str
-    session: str
     last: list[float] | None
     before_last: list[float] | None
 
 
 EPISODES_PENDING_EMBEDDING = Query("episodes_pending_embedding", TurnRow)
-LINK_SESSIONS = Query("link_sessions", SessionTail)
-SESSION_TAILS = Query("session_tails", SessionContext)
+CLAIM_SESSIONS = Query("claim_sessions", SessionClaim)
 
 
 # Conflicts held for a person to settle (consolidation/conflicts.py).
@@ -963,6 +956,7 @@ WITHOUT_ROWS = frozenset(
         "corroborate_episodes",
         "count_episodes",
         "create_episodes",
+        "join_sessions",
         "link_extends",
         "link_next",
         "set_episode_embeddings",
