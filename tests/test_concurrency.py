@@ -13,6 +13,7 @@ import pytest
 from support.asgi import InProcess
 from support.census import census
 from support.client import GraphQLClient
+from support.threads import run_side_by_side
 
 from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.runtime import Runtime
@@ -68,11 +69,7 @@ def test_many_clients_writing_one_new_namespace_all_succeed_and_every_id_is_read
                 errors.update(e.get("extensions", {}).get("code", "?") for e in body.get("errors", []))
                 acknowledged.extend(ids)
 
-    threads = [threading.Thread(target=client, args=(n,)) for n in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_side_by_side(THREADS, client)
 
     assert errors == Counter()
     for episode_id in set(acknowledged):

@@ -13,6 +13,7 @@ from support.asgi import InProcess
 from support.client import GraphQLClient
 from support.operations import capture_turns, consolidate_over_api, consolidated_turns, erase, recall_over_api
 from support.statements import run_test_statement
+from support.threads import run_side_by_side
 
 from hippograph.api.queries import recall_parts
 from hippograph.capture.batch import context_vectors
@@ -133,11 +134,7 @@ def test_captures_into_one_session_at_once_chain_it_and_take_their_context_from_
             with lock:
                 acknowledged.extend(ids)
 
-    threads = [threading.Thread(target=writer, args=(n,)) for n in range(WRITERS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_side_by_side(WRITERS, writer)
 
     assert len(set(acknowledged)) == WRITERS * BATCHES * 3
     links = {
