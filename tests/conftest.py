@@ -4,6 +4,7 @@ server on a port for the tests that need a socket. Each test works in its own na
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
 import threading
@@ -22,6 +23,7 @@ from support.processes import free_port
 from hippograph.access import KeyRole, NewKey, create_key
 from hippograph.api.app import create_app
 from hippograph.cli.serve import server_config
+from hippograph.extraction.derive import DerivePool
 from hippograph.extraction.pipeline import Extractor
 from hippograph.kernel.config import Settings
 from hippograph.runtime import Runtime, open_runtime
@@ -100,10 +102,13 @@ def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
     # The background consolidator and sweeper stay off: tests run them when they choose to.
     # /metrics reads the backlog afresh on every scrape, and the server reads the keys more often
     # than by default, so a test sees what it just did (a key it made) without waiting long.
+    # Consolidation derives in this process, which has spaCy and MiniLM loaded already: worker
+    # processes would load both again (`derive_pool` is for the tests whose point they are).
     settings = Settings.from_env().with_overrides(
         data_dir=tmp_path_factory.mktemp("store"),
         heap="768m",
         consolidation_interval_s=0.0,
+        consolidation_processes=0,
         sweep_interval_s=0.0,
         metrics_backlog_cache_s=0.0,
         key_refresh_s=KEY_REFRESH_S,
@@ -111,6 +116,36 @@ def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
     runtime = open_runtime(settings)
     yield runtime
     runtime.close()
+
+
+@pytest.fixture(scope="session")
+def derive_pool(runtime: Runtime) -> Iterator[DerivePool]:
+    """Consolidation's worker processes, made as the runtime makes them when its settings ask for
+    some, for the tests whose point they are (what they derive, their priority, the report): one
+    process, started once per worker of the suite that needs it. Handed out once a process has
+    loaded its models, so that a consolidation through it derives there, not in this process
+    meanwhile."""
+    models, consolidation = runtime.settings.models, runtime.settings.consolidation
+    pool = DerivePool(
+        1,
+        models.embedding_batch_size,
+        models.torch_threads,
+        consolidation.niceness,
+        runtime.embedder.cache_dir,
+        runtime.embedder.spec,
+    )
+    deadline = time.monotonic() + 600
+    while not pool.warm_up():
+        assert time.monotonic() < deadline, "the consolidation worker process did not load its models"
+        time.sleep(0.05)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture(scope="session")
+def pooled_runtime(runtime: Runtime, derive_pool: DerivePool) -> Runtime:
+    """The suite's runtime with consolidation's worker processes: the same store and models."""
+    return dataclasses.replace(runtime, derive_pool=derive_pool)
 
 
 @pytest.fixture(scope="session")

@@ -199,14 +199,15 @@ def test_a_later_negation_ends_the_relation_and_a_same_time_one_contradicts(gql:
 
 
 def test_worker_processes_derive_what_this_process_derives(
-    gql: GraphQLClient, namespace: str, runtime: Runtime
+    gql: GraphQLClient, namespace: str, runtime: Runtime, pooled_runtime: Runtime
 ) -> None:
-    assert runtime.derive_pool is not None  # the default settings extract in a worker process
+    assert runtime.derive_pool is None and pooled_runtime.derive_pool is not None
     here = namespace + "-here"
     capture_story(gql, namespace)
     capture_story(gql, here)
-    assert consolidate(runtime, namespace=namespace).processed == len(STORY)
-    assert consolidate(replace(runtime, derive_pool=None), namespace=here).processed == len(STORY)
+    report = consolidate(pooled_runtime, namespace=namespace)
+    assert (report.processed, report.workers) == (len(STORY), "ready")  # derived in the worker process
+    assert consolidate(runtime, namespace=here).processed == len(STORY)
     assert census(runtime, namespace) == census(runtime, here)
     assert relationship_census(runtime, namespace) == relationship_census(runtime, here)
 

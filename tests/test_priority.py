@@ -237,10 +237,10 @@ def test_background_consolidation_pauses_for_a_bounded_time_under_a_load_that_ne
     assert remaining(runtime.store, namespace) == 0
 
 
-def test_consolidation_worker_processes_run_at_a_lower_os_priority(runtime: Runtime) -> None:
-    # The suite's own pool, as its consolidations use it: a pool of its own would start a process
-    # and load the models in it again, for one number.
-    pool, niceness = runtime.derive_pool, runtime.settings.consolidation.niceness
+def test_consolidation_worker_processes_run_at_a_lower_os_priority(pooled_runtime: Runtime) -> None:
+    # The suite's pool, as the tests that consolidate through worker processes use it: a pool of
+    # its own would start a process and load the models in it again, for one number.
+    pool, niceness = pooled_runtime.derive_pool, pooled_runtime.settings.consolidation.niceness
     assert pool is not None and niceness > 0
     worker_niceness = pool.call(os.nice, 0).result(timeout=600)
     assert worker_niceness == min(19, os.nice(0) + niceness)
