@@ -3,16 +3,13 @@ their precision, read back through the API, and the same after consolidating aga
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
 from spacy.language import Language
-from support.asgi import in_process
 from support.client import GraphQLClient
 from support.operations import capture_turns, consolidate_over_api, entity_id, facts_of
 
-from hippograph.api.app import create_app
 from hippograph.consolidation.worker import consolidate, requeue
 from hippograph.extraction.model import When
 from hippograph.extraction.when import past_words, sentence_time
@@ -113,29 +110,3 @@ def test_relative_dates_set_valid_time_with_precision(gql: GraphQLClient, namesp
         facts_of(gql, namespace),
     )
     assert after == before
-
-
-@pytest.fixture(scope="module")
-def pooled_gql(pooled_runtime: Runtime, admin_secret: str) -> Iterator[GraphQLClient]:
-    """The app over the suite's runtime with consolidation's worker processes (`derive_pool`)."""
-    with in_process(create_app(pooled_runtime)) as app:
-        yield app.graphql(admin_secret)
-
-
-def test_consolidate_says_whether_the_worker_processes_are_loaded(
-    gql: GraphQLClient, pooled_gql: GraphQLClient, namespace: str
-) -> None:
-    capture_turns(gql, namespace, STORY[:2], session="s1")
-
-    def report(client: GraphQLClient) -> dict:
-        body = client.execute(
-            "mutation($ns: String) { consolidate(namespace: $ns, limit: 1) { processed remaining workers } }",
-            ns=namespace,
-        )
-        assert "errors" not in body, body
-        return body["data"]["consolidate"]
-
-    # Loaded before the test began (derive_pool): the episode was derived in the worker process.
-    assert report(pooled_gql) == {"processed": 1, "remaining": 1, "workers": "ready"}
-    # The suite's own app has no worker processes: it derived the episode itself.
-    assert report(gql) == {"processed": 1, "remaining": 0, "workers": None}
