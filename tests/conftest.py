@@ -4,27 +4,32 @@ server on a port for the tests that need a socket. Each test works in its own na
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
 import threading
 import time
 import uuid
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
-import uvicorn
-from spacy.language import Language
-from support.asgi import InProcess, Server, in_process
-from support.client import GraphQLClient
 from support.jvm import options_with_class_cache
 from support.processes import free_port
 
-from hippograph.access import KeyRole, NewKey, create_key
-from hippograph.api.app import create_app
-from hippograph.cli.serve import server_config
-from hippograph.extraction.pipeline import Extractor
 from hippograph.kernel.config import Settings
-from hippograph.runtime import Runtime, open_runtime
+
+# The process that starts the workers imports this module too, and runs none of the fixtures:
+# what they need (spaCy, the app, the store) is imported inside them, which each worker does once.
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from support.asgi import InProcess, Server
+    from support.client import GraphQLClient
+
+    from hippograph.access import NewKey
+    from hippograph.extraction.derive import DerivePool
+    from hippograph.extraction.pipeline import Extractor
+    from hippograph.runtime import Runtime
 
 # How often the servers under test read the keys again (2 s by default): tests that make or revoke
 # a key wait for it.
@@ -83,6 +88,8 @@ def extractor() -> Extractor:
     CPU each time): the tests only read texts with it. Kept out of Python's cyclic collector, as the
     runtime keeps its models (runtime.py): it lives as long as the worker, and JPype runs a full
     collection after each of the JVM's."""
+    from hippograph.extraction.pipeline import Extractor
+
     extractor = Extractor()
     gc.collect()
     gc.freeze()
@@ -100,10 +107,15 @@ def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
     # The background consolidator and sweeper stay off: tests run them when they choose to.
     # /metrics reads the backlog afresh on every scrape, and the server reads the keys more often
     # than by default, so a test sees what it just did (a key it made) without waiting long.
+    # Consolidation derives in this process, which has spaCy and MiniLM loaded already: worker
+    # processes would load both again (`derive_pool` is for the tests whose point they are).
+    from hippograph.runtime import open_runtime
+
     settings = Settings.from_env().with_overrides(
         data_dir=tmp_path_factory.mktemp("store"),
         heap="768m",
         consolidation_interval_s=0.0,
+        consolidation_processes=0,
         sweep_interval_s=0.0,
         metrics_backlog_cache_s=0.0,
         key_refresh_s=KEY_REFRESH_S,
@@ -114,10 +126,44 @@ def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
 
 
 @pytest.fixture(scope="session")
+def derive_pool(runtime: Runtime) -> Iterator[DerivePool]:
+    """Consolidation's worker processes, made as the runtime makes them when its settings ask for
+    some, for the tests whose point they are (what they derive, their priority, the report): one
+    process, started once per worker of the suite that needs it. Handed out once a process has
+    loaded its models, so that a consolidation through it derives there, not in this process
+    meanwhile."""
+    from hippograph.extraction.derive import DerivePool
+
+    models, consolidation = runtime.settings.models, runtime.settings.consolidation
+    pool = DerivePool(
+        1,
+        models.embedding_batch_size,
+        models.torch_threads,
+        consolidation.niceness,
+        runtime.embedder.cache_dir,
+        runtime.embedder.spec,
+    )
+    deadline = time.monotonic() + 600
+    while not pool.warm_up():
+        assert time.monotonic() < deadline, "the consolidation worker process did not load its models"
+        time.sleep(0.05)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture(scope="session")
+def pooled_runtime(runtime: Runtime, derive_pool: DerivePool) -> Runtime:
+    """The suite's runtime with consolidation's worker processes: the same store and models."""
+    return dataclasses.replace(runtime, derive_pool=derive_pool)
+
+
+@pytest.fixture(scope="session")
 def admin_key(runtime: Runtime) -> NewKey:
     """The suite's app and server have keys, as one on a network would: every client presents
     this one unless a test says otherwise. Named uniquely: a Neo4j under test may hold other runs' keys.
     Its rate is a bulk client's: the fuzz sends requests as fast as the server answers."""
+    from hippograph.access import KeyRole, create_key
+
     name = f"admin-{uuid.uuid4().hex[:8]}"
     return create_key(runtime.store, name, KeyRole.ADMIN, all_namespaces=True, rate_per_s=10_000)
 
@@ -136,6 +182,10 @@ def admin_name(admin_key: NewKey) -> str:
 def app(runtime: Runtime, admin_key: NewKey) -> Iterator[InProcess]:
     """The api tier's way in: the app in this process, its lifespan running as a server's would.
     Started once the suite's key exists: the app reads the keys as it starts."""
+    from support.asgi import in_process
+
+    from hippograph.api.app import create_app
+
     with in_process(create_app(runtime)) as app:
         yield app
 
@@ -144,6 +194,12 @@ def app(runtime: Runtime, admin_key: NewKey) -> Iterator[InProcess]:
 def server(runtime: Runtime, admin_key: NewKey) -> Iterator[Server]:
     """A real uvicorn server on a port, over the same store, for the tests that need a socket
     (WebSockets, other processes, a browser): they are of the process tier."""
+    import uvicorn
+    from support.asgi import Server
+
+    from hippograph.api.app import create_app
+    from hippograph.cli.serve import server_config
+
     port = free_port()
     # Configured as `hippograph serve` configures it: which proxies are trusted, for one.
     uvicorn_server = uvicorn.Server(server_config(create_app(runtime), runtime.settings, "127.0.0.1", port))

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
 import pytest
+from support.asgi import in_process
 from support.census import census, relationship_census
 from support.client import GraphQLClient
 from support.failing import BrokenExtractor
 from support.operations import capture_turns, consolidate_over_api, entity_id
 from support.worker import worker_parts
 
+from hippograph.api.app import create_app
 from hippograph.consolidation.leases import lease
 from hippograph.consolidation.worker import consolidate, consolidate_leased, requeue
 from hippograph.embedding import FLOAT32_256, MiniLMEmbedder, onnx_cache
@@ -199,16 +203,54 @@ def test_a_later_negation_ends_the_relation_and_a_same_time_one_contradicts(gql:
 
 
 def test_worker_processes_derive_what_this_process_derives(
-    gql: GraphQLClient, namespace: str, runtime: Runtime
+    gql: GraphQLClient, namespace: str, runtime: Runtime, pooled_runtime: Runtime
 ) -> None:
-    assert runtime.derive_pool is not None  # the default settings extract in a worker process
+    assert runtime.derive_pool is None and pooled_runtime.derive_pool is not None
     here = namespace + "-here"
     capture_story(gql, namespace)
     capture_story(gql, here)
-    assert consolidate(runtime, namespace=namespace).processed == len(STORY)
-    assert consolidate(replace(runtime, derive_pool=None), namespace=here).processed == len(STORY)
+    report = consolidate(pooled_runtime, namespace=namespace)
+    assert (report.processed, report.workers) == (len(STORY), "ready")  # derived in the worker process
+    assert consolidate(runtime, namespace=here).processed == len(STORY)
     assert census(runtime, namespace) == census(runtime, here)
     assert relationship_census(runtime, namespace) == relationship_census(runtime, here)
+
+
+# The tests of consolidation's worker processes are in this module, so that one worker of the
+# suite starts them (`derive_pool`): each of their processes loads spaCy and MiniLM.
+
+
+@pytest.fixture(scope="module")
+def pooled_gql(pooled_runtime: Runtime, admin_secret: str) -> Iterator[GraphQLClient]:
+    """The app over the suite's runtime with consolidation's worker processes."""
+    with in_process(create_app(pooled_runtime)) as app:
+        yield app.graphql(admin_secret)
+
+
+def test_consolidate_says_whether_the_worker_processes_are_loaded(
+    gql: GraphQLClient, pooled_gql: GraphQLClient, namespace: str
+) -> None:
+    capture_turns(gql, namespace, STORY[:2], session="s1")
+
+    def report(client: GraphQLClient) -> dict:
+        body = client.execute(
+            "mutation($ns: String) { consolidate(namespace: $ns, limit: 1) { processed remaining workers } }",
+            ns=namespace,
+        )
+        assert "errors" not in body, body
+        return body["data"]["consolidate"]
+
+    # Loaded before the test began (derive_pool): the episode was derived in the worker process.
+    assert report(pooled_gql) == {"processed": 1, "remaining": 1, "workers": "ready"}
+    # The suite's own app has no worker processes: it derived the episode itself.
+    assert report(gql) == {"processed": 1, "remaining": 0, "workers": None}
+
+
+def test_consolidation_worker_processes_run_at_a_lower_os_priority(pooled_runtime: Runtime) -> None:
+    pool, niceness = pooled_runtime.derive_pool, pooled_runtime.settings.consolidation.niceness
+    assert pool is not None and niceness > 0
+    worker_niceness = pool.call(os.nice, 0).result(timeout=600)
+    assert worker_niceness == min(19, os.nice(0) + niceness)
 
 
 def test_a_fact_stated_twice_in_one_batch_is_one_fact_with_two_supports(

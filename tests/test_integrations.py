@@ -10,15 +10,11 @@ import subprocess
 import sys
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage
-from llama_index.core.base.llms.types import ChatMessage, MessageRole
-from llama_index.core.memory import ChatMemoryBuffer
 from support.asgi import InProcess, Server
 from support.client import HTTP_TIMEOUT_S
 from support.processes import REPO
 
 from hippograph.client import Client
-from hippograph.integrations import langchain, llamaindex
 
 NOTES = [
     {"role": "user", "content": "I adopted a dog named Rex last week.", "name": "Melanie"},
@@ -36,7 +32,13 @@ def client(app: InProcess, admin_secret: str, namespace: str) -> Client:
         yield client
 
 
+# LangChain and LlamaIndex are slow to import: each test imports its library, so that a worker that
+# collects this module but runs none of it does not pay for them (docs/development.md, Tests).
+
+
 def test_the_langchain_retriever_answers_invoke_batch_and_ainvoke(client: Client) -> None:
+    from hippograph.integrations import langchain
+
     retriever = langchain.HippographRetriever(client=client, k=2)
     documents = retriever.invoke("Who is Rex?")
     assert 0 < len(documents) <= 2
@@ -53,6 +55,10 @@ def test_the_langchain_retriever_answers_invoke_batch_and_ainvoke(client: Client
 
 
 def test_the_langchain_history_keeps_a_conversation_as_a_session(client: Client) -> None:
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from hippograph.integrations import langchain
+
     history = langchain.HippographChatMessageHistory(client, session="lc-1", agent="helper")
     assert history.messages == []
     history.add_user_message(HumanMessage("I'd like a table for two.", name="Dana"))
@@ -70,6 +76,11 @@ def test_the_langchain_history_keeps_a_conversation_as_a_session(client: Client)
 
 
 def test_the_llamaindex_retriever_and_chat_store(client: Client) -> None:
+    from llama_index.core.base.llms.types import ChatMessage, MessageRole
+    from llama_index.core.memory import ChatMemoryBuffer
+
+    from hippograph.integrations import llamaindex
+
     retriever = llamaindex.HippographRetriever(client, k=2)
     [first, *_] = retriever.retrieve("Where does Caroline live?")
     assert "Boston" in first.node.get_content() and first.score > 0 and first.node.node_id

@@ -1,8 +1,8 @@
 """Requests before background work (priority.py, docs/operations.md): the gate hands turns out by
 priority and ages waiters so none starves, a recall's query is embedded without waiting for
 captures' texts and its access counts are written after it answered, serve's consolidation
-pauses while requests are in flight (and not for ever), and the consolidation worker processes
-and captures' embedding passes run at a lower OS priority."""
+pauses while requests are in flight (and not for ever), and captures' embedding passes run at a
+lower OS priority (consolidation's worker processes too: test_consolidation)."""
 
 from __future__ import annotations
 
@@ -235,15 +235,6 @@ def test_background_consolidation_pauses_for_a_bounded_time_under_a_load_that_ne
         assert drain(runtime, namespace=namespace, yield_s=0.2) == (3, 0)
         assert runtime.requests.in_flight == 1
     assert remaining(runtime.store, namespace) == 0
-
-
-def test_consolidation_worker_processes_run_at_a_lower_os_priority(runtime: Runtime) -> None:
-    # The suite's own pool, as its consolidations use it: a pool of its own would start a process
-    # and load the models in it again, for one number.
-    pool, niceness = runtime.derive_pool, runtime.settings.consolidation.niceness
-    assert pool is not None and niceness > 0
-    worker_niceness = pool.call(os.nice, 0).result(timeout=600)
-    assert worker_niceness == min(19, os.nice(0) + niceness)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="threads have OS priorities of their own on Linux")

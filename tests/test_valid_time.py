@@ -110,15 +110,3 @@ def test_relative_dates_set_valid_time_with_precision(gql: GraphQLClient, namesp
         facts_of(gql, namespace),
     )
     assert after == before
-
-
-def test_consolidate_says_whether_the_worker_processes_are_loaded(gql: GraphQLClient, namespace: str) -> None:
-    capture_turns(gql, namespace, STORY[:1], session="s1")
-    body = gql.execute(
-        "mutation($ns: String) { consolidate(namespace: $ns, limit: 10) { processed remaining workers } }", ns=namespace
-    )
-    assert "errors" not in body, body
-    report = body["data"]["consolidate"]
-    # Whether or not the workers were loaded yet, this process derived the episode meanwhile.
-    assert report["processed"] == 1 and report["remaining"] == 0
-    assert report["workers"] in ("starting", "ready")

@@ -89,10 +89,21 @@ def _cosine(a: Vector, b: Vector) -> float:
     return sum(x * y for x, y in zip(a, b, strict=True)) / math.sqrt(sum(x * x for x in a) * sum(y * y for y in b))
 
 
-def _reference(runtime: Runtime, episodes: dict[str, str], query: Vector) -> dict[str, float]:
-    """Exact cosine of the query against every episode of the namespace, embedded here."""
-    vectors = runtime.embedder.embed(list(episodes.values()))
-    return {memory_id: _cosine(query, vector) for memory_id, vector in zip(episodes, vectors, strict=True)}
+Reference = Callable[[dict[str, str], Vector], dict[str, float]]
+
+
+@pytest.fixture(scope="module")
+def reference(runtime: Runtime) -> Reference:
+    """Exact cosine of a query against each of the memories given (id → text), each embedded here,
+    once per module: a text's vector is the same whenever it is embedded (test_embedding)."""
+    vectors: dict[str, Vector] = {}
+
+    def cosines(memories: dict[str, str], query: Vector) -> dict[str, float]:
+        new = [memory_id for memory_id in memories if memory_id not in vectors]
+        vectors.update(zip(new, runtime.embedder.embed([memories[memory_id] for memory_id in new]), strict=True))
+        return {memory_id: _cosine(query, vectors[memory_id]) for memory_id in memories}
+
+    return cosines
 
 
 def _assert_nearest(got: Sequence[str], cosines: dict[str, float], k: int, misses: int = 0) -> None:
@@ -108,11 +119,11 @@ def _assert_nearest(got: Sequence[str], cosines: dict[str, float], k: int, misse
 
 
 def test_recall_vector_channel_finds_the_namespace_own_neighbours(
-    runtime: Runtime, gql: GraphQLClient, drowned: tuple[str, dict[str, str]]
+    runtime: Runtime, gql: GraphQLClient, drowned: tuple[str, dict[str, str]], reference: Reference
 ) -> None:
     namespace, episodes = drowned
     for question in QUESTIONS:
-        cosines = _reference(runtime, episodes, runtime.embedder.embed_query(question))
+        cosines = reference(episodes, runtime.embedder.embed_query(question))
         hits = gql.data(
             "recall",
             input={"namespace": namespace, "query": question, "limit": K, "channels": ["VECTOR"], "countAccess": False},
@@ -122,13 +133,13 @@ def test_recall_vector_channel_finds_the_namespace_own_neighbours(
 
 @pytest.mark.parametrize("search", [exact_neighbours, indexed_neighbours], ids=["exact", "index"])
 def test_both_ways_of_searching_agree_with_exact_cosine(
-    runtime: Runtime, drowned: tuple[str, dict[str, str]], search: Search
+    runtime: Runtime, drowned: tuple[str, dict[str, str]], search: Search, reference: Reference
 ) -> None:
     namespace, episodes = drowned
     for question in QUESTIONS:
         embedding = runtime.embedder.embed_query(question)
         query = VectorQuery(namespace, embedding, K, MIN_COSINE)
-        cosines = _reference(runtime, episodes, embedding)
+        cosines = reference(episodes, embedding)
         wanted = min(K, sum(1 for c in cosines.values() if c >= MIN_COSINE + TOLERANCE))
         ranked = _searched(runtime, search, query, wanted)
         _assert_nearest([r.id for r in ranked], cosines, K)
@@ -191,13 +202,13 @@ def mixed(gql: GraphQLClient, drowned: tuple[str, dict[str, str]]) -> Mixed:
     ids=["none", "episodes", "facts", "both"],
 )
 def test_any_mix_of_exact_and_indexed_kinds_finds_the_nearest(
-    runtime: Runtime, mixed: Mixed, exact: frozenset[Kind]
+    runtime: Runtime, mixed: Mixed, exact: frozenset[Kind], reference: Reference
 ) -> None:
     labels: set[str] = set()
     for question in QUESTIONS:
         embedding = runtime.embedder.embed_query(question)
         query = VectorQuery(mixed.namespace, embedding, K, MIN_COSINE)
-        cosines = _reference(runtime, mixed.memories, embedding)
+        cosines = reference(mixed.memories, embedding)
         # The indexes are approximate (HNSW): among the store's other tests' vectors, Neo4j's can
         # pass over one of a namespace's nearest facts. What the product searches exactly, small
         # namespaces, is held to exactness where both kinds are scored exactly; one miss is allowed
