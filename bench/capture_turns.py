@@ -75,7 +75,8 @@ def measure(
     with store_directory("tmp", "capture-turns-") as data_dir:
         port = free_port()
         with running_server(data_dir, port, *options, checkout=checkout) as server:
-            client = GraphQLClient(f"http://127.0.0.1:{port}", ["captureBatch", "consolidate"], timeout_s=600)
+            operations = checkout / "graphql" / "operations"  # the checkout's own: its schema's fields
+            client = GraphQLClient(f"http://127.0.0.1:{port}", ["captureBatch", "consolidate"], 600, operations)
             for at in range(0, len(warm_up), BATCH):
                 client.post("captureBatch", inputs=warm_up[at : at + BATCH])
             if warm_up:

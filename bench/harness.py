@@ -378,9 +378,12 @@ def git(*args: str) -> str:
 class GraphQLClient:
     """The documented operations of ``graphql/operations/`` over HTTP, each request timed."""
 
-    def __init__(self, base_url: str, operations: Sequence[str], timeout_s: float) -> None:
+    def __init__(
+        self, base_url: str, operations: Sequence[str], timeout_s: float, operations_dir: Path = OPERATIONS
+    ) -> None:
+        """``operations_dir``: another checkout's operations, for a server of that checkout."""
         self.http = httpx.Client(base_url=base_url, timeout=timeout_s)
-        self.operations = {name: (OPERATIONS / f"{name}.graphql").read_text() for name in operations}
+        self.operations = {name: (operations_dir / f"{name}.graphql").read_text() for name in operations}
 
     def post(self, operation: str, **variables: Any) -> tuple[float, dict[str, Any]]:
         """Milliseconds the request took, and its data; an error answer raises."""
