@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import pytest
 from support.jvm import options_with_class_cache
 from support.processes import free_port
-from support.schedule import CACHE_KEY, ModuleClock, longest_first, module_of
+from support.schedule import CACHE_KEY, ModuleClock, in_schedule, module_of
 
 from hippograph.kernel.config import Settings
 
@@ -74,8 +74,9 @@ def tier(item: pytest.Item) -> str:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Each test marked with its tier, so that `-m pure` or `-m "not process"` picks tiers. Modules
     ordered by their costliest tier, each module whole: those with `process` tests first, then
-    those with `api` tests, then the pure ones; and, where an earlier run on this checkout timed
-    them, the longest first (support/schedule.py). Two workers take whole modules in this order (a
+    those with `api` tests, then the pure ones; and among the api and the pure ones, where an
+    earlier run on this checkout timed them, the longest first (support/schedule.py). Two workers
+    take whole modules in this order (a
     module's fixtures are built on one worker only), so the long ones begin at once and the short
     ones fill in at the end: both workers finish together."""
     rank = {PROCESS: 0, API: 1, PURE: 2}
@@ -86,9 +87,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         module = module_of(item.nodeid)
         tiers = [rank[name] for name in rank if item.get_closest_marker(name)]
         costliest[module] = min([costliest.get(module, rank[PURE]), *tiers])
-    items.sort(key=lambda item: costliest[module_of(item.nodeid)])
     cache = getattr(config, "cache", None)  # None under -p no:cacheprovider
-    longest_first(items, cache.get(CACHE_KEY, {}) if cache is not None else {})
+    in_schedule(items, costliest, cache.get(CACHE_KEY, {}) if cache is not None else {})
 
 
 # This run's seconds by module; the process that starts the workers gets every worker's reports.
