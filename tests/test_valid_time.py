@@ -47,6 +47,13 @@ def test_a_sentence_states_its_time_against_when_it_was_said(
     assert (when.start, when.end, str(when.precision), when.bounded) == (start, end, precision, bounded)
 
 
+def test_a_number_alone_is_no_date_and_a_date_that_names_one_still_is(nlp: Language) -> None:
+    # NER tags the count "44" as a date; read alone it was the year 1944.
+    assert sentence_time(nlp("Chen Wei and I visited Valparaiso again (44).")[:], SAID) is None
+    when = sentence_time(nlp("We met on May 12.")[:], SAID)  # the last May 12 before it was said
+    assert when is not None and (when.start, str(when.precision)) == (day(5, 12, 2022), "day")
+
+
 def test_no_date_and_a_duration_with_nothing_to_count_from_state_no_time(nlp: Language) -> None:
     assert sentence_time(nlp("I love painting landscapes.")[:], SAID) is None
     assert sentence_time(nlp("I lived in Paris for three years.")[:], SAID) is None

@@ -23,6 +23,7 @@ from hippograph.extraction.model import EntityType, FactCandidate, Mention, Rela
 from hippograph.extraction.polarity import Polar, find_polar, states_polarity, subordinate
 from hippograph.extraction.relation_settings import lexicon
 from hippograph.extraction.statement import name_speaker
+from hippograph.extraction.when import date_entities
 
 _PEOPLE = (EntityType.PERSON, EntityType.AGENT)
 _PERSONAL_PRONOUNS = frozenset({"you", "he", "she", "him", "her", "they", "them"})
@@ -176,7 +177,7 @@ def _event(sentence: Span) -> bool:
     words = {token.lower_ for token in sentence}
     if words & known.habitual:
         return False
-    if not (words & known.temporal or any(t.ent_type_ in ("DATE", "TIME") for t in sentence)):
+    if not (words & known.temporal or date_entities(sentence)):
         return False
     root = sentence.root
     auxiliaries = [child for child in root.children if child.dep_ in ("aux", "auxpass")]

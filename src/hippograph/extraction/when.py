@@ -90,10 +90,21 @@ def time_spans(sentence: Span) -> list[Span]:
         for _, start, end in _matcher(doc.vocab)(doc[sentence.start : sentence.end].as_doc())
     )
     taken = {i for span in matches for i in range(span.start, span.end)}
-    dates = [
-        ent for ent in sentence.ents if ent.label_ in _DATE_LABELS and not taken.intersection(range(ent.start, ent.end))
-    ]
+    dates = [ent for ent in date_entities(sentence) if not taken.intersection(range(ent.start, ent.end))]
     return sorted([*matches, *dates], key=lambda span: span.start)
+
+
+def date_entities(sentence: Span) -> list[Span]:
+    """NER's DATE and TIME spans in the sentence, but for a number of one or two digits alone:
+    NER tags a count in a note ("again (44)", "room 12") as a date, and read alone it would be a
+    year of the last century or a day of this month. A date that is one says more ("on the 12th",
+    "in '44", "May 12"), and so does its span."""
+    return [ent for ent in sentence.ents if ent.label_ in _DATE_LABELS and not _a_number_alone(ent)]
+
+
+def _a_number_alone(span: Span) -> bool:
+    words = [token for token in span if not token.is_punct]
+    return len(words) == 1 and words[0].text.isdigit() and len(words[0].text) <= 2
 
 
 @cache
