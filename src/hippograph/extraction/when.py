@@ -96,9 +96,9 @@ def time_spans(sentence: Span) -> list[Span]:
 
 def date_entities(sentence: Span) -> list[Span]:
     """NER's DATE and TIME spans in the sentence, but for a number of one or two digits alone:
-    NER tags a count in a note ("again (44)", "room 12") as a date, and read alone it would be a
-    year of the last century or a day of this month. A date that is one says more ("on the 12th",
-    "in '44", "May 12"), and so does its span."""
+    NER tags some counts as dates ("we went again (44)"), and a number read alone is a year of the
+    last century or a day of this month. A date that is one says more ("on the 12th", "in '44",
+    "May 12"), and so does its span."""
     return [ent for ent in sentence.ents if ent.label_ in _DATE_LABELS and not _a_number_alone(ent)]
 
 
