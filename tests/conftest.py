@@ -76,9 +76,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     ordered by their costliest tier, each module whole: those with `process` tests first, then
     those with `api` tests, then the pure ones; and among the api and the pure ones, where an
     earlier run on this checkout timed them, the longest first (support/schedule.py). Two workers
-    take whole modules in this order (a
-    module's fixtures are built on one worker only), so the long ones begin at once and the short
-    ones fill in at the end: both workers finish together."""
+    take whole modules in this order (a module's fixtures are built on one worker only), so the
+    long ones begin at once and the short ones fill in at the end: both workers finish together."""
     rank = {PROCESS: 0, API: 1, PURE: 2}
     costliest: dict[str, int] = {}
     for item in items:
