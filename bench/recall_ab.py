@@ -59,6 +59,7 @@ class Side:
     name: str
     gql: GraphQLClient
     process: psutil.Process
+    turns_of: dict[str, list[str]]  # the episode ids of its store's turns (locomo_recall.py's record)
     latency_ms: list[float] = field(default_factory=list)
     cpu_ms: list[float] = field(default_factory=list)
     store_cpu_ms: list[float] = field(default_factory=list)
@@ -124,6 +125,11 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, required=True, help="a store locomo_recall.py filled")
     parser.add_argument("--baseline", type=Path, required=True, help="the checkout to compare this one with")
     parser.add_argument("--candidate", type=Path, default=REPO, help="the checkout measured (default: this one)")
+    parser.add_argument(
+        "--baseline-data-dir",
+        type=Path,
+        help="a store the baseline checkout filled, when the two versions' stores differ (default: --data-dir)",
+    )
     parser.add_argument("--conversations", type=int, help="only the first N LoCoMo conversations")
     parser.add_argument("--channels", default="all", choices=sorted(ABLATIONS))
     parser.add_argument("--warmup", type=int, default=200, help="recalls of turns on each server before measuring")
@@ -134,21 +140,22 @@ def main() -> None:
     samples = json.loads(locomo_dev().read_text())[: args.conversations]
     turns = load_turns(samples)
     queries, _ = load_queries(samples, turns)
-    turns_of = json.loads((args.data_dir / INGEST_RECORD).read_text())["turns_of"]
     store = None
     if on_neo4j():
         store = psutil.Process(int((neo4j_home() / "neo4j.pid").read_text()))
     load_before = load_average()
     with ExitStack() as stack:
         sides = []
+        stores = {"baseline": args.baseline_data_dir or args.data_dir, "candidate": args.data_dir}
         for name, root in (("baseline", args.baseline.resolve()), ("candidate", args.candidate.resolve())):
-            data_dir = args.data_dir
+            data_dir = filled = stores[name]
             if not on_neo4j():  # each embedded engine holds its directory's lock
                 data_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=f"recall-ab-{name}-")))
-                shutil.copytree(args.data_dir, data_dir, dirs_exist_ok=True)
+                shutil.copytree(filled, data_dir, dirs_exist_ok=True)
             server = stack.enter_context(serving(root, data_dir))
             gql = GraphQLClient(f"http://127.0.0.1:{server.port}", ("recall",), timeout_s=120)  # type: ignore[attr-defined]
-            sides.append(Side(name, gql, psutil.Process(server.pid)))
+            turns_of = json.loads((filled / INGEST_RECORD).read_text())["turns_of"]
+            sides.append(Side(name, gql, psutil.Process(server.pid), turns_of))
         step = max(1, len(turns) // max(args.warmup, 1))
         for turn in tqdm(turns[::step][: args.warmup], desc="warm-up", unit="q"):
             for side in sides:
@@ -159,12 +166,13 @@ def main() -> None:
                 "namespace": query.namespace,
                 "query": query.question,
                 "limit": max(KS),
-                "channels": list(ABLATIONS[args.channels]),
                 "countAccess": False,
                 "referenceTime": query.asked_at,
             }
+            if args.channels != "all":  # "all" is each server's default: an older one knows fewer channels
+                given["channels"] = list(ABLATIONS[args.channels])
             for side in sides if number % 2 == 0 else sides[::-1]:
-                ranked = retrieved_turns(ask(side, given, store)["hits"], turns_of)
+                ranked = retrieved_turns(ask(side, given, store)["hits"], side.turns_of)
                 for k in KS:
                     side.recall[f"overall@{k}"].append(recall_at(query.evidence, ranked, k))
     baseline, candidate = (report(side) for side in sides)

@@ -4,6 +4,9 @@ through them, over the real store and the real GraphQL endpoint."""
 from __future__ import annotations
 
 import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +16,7 @@ from support.client import GraphQLClient
 from support.operations import capture_turns, consolidate_over_api, erase, forget, recall_over_api
 
 from hippograph.extraction.model import Turn
-from hippograph.extraction.pipeline import Extractor
+from hippograph.extraction.pipeline import Extractor, _Parses
 from hippograph.runtime import Runtime
 from hippograph.store.embedded import DATABASE
 
@@ -43,6 +46,35 @@ def test_inflections_meet_at_one_key_and_names_are_not_concepts(extractor: Extra
         "pottery",
         "class",
     ]
+
+
+def test_a_question_keeps_the_nouns_inside_its_names_and_dates(extractor: Extractor) -> None:
+    """A question's keys come from the pass that also reads its time; nouns NER puts inside a name
+    or a date stay keys, as a question's were before that pass ran the NER."""
+    question = "What did Melanie see at the Pride parade last summer?"
+    assert extractor.concept_keys(question) == ["parade", "summer"]
+    assert extractor.time_of(question, datetime(2023, 9, 1, tzinfo=UTC)) is not None
+
+
+def test_a_text_asked_for_by_two_threads_at_once_is_parsed_once() -> None:
+    started, release, calls = threading.Event(), threading.Event(), []
+
+    def nlp(text: str) -> str:
+        calls.append(text)
+        started.set()
+        release.wait(10)
+        return text.upper()
+
+    parses = _Parses(nlp, 2)  # type: ignore[arg-type]
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(parses, "when")
+        started.wait(10)
+        second = pool.submit(parses, "when")
+        release.set()
+        assert (first.result(10), second.result(10)) == ("WHEN", "WHEN")
+    assert calls == ["when"]
+    parses("a"), parses("b")  # the oldest text goes once more are kept
+    assert parses("when") == "WHEN" and calls == ["when", "a", "b", "when"]
 
 
 def browser_query(runtime: Runtime, name: str, **params: Any) -> list[neo4j.Record]:

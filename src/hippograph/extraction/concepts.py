@@ -4,8 +4,7 @@ their lemmas so that "my pottery classes" and "the pottery class" meet at one no
 A concept is a run of common nouns (spaCy's NOUN tag, never PROPN, never inside an entity span:
 names are entities, and speakers are never concepts) without stop lemmas; a run of several nouns
 yields the whole compound and each noun, so "pottery class" and "pottery" both link. Only the
-tagger and lemmatizer are needed, so a recall query is read the same way as a memory
-(``query_concept_keys``) without the parser.
+tagger and lemmatizer are needed to find them.
 """
 
 from __future__ import annotations
@@ -45,11 +44,12 @@ def find_concepts(doc: Doc, offset: int = 0) -> tuple[Concept, ...]:
     return (*compounds.values(), *singles.values())[: rules.max_per_text]
 
 
-def concept_keys(doc: Doc) -> list[str]:
-    """Every concept key of ``doc`` with no cap: what a recall query may be looking for."""
+def concept_keys(doc: Doc, *, in_names: bool = False) -> list[str]:
+    """Every concept key of ``doc`` with no cap: what a recall query may be looking for. With
+    ``in_names``, nouns inside entity spans count too."""
     rules = _rules()
     keys = dict.fromkeys(
-        " ".join(_lemma(t) for t in words) for run in _noun_runs(doc, rules) for words in _phrases(run, rules)
+        " ".join(_lemma(t) for t in words) for run in _noun_runs(doc, rules, in_names) for words in _phrases(run, rules)
     )
     return list(keys)
 
@@ -67,10 +67,10 @@ def sentence_concept_keys(doc: Doc, kept: Collection[str]) -> list[tuple[str, ..
     return out
 
 
-def _noun_runs(doc: Doc | Span, rules: _Rules) -> Iterator[list[Token]]:
+def _noun_runs(doc: Doc | Span, rules: _Rules, in_names: bool = False) -> Iterator[list[Token]]:
     run: list[Token] = []
     for token in doc:
-        if _is_concept_word(token, rules):
+        if _is_concept_word(token, rules, in_names):
             run.append(token)
             continue
         if run:
@@ -89,10 +89,10 @@ def _phrases(run: Sequence[Token], rules: _Rules) -> Iterator[Sequence[Token]]:
             yield [token]
 
 
-def _is_concept_word(token: Token, rules: _Rules) -> bool:
+def _is_concept_word(token: Token, rules: _Rules, in_names: bool = False) -> bool:
     return (
         token.pos_ == "NOUN"
-        and not token.ent_type_
+        and (in_names or not token.ent_type_)
         and token.is_alpha
         and not token.is_stop
         and len(token.lemma_) >= rules.min_chars

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import Future
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from spacy.language import Language
+from spacy.tokens import Doc
 
 from hippograph.extraction.concepts import concept_keys, find_concepts, sentence_concept_keys
 from hippograph.extraction.facts import find_facts
@@ -26,7 +30,7 @@ class Extractor:
         # file stops it here rather than at the first text it reads.
         relation_matcher(self.nlp.vocab)
         self._not_for_names = _unneeded_for_names(self.nlp)
-        self._not_for_concepts = [name for name in self.nlp.pipe_names if name in ("parser", "ner", DICTIONARY)]
+        self._questions = _Parses(self.nlp, QUESTIONS_KEPT)
 
     def extract(self, turn: Turn) -> Extraction:
         return self.extract_many([turn])[0]
@@ -37,14 +41,14 @@ class Extractor:
         return find_names(self.nlp(text, disable=self._not_for_names))
 
     def concept_keys(self, text: str) -> list[str]:
-        """The concept keys ``text`` (recall's query) may be about, read as extraction reads them
-        but without the parser and the NER, which the tagger and lemmatizer do not need."""
-        return concept_keys(self.nlp(text, disable=self._not_for_concepts))
+        """The concept keys ``text`` (recall's query) may be about, read as extraction reads them,
+        nouns inside names included. From the question's one pass, which ``time_of`` reads too."""
+        return concept_keys(self._questions(text), in_names=True)
 
     def time_of(self, text: str, reference: datetime) -> When | None:
         """The valid time ``text`` (recall's question) names, said at ``reference``: the first
         sentence's that names one, read as a statement's time is read (extraction/when.py)."""
-        for sentence in self.nlp(text).sents:
+        for sentence in self._questions(text).sents:
             said = sentence_time(sentence, reference)
             if said is not None:
                 return said
@@ -75,6 +79,39 @@ class Extractor:
             for fact in facts
         ]
         return Extraction(sentences, shifted, tuple(relations), tuple(facts), concepts)
+
+
+# A recall reads its question's time and its concepts in two threads at once, from one pass.
+QUESTIONS_KEPT = 64
+
+
+class _Parses:
+    """The whole pipeline's Doc of the last ``size`` texts asked for, each made once: a second
+    thread that asks for a text being parsed waits for that pass. The Docs are only read."""
+
+    def __init__(self, nlp: Language, size: int) -> None:
+        self._nlp, self._size = nlp, size
+        self._docs: OrderedDict[str, Future[Doc]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __call__(self, text: str) -> Doc:
+        with self._lock:
+            parse = self._docs.get(text)
+            mine = parse is None
+            if parse is None:
+                parse = self._docs[text] = Future()
+                if len(self._docs) > self._size:
+                    self._docs.popitem(last=False)
+            else:
+                self._docs.move_to_end(text)
+        if mine:
+            try:
+                parse.set_result(self._nlp(text))
+            except Exception as error:  # noqa: BLE001 - a waiting thread gets it; not kept, so asked again
+                with self._lock:
+                    self._docs.pop(text, None)
+                parse.set_exception(error)
+        return parse.result()
 
 
 def _unneeded_for_names(nlp: Language) -> list[str]:
