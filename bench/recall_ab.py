@@ -11,6 +11,11 @@ baseline as ratios.
 
     git archive BASE src cypher extract graphql | tar -x -C /tmp/base     # the baseline checkout
     python bench/recall_ab.py --data-dir DIR --baseline /tmp/base [--candidate CHECKOUT] [--conversations 2] [--channels all]
+
+A baseline whose store differs from today's (an older schema or index) serves a store its own
+``locomo_recall.py`` filled: ``--baseline-data-dir``. The JVM of an embedded server compiles its
+hot paths for the first several hundred recalls, at ~30 ms of CPU a recall: ``--warmup 1200`` or
+more measures a warm server (docs/benchmarks.md).
 """
 
 from __future__ import annotations
