@@ -30,6 +30,7 @@ class Extractor:
         # file stops it here rather than at the first text it reads.
         relation_matcher(self.nlp.vocab)
         self._not_for_names = _unneeded_for_names(self.nlp)
+        self._not_for_concepts = [name for name in self.nlp.pipe_names if name in ("parser", "ner", DICTIONARY)]
         self._questions = _Parses(self.nlp, QUESTIONS_KEPT)
 
     def extract(self, turn: Turn) -> Extraction:
@@ -42,8 +43,11 @@ class Extractor:
 
     def concept_keys(self, text: str) -> list[str]:
         """The concept keys ``text`` (recall's query) may be about, read as extraction reads them,
-        nouns inside names included. From the question's one pass, which ``time_of`` reads too."""
-        return concept_keys(self._questions(text), in_names=True)
+        nouns inside names included: from the whole pass ``time_of`` made or is making of the
+        question, else from a pass of the tagger and lemmatizer alone (a recall that reads no time
+        in its question), which gives the same keys."""
+        doc = self._questions.made(text)
+        return concept_keys(doc if doc is not None else self.nlp(text, disable=self._not_for_concepts), in_names=True)
 
     def time_of(self, text: str, reference: datetime) -> When | None:
         """The valid time ``text`` (recall's question) names, said at ``reference``: the first
@@ -112,6 +116,12 @@ class _Parses:
                     self._docs.pop(text, None)
                 parse.set_exception(error)
         return parse.result()
+
+    def made(self, text: str) -> Doc | None:
+        """The Doc of ``text`` when it is kept or being made (then once it is), else None."""
+        with self._lock:
+            parse = self._docs.get(text)
+        return parse.result() if parse is not None else None
 
 
 def _unneeded_for_names(nlp: Language) -> list[str]:
