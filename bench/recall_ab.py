@@ -13,7 +13,9 @@ baseline as ratios.
     python bench/recall_ab.py --data-dir DIR --baseline /tmp/base [--candidate CHECKOUT] [--conversations 2] [--channels all]
 
 A baseline whose store differs from today's (an older schema or index) serves a store its own
-``locomo_recall.py`` filled: ``--baseline-data-dir``. The JVM of an embedded server compiles its
+``locomo_recall.py`` filled: ``--baseline-data-dir``; on Neo4j, in a second local Neo4j
+(``--baseline-neo4j HOME``, from ``python tools/neo4j/local_neo4j.py up --home HOME``), since the
+two versions' indexes cannot share one database. The JVM of an embedded server compiles its
 hot paths for the first several hundred recalls, at ~30 ms of CPU a recall: ``--warmup 1200`` or
 more measures a warm server (docs/benchmarks.md).
 """
@@ -65,6 +67,7 @@ class Side:
     gql: GraphQLClient
     process: psutil.Process
     turns_of: dict[str, list[str]]  # the episode ids of its store's turns (locomo_recall.py's record)
+    store: psutil.Process | None  # its Neo4j, whose CPU is counted apart
     latency_ms: list[float] = field(default_factory=list)
     cpu_ms: list[float] = field(default_factory=list)
     store_cpu_ms: list[float] = field(default_factory=list)
@@ -79,9 +82,10 @@ def cpu_seconds(process: psutil.Process | None) -> float:
 
 
 @contextmanager
-def serving(root: Path, data_dir: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """``hippograph serve`` of the checkout at ``root`` on ``data_dir``, background consolidation off."""
-    env = {**os.environ, "PYTHONPATH": str(root / "src"), "HIPPOGRAPH_CONSOLIDATION_INTERVAL_S": "0"}
+def serving(root: Path, data_dir: Path, neo4j: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
+    """``hippograph serve`` of the checkout at ``root`` on ``data_dir`` (on Neo4j, the one of
+    ``neo4j``'s NEO4J_* settings), background consolidation off."""
+    env = {**os.environ, **neo4j, "PYTHONPATH": str(root / "src"), "HIPPOGRAPH_CONSOLIDATION_INTERVAL_S": "0"}
     port = free_port()
     command = [sys.executable, "-m", "hippograph.cli", "serve", "--data-dir", str(data_dir), "--port", str(port)]
     with tempfile.TemporaryFile() as log:
@@ -98,7 +102,14 @@ def serving(root: Path, data_dir: Path) -> Iterator[subprocess.Popen[bytes]]:
             stop(server)
 
 
-def ask(side: Side, given: dict[str, Any], store: psutil.Process | None) -> dict[str, Any]:
+def local_neo4j(home: Path) -> tuple[dict[str, str], psutil.Process]:
+    """The NEO4J_* settings and the process of the local Neo4j in ``home`` (`local_neo4j.py up`)."""
+    settings = dict(line.split("=", 1) for line in (home / "env").read_text().splitlines() if line.startswith("NEO4J_"))
+    return settings, psutil.Process(int((home / "neo4j.pid").read_text()))
+
+
+def ask(side: Side, given: dict[str, Any]) -> dict[str, Any]:
+    store = side.store
     cpu, store_cpu = cpu_seconds(side.process), cpu_seconds(store)
     elapsed_ms, data = side.gql.post("recall", input=given)
     side.cpu_ms.append((cpu_seconds(side.process) - cpu) * 1000)
@@ -135,6 +146,12 @@ def main() -> None:
         type=Path,
         help="a store the baseline checkout filled, when the two versions' stores differ (default: --data-dir)",
     )
+    parser.add_argument(
+        "--baseline-neo4j",
+        type=Path,
+        help="on Neo4j, the home of a second local Neo4j the baseline serves (its --baseline-data-dir): "
+        "two versions whose indexes differ cannot share one database",
+    )
     parser.add_argument("--conversations", type=int, help="only the first N LoCoMo conversations")
     parser.add_argument("--channels", default="all", choices=sorted(ABLATIONS))
     parser.add_argument("--warmup", type=int, default=200, help="recalls of turns on each server before measuring")
@@ -145,9 +162,13 @@ def main() -> None:
     samples = json.loads(locomo_dev().read_text())[: args.conversations]
     turns = load_turns(samples)
     queries, _ = load_queries(samples, turns)
-    store = None
+    neo4j: dict[str, tuple[dict[str, str], psutil.Process | None]] = dict.fromkeys(
+        ("baseline", "candidate"), ({}, None)
+    )
     if on_neo4j():
-        store = psutil.Process(int((neo4j_home() / "neo4j.pid").read_text()))
+        neo4j["candidate"] = neo4j["baseline"] = ({}, psutil.Process(int((neo4j_home() / "neo4j.pid").read_text())))
+        if args.baseline_neo4j:
+            neo4j["baseline"] = local_neo4j(args.baseline_neo4j)
     load_before = load_average()
     with ExitStack() as stack:
         sides = []
@@ -157,10 +178,11 @@ def main() -> None:
             if not on_neo4j():  # each embedded engine holds its directory's lock
                 data_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=f"recall-ab-{name}-")))
                 shutil.copytree(filled, data_dir, dirs_exist_ok=True)
-            server = stack.enter_context(serving(root, data_dir))
+            settings, store = neo4j[name]
+            server = stack.enter_context(serving(root, data_dir, settings))
             gql = GraphQLClient(f"http://127.0.0.1:{server.port}", ("recall",), timeout_s=120)  # type: ignore[attr-defined]
             turns_of = json.loads((filled / INGEST_RECORD).read_text())["turns_of"]
-            sides.append(Side(name, gql, psutil.Process(server.pid), turns_of))
+            sides.append(Side(name, gql, psutil.Process(server.pid), turns_of, store))
         step = max(1, len(turns) // max(args.warmup, 1))
         for turn in tqdm(turns[::step][: args.warmup], desc="warm-up", unit="q"):
             for side in sides:
@@ -177,7 +199,7 @@ def main() -> None:
             if args.channels != "all":  # "all" is each server's default: an older one knows fewer channels
                 given["channels"] = list(ABLATIONS[args.channels])
             for side in sides if number % 2 == 0 else sides[::-1]:
-                ranked = retrieved_turns(ask(side, given, store)["hits"], side.turns_of)
+                ranked = retrieved_turns(ask(side, given)["hits"], side.turns_of)
                 for k in KS:
                     side.recall[f"overall@{k}"].append(recall_at(query.evidence, ranked, k))
     baseline, candidate = (report(side) for side in sides)
