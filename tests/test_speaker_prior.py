@@ -10,6 +10,7 @@ from support.client import GraphQLClient
 from support.operations import capture_turns
 
 from hippograph.api.queries import recall_parts
+from hippograph.recall.graph import QuerySeeds, query_seeds
 from hippograph.recall.request import Channel, RecallRequest
 from hippograph.recall.service import recall
 from hippograph.runtime import Runtime
@@ -41,3 +42,13 @@ def test_the_named_speakers_turns_come_first_with_the_prior(
     # Naming both speakers names no one in particular: no prior.
     both = "What did Dana Lee and Omar Haddad sign up for, the cooking class on Friday with Thai curry?"
     assert ranked(runtime, namespace, both, 0.25) == ranked(runtime, namespace, both, 1.0)
+
+
+def test_without_the_graph_channel_the_query_is_read_for_its_names_only(runtime: Runtime, namespace: str) -> None:
+    """The prior reads the names a query spells; their entities and the query's concepts are the
+    graph channel's seeds, not looked up when it does not run."""
+    question = "What did Dana Lee cook at the pottery class?"
+    names_only = query_seeds(runtime.store, runtime.embedder, runtime.extractor, namespace, question, resolve=False)
+    assert names_only == QuerySeeds((), (), ("Dana Lee",))
+    seeds = query_seeds(runtime.store, runtime.embedder, runtime.extractor, namespace, question)
+    assert seeds.names == names_only.names and "pottery class" in seeds.concept_keys

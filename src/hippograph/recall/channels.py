@@ -69,7 +69,7 @@ def run_channels(
     pool, store, settings = parts.query_threads, parts.store, parts.settings
     plan = plan_channels(request.channels, settings)
     named = (
-        pool.submit(query_seeds, store, parts.embedder, parts.extractor, request.namespace, request.query)
+        pool.submit(query_seeds, store, parts.embedder, parts.extractor, request.namespace, request.query, plan.graph)
         if plan.reads_names
         else None
     )

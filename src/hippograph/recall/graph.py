@@ -63,17 +63,20 @@ class QuerySeeds:
     names: tuple[str, ...] = ()
 
 
-def query_seeds(store: Store, embedder: Embedder, extractor: TextExtractor, namespace: str, query: str) -> QuerySeeds:
+def query_seeds(
+    store: Store, embedder: Embedder, extractor: TextExtractor, namespace: str, query: str, resolve: bool = True
+) -> QuerySeeds:
+    """What the query points at; with ``resolve`` False its names only (what the speaker prior
+    reads when the graph channel does not run): no entity looked up, no concept read."""
     mentions = extractor.names(query)
+    names = tuple(mention.text for mention in mentions)
+    if not resolve:
+        return QuerySeeds((), (), names)
     entities: set[str] = set()
     if mentions:
         resolved = resolve_names(store, embedder, namespace, [name_ref(m) for m in mentions], by_embedding=False)
         entities = {r.entity_id for r in resolved.values() if r.entity_id is not None}
-    return QuerySeeds(
-        tuple(sorted(entities)),
-        tuple(extractor.concept_keys(query)),
-        names=tuple(mention.text for mention in mentions),
-    )
+    return QuerySeeds(tuple(sorted(entities)), tuple(extractor.concept_keys(query)), names)
 
 
 def graph_channel(store: Store, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:
