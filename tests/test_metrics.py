@@ -96,7 +96,11 @@ def test_metrics_count_requests_captures_recall_consolidation_and_the_store(
         ) == (now["raw"], now["leased"], now["failed"])
 
     eventually(backlog_as_status_reads_it, within_s=60)
-    assert delta(before, middle, backlog, state="raw") == 2
+    # Their changes are this test's own only where the store is this process's: on Neo4j the other
+    # worker captures and consolidates meanwhile (its status is checked by namespace below).
+    alone = runtime.settings.store.embedded
+    if alone:
+        assert delta(before, middle, backlog, state="raw") == 2
     assert value(middle, "hippograph_consolidation_lag_seconds") >= status["lagSeconds"] > 0
 
     # Consolidation: two episodes committed; then one that fails its only attempt.
@@ -117,8 +121,9 @@ def test_metrics_count_requests_captures_recall_consolidation_and_the_store(
     assert delta(middle, after, "hippograph_consolidation_episodes_total", outcome="committed") == 2
     assert delta(middle, after, "hippograph_consolidation_episodes_total", outcome="failed") == 1
     assert delta(middle, after, "hippograph_consolidation_dead_lettered_total") == 1
-    assert delta(middle, after, "hippograph_consolidation_dead_letters") == 1
-    assert delta(before, after, backlog, state="raw") == 0
+    if alone:
+        assert delta(middle, after, "hippograph_consolidation_dead_letters") == 1
+        assert delta(before, after, backlog, state="raw") == 0
     assert delta(middle, after, "hippograph_operations_total", operation="consolidate", code="OK") == 1
     assert gql.data("status", namespace=namespace)["status"]["deadLetters"][0]["id"] == doomed["id"]
     assert delta(middle, after, "hippograph_store_statement_errors_total", query="entity_by_id", error="client") == 1
