@@ -48,7 +48,7 @@ from hippograph.store.rows import (
     SAVE_SUMMARY,
     SET_FORGOTTEN,
     WITHOUT_ROWS,
-    NodeMemory,
+    NodeMemories,
     Query,
     SeedNode,
     declared,
@@ -677,14 +677,14 @@ def assert_record(value: object, record: type, where: str) -> None:
 
 
 def test_a_graph_step_lists_seeds_and_links_with_their_columns(runtime: Runtime, stored: Stored) -> None:
-    """graph_walk's lists hold maps too: their keys are the row types' (SeedNode, NodeMemory)."""
+    """graph_walk's lists hold maps too: their keys are the row types' (SeedNode, NodeMemories)."""
     [step] = runtime.store.read(GRAPH_WALK, **params_of(GRAPH_WALK, runtime, stored))
     assert step["episodes"] == len(stored.episodes)
     assert step["seeds"] and step["links"]
     assert {frozenset(row) for row in step["seeds"]} == {frozenset(get_type_hints(SeedNode))}
-    assert {frozenset(row) for row in step["links"]} == {frozenset(get_type_hints(NodeMemory))}
+    assert {frozenset(row) for row in step["links"]} == {frozenset(get_type_hints(NodeMemories))}
     # Every seed of the hits is linked to the hit it came by, and its memories include that hit.
-    linked = {(link["node"], link["memory"]) for link in step["links"]}
+    linked = {(link["node"], memory) for link in step["links"] for memory in [*link["episodes"], *link["facts"]]}
     assert all((row["id"], row["via"]) in linked for row in step["seeds"])
 
 

@@ -15,7 +15,9 @@
 // entity or a concept, facts about an entity and (with $fact_concepts) facts that mention a
 // concept, as they were at $as_of and known at $known_at, never forgotten ones. Ids only; the hits
 // are authorized later like every channel's.
-// One record: the namespace's episode count (the idf's N), the seed rows and the node–memory links.
+// One record: the namespace's episode count (the idf's N), the seed rows and each new node's
+// memories, its episodes' ids and its facts' apart (a list of ids decodes at a fraction of the cost
+// of a map per link).
 OPTIONAL MATCH (space:Namespace {name: $namespace})
 WITH coalesce(space.episodes, 0) AS episodes
 WITH episodes, CASE WHEN $hub_share * episodes > $min_hub_df THEN $hub_share * episodes ELSE $min_hub_df END AS hub_df
@@ -78,6 +80,7 @@ CALL (nodes) {
     AND coalesce(m.occurred_at, m.valid_from, m.recorded_at) <= $as_of
     AND coalesce(m.captured_at, m.recorded_at) <= $known_at
     AND (m.valid_to IS NULL OR m.valid_to > $as_of)
-  RETURN collect({node: id, memory: m.id, label: labels(m)[0]}) AS links
+  WITH id, collect(CASE WHEN m:Episode THEN m.id END) AS node_episodes, collect(CASE WHEN m:Fact THEN m.id END) AS node_facts
+  RETURN collect({node: id, episodes: node_episodes, facts: node_facts}) AS links
 }
 RETURN episodes, seeds, links

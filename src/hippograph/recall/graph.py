@@ -80,8 +80,9 @@ def query_seeds(
 
 
 def graph_channel(store: Store, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:
-    """Memory ids with graph scores, best first."""
-    return store.read_in(lambda tx: _rank(tx, request, seeds, text_hits))
+    """Memory ids with graph scores, best first. The walk's statements need no one snapshot: the
+    hits are ids, which authorization reads again."""
+    return store.read_each(lambda tx: _rank(tx, request, seeds, text_hits))
 
 
 def _rank(tx: Transaction, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:
@@ -163,9 +164,11 @@ class _Walk:
                 start[row["id"]] = max(start.get(row["id"], 0.0), weight)
             elif row["via"] is not None:
                 self.graph.link(row["id"], row["via"], self._strength(row))
-        for link in step["links"]:
-            self.graph.link(link["node"], link["memory"])
-            self.labels[link["memory"]] = link["label"]
+        for node in step["links"]:
+            for label, linked in (("Episode", node["episodes"]), ("Fact", node["facts"])):
+                for memory in linked:
+                    self.graph.link(node["node"], memory)
+                    self.labels[memory] = label
 
     def _strength(self, row: SeedNode) -> float | None:
         """A typed edge's strength at the query's valid time, when the channel weighs it; None

@@ -173,10 +173,12 @@ class SeedNode(TypedDict):
     confidence: float | None
 
 
-class NodeMemory(TypedDict):
+class NodeMemories(TypedDict):
+    """A node's memories, by label."""
+
     node: str
-    memory: str
-    label: str
+    episodes: list[str]
+    facts: list[str]
 
 
 class GraphStep(TypedDict):
@@ -185,7 +187,7 @@ class GraphStep(TypedDict):
 
     episodes: int
     seeds: list[SeedNode]
-    links: list[NodeMemory]
+    links: list[NodeMemories]
 
 
 class NextEpisode(TypedDict):

@@ -110,9 +110,10 @@ def vector_channels(store: Store, queries: Sequence[VectorQuery]) -> list[list[R
     """For each query, the namespace's ``limit`` memories of its kinds nearest to the embedding
     with a cosine of at least ``min_cosine``, best first, scored as the indexes score. The queries
     share their namespace, embedding and minimum cosine (each has its kinds and limit), and are
-    answered in one transaction: one read of ``vector_scope``, one pass over the namespace for the
-    kinds scored exactly."""
-    return store.read_in(lambda tx: nearest_each(store, tx, queries))
+    answered together: one read of ``vector_scope``, one pass over the namespace for the
+    kinds scored exactly. The statements need no one snapshot: the hits are ids, which authorization
+    reads again."""
+    return store.read_each(lambda tx: nearest_each(store, tx, queries))
 
 
 def vector_scope(tx: Transaction, namespace: str) -> VectorScope:
