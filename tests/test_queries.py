@@ -29,6 +29,7 @@ from hippograph.store.rows import (
     ADD_ALIAS,
     ADD_BAD_PATTERN,
     ASSIGN_PROJECT,
+    AUTHORIZE,
     CREATE_EXPLICIT_FACT,
     CREATE_PROMOTED_FACT,
     CREATE_SKILL_VERSION,
@@ -36,6 +37,7 @@ from hippograph.store.rows import (
     EPISODES_BY_ID,
     FACT_ENTITIES,
     FACT_PROPERTIES,
+    FACTS_BY_ID,
     FORGET_UNSUPPORTED_FACTS,
     GRAPH_WALK,
     MERGE_ENTITIES,
@@ -674,6 +676,24 @@ def assert_record(value: object, record: type, where: str) -> None:
         elif get_origin(hint) is list and is_typeddict(inner := get_args(hint)[0]):
             for item in value[column]:
                 assert_record(item, inner, f"{where}.{column}[]")
+
+
+def test_authorization_reads_the_times_that_the_reads_by_id_read(runtime: Runtime, stored: Stored) -> None:
+    """authorize.cypher returns its times as text, read back as the datetimes the store holds."""
+    [page] = runtime.store.read(AUTHORIZE, **params_of(AUTHORIZE, runtime, stored))
+    by_id = {
+        row["id"]: row
+        for query, ids in ((EPISODES_BY_ID, stored.episodes), (FACTS_BY_ID, stored.facts))
+        for row in runtime.store.read_listed(query, namespace=stored.namespace, ids=ids)
+    }
+    authorized: list[dict[str, Any]] = [*page["episodes"], *page["facts"]]
+    assert len(authorized) == len(stored.episodes) + len(stored.facts)
+    for row in authorized:
+        for key in AUTHORIZE.times_as_text & set(row) - {"dated"}:
+            assert row[key] == by_id[row["id"]][key], key
+            assert row[key] is None or row[key].tzinfo is UTC, key
+    assert all(isinstance(row["captured_at"], datetime) for row in page["episodes"])
+    assert all(isinstance(row["recorded_at"], datetime) for row in page["facts"])
 
 
 def test_a_graph_step_lists_seeds_and_links_with_their_columns(runtime: Runtime, stored: Stored) -> None:

@@ -23,6 +23,10 @@ class Query(Generic[R]):
     name: str
     row: type[R]
     listed: bool = False
+    # The keys whose times the statement returns as ISO 8601 text, which Transaction.run reads back
+    # as datetimes: the driver takes 10 to 40 µs to decode one temporal value, a hot read's page
+    # holds about a hundred (docs/benchmarks.md).
+    times_as_text: frozenset[str] = frozenset()
 
 
 def declared() -> list[Query[object]]:
@@ -118,7 +122,23 @@ class Authorized(TypedDict):
     core: list[str]
 
 
-AUTHORIZE = Query("authorize", Authorized)
+AUTHORIZE = Query(
+    "authorize",
+    Authorized,
+    times_as_text=frozenset(
+        {
+            "occurred_at",
+            "captured_at",
+            "last_accessed_at",
+            "forgotten_at",
+            "dated",
+            "valid_from",
+            "valid_to",
+            "recorded_at",
+            "expired_at",
+        }
+    ),
+)
 
 
 # Recall's channels (recall/channels.py, vector.py, graph.py).

@@ -177,16 +177,18 @@ class Transaction:
         **params: Any,
     ) -> list[Any]:
         """The rows of a named query; a declared one's (store/rows.py) as its record."""
+        texts = frozenset() if isinstance(name, str) else name.times_as_text
         name = name if isinstance(name, str) else name.name
         with _measured(name):
             result = self._tx.run(cypher(name, relation_type, labels), params)
-            return [
+            rows = [
                 {
                     key: value if type(value) in _PLAIN else _native(value)
                     for key, value in zip(record.keys(), record, strict=True)
                 }
                 for record in result
             ]
+        return [_read_times(row, texts) for row in rows] if texts else rows
 
     @overload
     def run_listed(self, name: Query[R], **params: Any) -> list[R]: ...
@@ -412,6 +414,30 @@ def _stem_episodes(tx: Transaction) -> None:
 
 # Most values a statement returns; checked first, by exact type, as a recall converts thousands.
 _PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def _read_times(value: Any, keys: frozenset[str]) -> Any:
+    """``value`` with the ISO 8601 text under ``keys``, at any depth, read as UTC datetimes
+    (Query.times_as_text)."""
+    if isinstance(value, list):
+        return [item if type(item) in _PLAIN else _read_times(item, keys) for item in value]
+    if isinstance(value, dict):
+        return {
+            key: _time_of(item) if key in keys else item if type(item) in _PLAIN else _read_times(item, keys)
+            for key, item in value.items()
+        }
+    return value
+
+
+def _time_of(text: str | list[str | None] | None) -> Any:
+    """A time Cypher's toString wrote (a list of them: each), in UTC: ArcadeDB writes no zone, Neo4j
+    an offset and perhaps a zone's name in brackets, which the offset makes redundant."""
+    if isinstance(text, list):
+        return [_time_of(item) for item in text]
+    if text is None:
+        return None
+    at = datetime.fromisoformat(text.split("[", 1)[0])
+    return at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
 
 
 def _native(value: Any) -> Any:
