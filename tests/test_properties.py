@@ -161,6 +161,13 @@ def test_fusion_does_not_depend_on_the_order_of_channels(ranked: dict, rng: obje
     assert _order(reciprocal_rank_fusion(shuffled, k=k)) == _order(reciprocal_rank_fusion(ranked, k=k))
 
 
+@PROPERTY_SETTINGS
+@given(rankings, st.integers(1, 100), st.integers(0, 15))
+def test_fusion_limited_to_n_is_the_first_n_of_the_whole(ranked: dict, k: int, limit: int) -> None:
+    whole = reciprocal_rank_fusion(ranked, k=k, supporting={Channel.HINT: 3})
+    assert reciprocal_rank_fusion(ranked, k=k, supporting={Channel.HINT: 3}, limit=limit) == whole[:limit]
+
+
 @pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(rankings, st.data(), st.integers(1, 100))

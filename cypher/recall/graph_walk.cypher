@@ -8,7 +8,8 @@
 // linked to (`via`: the hit or the named entity; null for the query's own) and how many memories
 // it links (its document frequency, for the idf). A typed edge's neighbour also comes with what its
 // strength is computed from (kernel/strength.py): the episodes supporting the edge's fact as of the
-// query's times, the last of them, and the edge's confidence; null for the other rows. Hubs are left out here, before their memories
+// query's times, the last of them (as ISO text: store/rows.py, Query.times_as_text), and the edge's
+// confidence; null for the other rows. Hubs are left out here, before their memories
 // are read: a node linked to more than $hub_share of the namespace's episodes (and to more than
 // $min_hub_df memories), like the speakers of a conversation; so are concepts unless $concepts.
 // Memories of the seed nodes not in $expanded (read by an earlier step): episodes that mention an
@@ -39,7 +40,7 @@ CALL (hub_df) {
     OPTIONAL MATCH (:Fact {id: r.fact})-[:SUPPORTED_BY]->(e:Episode)
     WHERE e.forgotten_at IS NULL AND coalesce(e.occurred_at, e.captured_at) <= $as_of AND e.captured_at <= $known_at
     WITH n, id, r, count(DISTINCT e) AS supports, max(coalesce(e.occurred_at, e.captured_at)) AS last_support
-    RETURN n, id AS via, supports, coalesce(last_support, r.recorded_at) AS last_support, r.confidence AS confidence
+    RETURN n, id AS via, supports, toString(coalesce(last_support, r.recorded_at)) AS last_support, r.confidence AS confidence
     UNION
     UNWIND $hits AS id
     MATCH (:Episode {id: id})-[:MENTIONS|MENTIONS_CONCEPT]->(n)

@@ -101,8 +101,10 @@ def run_channels(
 
     def graph() -> list[Ranked]:
         assert named is not None
-        fused = reciprocal_rank_fusion(rankings, k=settings.rrf_k, supporting=supporting(settings))
-        text_hits = [hit.id for hit in fused[: settings.graph.text_hits]]
+        best = reciprocal_rank_fusion(
+            rankings, k=settings.rrf_k, supporting=supporting(settings), limit=settings.graph.text_hits
+        )
+        text_hits = [hit.id for hit in best]
         query = graph_query(request, now, fetch, preset, settings, parts.relations)
         return graph_channel(store, query, named.result(), text_hits)
 

@@ -220,7 +220,7 @@ VECTOR_EXACT = Query("vector_exact", ExactScores)
 VECTOR_SEARCH = Query("vector_search", IndexAnswer, listed=True)
 VECTOR_SCOPE = Query("vector_scope", VectorScope)
 NAMESPACE_EPISODE_COUNT = Query("namespace_episode_count", EpisodeCount)
-GRAPH_WALK = Query("graph_walk", GraphStep)
+GRAPH_WALK = Query("graph_walk", GraphStep, times_as_text=frozenset({"last_support"}))
 GRAPH_NEXT_EPISODES = Query("graph_next_episodes", NextEpisode, listed=True)
 
 
