@@ -7,8 +7,7 @@ and facts and the context channel's context vectors, limit 30, minimum cosine 0.
 transaction each. Per namespace: its episodes, the wall time and the CPU of this process and of the
 store's own process (Neo4j's JVM; the embedded engine runs in this one) per search, median and
 p95, and the share of the exact answer the index search found. Then, per way, the CPU per search
-fitted as a line in the namespace's episodes: whether the rule that chooses between them
-(store/vectors.py) weighs them right on this server.
+fitted as a line in the namespace's episodes: what ``Dialect.vector_exact_up_to`` is set from.
 
     . .neo4j/env && python bench/vector_paths.py --store neo4j [--namespaces 12] [--queries 40]
     python bench/vector_paths.py --data-dir DIR          # an embedded store a run left

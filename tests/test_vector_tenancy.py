@@ -248,17 +248,16 @@ def test_a_label_whose_index_the_server_would_rebuild_is_scored_exactly() -> Non
         assert exact_kinds(tenant, limit, dialect) == frozenset(KINDS)
 
 
-def test_a_namespace_is_scored_exactly_by_its_share_of_the_store_alone_on_either_server() -> None:
+def test_a_namespace_cheaper_to_score_than_one_index_search_is_scored_exactly() -> None:
     limit = 30
-    # The namespace is nearly the whole store: the indexes read fewer (Neo4j's take each write
-    # as it comes; ArcadeDB would rebuild a fact index of fewer than 1,000 vectors).
+    # The namespace is nearly the whole store: by the read count alone, the indexes win.
     small_store = {"episodes": 900, "store_episodes": 950, "store_facts": 400}
     assert 900**2 > limit * 950
-    assert exact_kinds(small_store, limit, NEO4J) == frozenset()
-    assert exact_kinds(small_store, limit, ARCADEDB) == frozenset(KINDS)
-    # At the rule's edge, a namespace of √(limit × store) episodes: exact at it, the indexes above.
-    edge = {"episodes": 300, "store_episodes": 3000, "store_facts": 2000}
-    above = {**edge, "episodes": 301}
-    for dialect in (NEO4J, ARCADEDB):
-        assert exact_kinds(edge, limit, dialect) == frozenset(KINDS)
-        assert exact_kinds(above, limit, dialect) == frozenset()
+    assert NEO4J.vector_exact_up_to >= 900 > ARCADEDB.vector_exact_up_to
+    assert exact_kinds(small_store, limit, NEO4J) == frozenset(KINDS)
+    assert exact_kinds(small_store, limit, ARCADEDB) == frozenset(KINDS)  # its indexes would be rebuilt
+    grown = {"episodes": 900, "store_episodes": 950, "store_facts": 1400}
+    assert exact_kinds(grown, limit, ARCADEDB) == frozenset({EPISODES})
+    assert exact_kinds(grown, limit, NEO4J) == frozenset(KINDS)
+    beyond = {"episodes": NEO4J.vector_exact_up_to + 1, "store_episodes": 5000, "store_facts": 3000}
+    assert exact_kinds(beyond, limit, NEO4J) == frozenset()

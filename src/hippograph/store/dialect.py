@@ -65,6 +65,12 @@ class Dialect:
     # since its last rebuild one by one meanwhile. Neo4j's indexes take each write as it comes.
     # The vector channel scores such a label exactly instead (store/vectors.py).
     vector_rebuilt_below: int
+    # A namespace of at most this many episodes is scored exactly whatever the store holds:
+    # scoring this many costs Neo4j about as much CPU as the three index searches of a recall at
+    # their cheapest, since each search of one of its vector indexes costs a large fixed amount
+    # whatever k it asks for. ArcadeDB's searches cost with what they read, so its choice is the
+    # read count alone (store/vectors.py; measured by bench/vector_paths.py, docs/benchmarks.md).
+    vector_exact_up_to: int
     # The oldest server version the queries run on, checked at connect; None where the server is
     # the one the package pins (the embedded engine).
     minimum_version: tuple[int, int] | None = None
@@ -118,6 +124,7 @@ NEO4J = Dialect(
     single_writer=False,
     cosine=Cosine(function_is_index_score=True),
     vector_rebuilt_below=0,
+    vector_exact_up_to=2000,
     minimum_version=(5, 23),
     outdated_indexes=QUANTIZED_VECTOR_INDEXES,
 )
@@ -129,6 +136,7 @@ ARCADEDB = Dialect(
     single_writer=True,
     cosine=Cosine(function_is_index_score=False),
     vector_rebuilt_below=1000,
+    vector_exact_up_to=0,
 )
 
 

@@ -1,4 +1,5 @@
-"""Run named Cypher queries from ``cypher/`` through the neo4j driver, in managed transactions."""
+"""Run named Cypher queries from ``cypher/`` through the neo4j driver, in transactions the store begins
+and retries (reads that need no one snapshot: each statement in one of its own)."""
 
 from __future__ import annotations
 

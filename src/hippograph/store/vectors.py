@@ -19,10 +19,10 @@ may be theirs. So the channel answers one of two ways, whichever reads fewer mem
 Exact when ``namespace² ≤ limit × store`` (episodes, from the counts the store keeps: one read),
 so either way a recall reads at most about √(limit × store) memories: ~1,700 at a limit of 30 in
 a store of 100,000 episodes. Facts are not counted for this; they grow with their namespace's
-episodes. That weighs a memory read either way alike, which holds for both servers warm: on Neo4j
-an episode's vector costs ~20 µs to read, and a search of an index of a few thousand vectors
-~10 ms of its CPU with no write beside it, about what exact scoring costs under a stream of
-writes (docs/benchmarks.md).
+episodes. That weighs a memory read either way alike, which holds for ArcadeDB. A search of one
+of Neo4j's vector indexes costs a large fixed amount whatever it asks for, so there a namespace
+of up to ``Dialect.vector_exact_up_to`` episodes is scored exactly too, however large a share of
+the store it is.
 
 The choice is made for each index apart, and one more thing decides it: an index that the server
 rebuilds whole on the first search after a write (``Dialect.vector_rebuilt_below``: ArcadeDB
@@ -152,9 +152,10 @@ def nearest_each(
 
 def exact_kinds(scope: VectorScope, limit: int, dialect: Dialect, kinds: Sequence[Kind] = KINDS) -> frozenset[Kind]:
     """The kinds to score exactly, given ``vector_scope``'s counts: all when the namespace is a
-    small share of the store, and any whose index the server would rebuild on this search."""
+    small share of the store or no larger than a search of the server's indexes costs, and any
+    whose index the server would rebuild on this search."""
     episodes = scope["episodes"]
-    if episodes**2 <= limit * scope["store_episodes"]:
+    if episodes <= dialect.vector_exact_up_to or episodes**2 <= limit * scope["store_episodes"]:
         return frozenset(kinds)
     return frozenset(kind for kind in kinds if scope[kind.stored] < dialect.vector_rebuilt_below)
 
