@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Generic, TypedDict, TypeVar
+from typing import Any, Generic, TypedDict, TypeVar, get_args, get_type_hints
 
 R = TypeVar("R")
 
@@ -27,6 +27,16 @@ class Query(Generic[R]):
     # as datetimes: the driver takes 10 to 40 µs to decode one temporal value, a hot read's page
     # holds about a hundred (docs/benchmarks.md).
     times_as_text: frozenset[str] = frozenset()
+
+
+def _time_keys(*records: type) -> frozenset[str]:
+    """The keys of these records that hold times (a datetime, or a list of them): what a statement
+    returning its times as text declares (Query.times_as_text)."""
+
+    def holds_time(hint: Any) -> bool:
+        return hint is datetime or any(holds_time(inner) for inner in get_args(hint))
+
+    return frozenset(key for record in records for key, hint in get_type_hints(record).items() if holds_time(hint))
 
 
 def declared() -> list[Query[object]]:
@@ -122,23 +132,7 @@ class Authorized(TypedDict):
     core: list[str]
 
 
-AUTHORIZE = Query(
-    "authorize",
-    Authorized,
-    times_as_text=frozenset(
-        {
-            "occurred_at",
-            "captured_at",
-            "last_accessed_at",
-            "forgotten_at",
-            "dated",
-            "valid_from",
-            "valid_to",
-            "recorded_at",
-            "expired_at",
-        }
-    ),
-)
+AUTHORIZE = Query("authorize", Authorized, times_as_text=_time_keys(AuthorizedEpisodeRow, AuthorizedFactRow))
 
 
 # Recall's channels (recall/channels.py, vector.py, graph.py).
@@ -220,7 +214,7 @@ VECTOR_EXACT = Query("vector_exact", ExactScores)
 VECTOR_SEARCH = Query("vector_search", IndexAnswer, listed=True)
 VECTOR_SCOPE = Query("vector_scope", VectorScope)
 NAMESPACE_EPISODE_COUNT = Query("namespace_episode_count", EpisodeCount)
-GRAPH_WALK = Query("graph_walk", GraphStep, times_as_text=frozenset({"last_support"}))
+GRAPH_WALK = Query("graph_walk", GraphStep, times_as_text=_time_keys(SeedNode))
 GRAPH_NEXT_EPISODES = Query("graph_next_episodes", NextEpisode, listed=True)
 
 
