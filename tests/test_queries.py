@@ -345,6 +345,8 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
         "procedures/list_work_items": {"parent": None, "top": False, "state": None, "skip": 0, "first": 10},
         "procedures/set_work_item_state": {"id": ITEM, "state": "done", "at": now},
         "procedures/work_item_by_id": {"id": ITEM},
+        "vector_changes": {"since": -1},
+        "clear_following_contexts": {"id": stored.episodes[0]},
         "server_components": {},
         "schema_indexes": {},
         "quantized_vector_indexes": {},
@@ -825,8 +827,10 @@ def statement_params(name: str, stored: Stored) -> dict[str, Any]:
         "record_history": {
             "rows": [{"id": "queries-history", "namespace": stored.namespace, "target": fact, "at": now}]
         },
-        "clear_following_contexts": {"id": first},
         "delete_empty_sessions": {"ids": ["none"]},
+        "stamp_vectors": {"episodes": [first], "facts": [fact], "epoch": "queries"},
+        "reset_vectors": {"namespaces": [stored.namespace], "epoch": "queries"},
+        "start_vector_epochs": {"epoch": "queries"},
         "delete_episode": {"id": last},
         "delete_fact_relations": {"facts": stored.facts},
         "delete_facts": {"ids": stored.facts},

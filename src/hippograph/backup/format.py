@@ -126,10 +126,15 @@ def header(namespaces: Iterable[str], exported_at: datetime, version: str, embed
     }
 
 
+# The numbers a store gives its writes of vectors, for the processes that keep copies of them
+# (store/vector_stamps.py): meaningless to another store, which numbers what it imports anew.
+_STORE_LOCAL = frozenset({"vector_seq", "vector_epoch"})
+
+
 def encode_properties(properties: dict[str, Any]) -> dict[str, Any]:
     """By name: a server returns a node's properties in the order it stores them, which on Neo4j
     is the order they were written in, so a store and its copy would export different lines."""
-    return {name: _encode(name, properties[name]) for name in sorted(properties)}
+    return {name: _encode(name, properties[name]) for name in sorted(properties) if name not in _STORE_LOCAL}
 
 
 def decode_properties(properties: Any) -> dict[str, Any]:

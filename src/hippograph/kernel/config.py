@@ -69,6 +69,9 @@ class StoreSettings:
     # fresh JVM's JIT compilers otherwise spend a large share of consolidation's CPU compiling code
     # that is not hot yet, while a warmed-up server's recall is as fast either way.
     jvm_options: str = "-XX:CompileThresholdScaling=4"
+    # Namespaces' vectors this process keeps to score recalls from (store/vector_cache.py), in MiB;
+    # 0 keeps none. A namespace scored exactly takes ~3 KiB an episode (two vectors of 384 floats).
+    vector_cache_mb: Annotated[int, Field(ge=0)] = 256
     neo4j_uri: str | None = None
     neo4j_user: str = "neo4j"
     neo4j_password: str = ""

@@ -19,7 +19,12 @@ from hippograph.store.changes import with_changes
 from hippograph.store.history import history_event
 from hippograph.store.memories import hydrate_in
 from hippograph.store.promotions import review_quietly
-from hippograph.store.rows import DELETE_UNMENTIONED_ENTITIES, ERASE_EPISODE_PLAN, FACT_ENTITIES
+from hippograph.store.rows import (
+    CLEAR_FOLLOWING_CONTEXTS,
+    DELETE_UNMENTIONED_ENTITIES,
+    ERASE_EPISODE_PLAN,
+    FACT_ENTITIES,
+)
 
 __all__ = ["EraseOutcome", "erase", "erase_in", "erased_events"]
 
@@ -75,7 +80,7 @@ def erase_in(tx: Transaction, namespace: str, memory_id: str, reason: str, actor
     if facts:
         tx.run("delete_fact_relations", facts=facts)
     if isinstance(memory, Episode):
-        tx.run("clear_following_contexts", id=memory_id)
+        tx.run(CLEAR_FOLLOWING_CONTEXTS, id=memory_id)
         tx.run("relink_next", id=memory_id)
         tx.run("retract_session_tail", id=memory_id)
         tx.run("erase_episode_concepts", namespace=namespace, id=memory_id)

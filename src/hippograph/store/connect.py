@@ -16,7 +16,7 @@ def open_store(settings: Settings) -> Store:
     if not settings.store.embedded:
         assert settings.store.neo4j_uri is not None
         driver = _driver(settings.store.neo4j_uri, settings.store.neo4j_user, settings.store.neo4j_password)
-        store = Store(driver, settings.store.neo4j_database, NEO4J)
+        store = Store(driver, settings.store.neo4j_database, NEO4J, vector_cache_bytes=_vector_cache_bytes(settings))
         try:
             store.check_server()
         except Exception:
@@ -41,6 +41,7 @@ def open_store(settings: Settings) -> Store:
         run_sql=engine.sql,
         on_close=engine.stop,
         writer_max_wait_s=settings.server.priority_max_wait_s,
+        vector_cache_bytes=_vector_cache_bytes(settings),
     )
 
 
@@ -55,8 +56,17 @@ def _attach(settings: Settings) -> Store | None:
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError, OSError):
         return None  # it is stopping; opening the files ourselves tells the user why not
     return Store(
-        driver, target.database, ARCADEDB, attached=True, writer_max_wait_s=settings.server.priority_max_wait_s
+        driver,
+        target.database,
+        ARCADEDB,
+        attached=True,
+        writer_max_wait_s=settings.server.priority_max_wait_s,
+        vector_cache_bytes=_vector_cache_bytes(settings),
     )
+
+
+def _vector_cache_bytes(settings: Settings) -> int:
+    return settings.store.vector_cache_mb << 20
 
 
 def _driver(uri: str, user: str, password: str) -> neo4j.Driver:

@@ -170,6 +170,18 @@ class VectorScope(TypedDict):
     episodes: int
     store_episodes: int
     store_facts: int
+    # The namespace's vector stream (store/vector_cache.py); no epoch: no vector numbered yet.
+    vector_epoch: str | None
+    vector_seq: int
+
+
+class VectorMemory(TypedDict):
+    """A memory's vectors, as a process keeps them to score its namespace (vector_changes.cypher)."""
+
+    id: str
+    label: str
+    embedding: list[float] | None
+    context: list[float] | None  # an episode's context vector
 
 
 class EpisodeCount(TypedDict):
@@ -213,6 +225,9 @@ FULLTEXT_SEARCH = Query("fulltext_search", KeywordHit, listed=True)
 VECTOR_EXACT = Query("vector_exact", ExactScores)
 VECTOR_SEARCH = Query("vector_search", IndexAnswer, listed=True)
 VECTOR_SCOPE = Query("vector_scope", VectorScope)
+VECTOR_CHANGES = Query("vector_changes", VectorMemory, listed=True)
+# An erased episode's following turns, whose context vectors went with it (lifecycle/erase.py).
+CLEAR_FOLLOWING_CONTEXTS = Query("clear_following_contexts", IdRow)
 NAMESPACE_EPISODE_COUNT = Query("namespace_episode_count", EpisodeCount)
 GRAPH_WALK = Query("graph_walk", GraphStep, times_as_text=_time_keys(SeedNode))
 GRAPH_NEXT_EPISODES = Query("graph_next_episodes", NextEpisode, listed=True)
@@ -1001,7 +1016,9 @@ WITHOUT_ROWS = frozenset(
         "retire_merged_entity",
         "record_changes",
         "record_history",
-        "clear_following_contexts",
+        "stamp_vectors",
+        "reset_vectors",
+        "start_vector_epochs",
         "delete_empty_sessions",
         "delete_episode",
         "delete_fact_relations",

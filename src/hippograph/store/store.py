@@ -32,6 +32,8 @@ from hippograph.store.rows import (
     Query,
 )
 from hippograph.store.search import namespace_token
+from hippograph.store.vector_cache import VectorCache
+from hippograph.store.vector_stamps import VectorWrites, new_epoch
 
 __all__ = ["Row", "Store", "Transaction", "UniquenessConflict", "UnsupportedServer", "cypher", "query_files"]
 
@@ -47,6 +49,7 @@ _NAMESPACE_TOKENS = "namespace_tokens"
 _EPISODE_COUNTS = "namespace_episode_counts"
 _EPISODE_STEMS = "episode_stems"
 _ENTITY_TOKENS = "entity_namespace_tokens"
+_VECTOR_EPOCHS = "vector_epochs"
 _RELATION_TYPE = re.compile(r"[A-Z][A-Z_]{0,63}")
 _LABEL = re.compile(r"[A-Z][A-Za-z]{0,63}")
 # Where a query that works on any label (export and import) takes the ones it is run for.
@@ -150,6 +153,8 @@ class Transaction:
 
     def __init__(self, tx: neo4j.ManagedTransaction | neo4j.Transaction | neo4j.Session) -> None:
         self._tx = tx
+        # The vectors its statements wrote, numbered before it commits (vector_stamps.py).
+        self.vectors = VectorWrites()
 
     @overload
     def run(
@@ -189,6 +194,7 @@ class Transaction:
                 }
                 for record in result
             ]
+        self.vectors.note(name, params, labels or {}, rows)
         return [_read_times(row, texts) for row in rows] if texts else rows
 
     @overload
@@ -214,6 +220,7 @@ class Store:
         on_close: Callable[[], None] | None = None,
         attached: bool = False,
         writer_max_wait_s: float | None = None,
+        vector_cache_bytes: int = 0,
     ) -> None:
         self._driver = driver
         self._database = database
@@ -236,6 +243,9 @@ class Store:
         # Neo4j cluster a read may go to a member that has not applied the write just acknowledged.
         # ArcadeDB's Bolt sends bookmarks too (arcade:tx:<n>) and takes them back.
         self.bookmarks = neo4j.GraphDatabase.bookmark_manager()
+        # Namespaces' vectors, which recall scores from (vector_cache.py): this process's, kept
+        # current through the numbers the store gives every write of a vector.
+        self.vector_cache = VectorCache(vector_cache_bytes)
 
     def index(self, logical: str) -> str:
         """The server's name for a search index, to pass as a query parameter."""
@@ -302,8 +312,10 @@ class Store:
         with self._session(access_mode) as session:
             tx = session.begin_transaction()
             try:
-                result = work(Transaction(tx))
+                transaction = Transaction(tx)
+                result = work(transaction)
                 if commit:
+                    transaction.vectors.number(transaction.run)
                     tx.commit()
                 return result
             finally:
@@ -332,6 +344,7 @@ class Store:
         self._migrate_once(_EPISODE_COUNTS, lambda tx: tx.run("recount_episodes"))
         self._migrate_once(_EPISODE_STEMS, _stem_episodes)
         self._migrate_once(_ENTITY_TOKENS, _tokenize_entities)
+        self._migrate_once(_VECTOR_EPOCHS, lambda tx: tx.run("start_vector_epochs", epoch=new_epoch()))
 
     def _outdated_indexes(self) -> list[str]:
         if self.dialect.outdated_indexes is None:

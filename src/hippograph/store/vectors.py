@@ -33,7 +33,9 @@ namespace's memories of that label exactly reads fewer than that many.
 A recall ranks the namespace twice against its query's embedding: the vector channel by the
 memories' own embeddings, the context channel by episodes' context vectors. ``vector_channels``
 answers both with one read of ``vector_scope`` and, for the kinds scored exactly, one pass over
-the namespace that reads each episode once for both of its vectors (docs/benchmarks.md).
+the namespace's vectors: those the process keeps (store/vector_cache.py), brought up to date with
+what was written since, else the server's, in one read that takes each episode once for both of
+its vectors (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -43,8 +45,9 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from hippograph.store.dialect import Dialect
-from hippograph.store.rows import VECTOR_EXACT, VECTOR_SCOPE, VECTOR_SEARCH, VectorScope
+from hippograph.store.rows import VECTOR_CHANGES, VECTOR_EXACT, VECTOR_SCOPE, VECTOR_SEARCH, VectorScope
 from hippograph.store.store import Store, Transaction
+from hippograph.store.vector_cache import VectorCache
 
 __all__ = [
     "CONTEXTS",
@@ -60,6 +63,7 @@ __all__ = [
     "indexed_neighbours",
     "nearest",
     "neighbours",
+    "score_of",
     "vector_channels",
     "vector_scope",
 ]
@@ -110,10 +114,10 @@ def vector_channels(store: Store, queries: Sequence[VectorQuery]) -> list[list[R
     """For each query, the namespace's ``limit`` memories of its kinds nearest to the embedding
     with a cosine of at least ``min_cosine``, best first, scored as the indexes score. The queries
     share their namespace, embedding and minimum cosine (each has its kinds and limit), and are
-    answered together: one read of ``vector_scope``, one pass over the namespace for the
-    kinds scored exactly. The statements need no one snapshot: the hits are ids, which authorization
-    reads again."""
-    return store.read_each(lambda tx: nearest_each(store, tx, queries))
+    answered together: one read of ``vector_scope``, one pass over the namespace's vectors for the
+    kinds scored exactly, those the process keeps when it may. The statements need no one snapshot:
+    the hits are ids, which authorization reads again."""
+    return store.read_each(lambda tx: nearest_each(store, tx, queries, cache=store.vector_cache))
 
 
 def vector_scope(tx: Transaction, namespace: str) -> VectorScope:
@@ -131,9 +135,15 @@ def nearest(store: Store, tx: Transaction, query: VectorQuery, scope: VectorScop
 
 
 def nearest_each(
-    store: Store, tx: Transaction, queries: Sequence[VectorQuery], scope: VectorScope | None = None
+    store: Store,
+    tx: Transaction,
+    queries: Sequence[VectorQuery],
+    scope: VectorScope | None = None,
+    *,
+    cache: VectorCache | None = None,
 ) -> list[list[Ranked]]:
-    """``vector_channels`` inside a transaction of the caller's."""
+    """``vector_channels`` inside a transaction of the caller's, scoring from ``cache`` where it
+    may. Never inside a write: the copy would keep what the write has not committed."""
     first = queries[0]
     if any(
         (q.namespace, q.min_cosine, q.embedding) != (first.namespace, first.min_cosine, first.embedding)
@@ -147,7 +157,8 @@ def nearest_each(
     # the others': a namespace with few facts among many like them elsewhere would otherwise
     # read the whole fact index (the counts are of episodes, not facts).
     max_ks = [WIDEN * q.limit * scope["store_episodes"] // max(scope["episodes"], 1) for q in queries]
-    return _neighbours(store, tx, queries, exact, max_ks)
+    kept = None if cache is None else _Kept(cache, scope)
+    return _neighbours(store, tx, queries, exact, max_ks, kept)
 
 
 def exact_kinds(scope: VectorScope, limit: int, dialect: Dialect, kinds: Sequence[Kind] = KINDS) -> frozenset[Kind]:
@@ -165,7 +176,7 @@ def neighbours(
 ) -> list[Ranked]:
     """The namespace's nearest memories: the ``exact`` kinds scored exactly, the others through
     their indexes."""
-    [ranked] = _neighbours(store, tx, [query], [exact], [max_k])
+    [ranked] = _neighbours(store, tx, [query], [exact], [max_k], None)
     return ranked
 
 
@@ -175,9 +186,10 @@ def _neighbours(
     queries: Sequence[VectorQuery],
     exact: Sequence[frozenset[Kind]],
     max_ks: Sequence[int | None],
+    kept: _Kept | None,
 ) -> list[list[Ranked]]:
     """``neighbours`` for each query, the kinds any of them scores exactly scored in one pass."""
-    scored = exact_scores(store, tx, queries[0], frozenset().union(*exact), max(q.limit for q in queries))
+    scored = exact_scores(store, tx, queries[0], frozenset().union(*exact), max(q.limit for q in queries), kept)
     answers = []
     for query, exactly, max_k in zip(queries, exact, max_ks, strict=True):
         ranked = [hit for kind in exactly for hit in scored[kind]]
@@ -193,13 +205,37 @@ def exact_neighbours(store: Store, tx: Transaction, query: VectorQuery, kinds: I
     return sorted((hit for hits in scored.values() for hit in hits), key=lambda row: -row.score)[: query.limit]
 
 
+@dataclass(frozen=True)
+class _Kept:
+    """The process's copies of vectors, and the namespace's stream as the recall read it."""
+
+    cache: VectorCache
+    scope: VectorScope
+
+
 def exact_scores(
-    store: Store, tx: Transaction, query: VectorQuery, kinds: frozenset[Kind], limit: int
+    store: Store, tx: Transaction, query: VectorQuery, kinds: frozenset[Kind], limit: int, kept: _Kept | None = None
 ) -> dict[Kind, list[Ranked]]:
     """Each of these kinds' ``limit`` nearest memories in the namespace, every one of them scored,
-    in one pass (none read when no kind is asked for)."""
+    in one pass (none read when no kind is asked for): from the process's copy when ``kept``
+    holds one, else by the server."""
     if not kinds:
         return {}
+    if kept is not None:
+        found = kept.cache.nearest(
+            query.namespace,
+            (kept.scope["vector_epoch"], kept.scope["vector_seq"]),
+            lambda since: tx.run_listed(VECTOR_CHANGES, namespace=query.namespace, since=since),
+            query.embedding,
+            query.min_cosine,
+            limit,
+            frozenset(kind.exact_flag for kind in kinds),
+        )
+        if found is not None:
+            return {
+                kind: [Ranked(id, score_of(cosine), kind.label) for id, cosine in found[kind.exact_flag]]
+                for kind in kinds
+            }
     cosine = store.dialect.cosine
     [row] = tx.run(
         VECTOR_EXACT,
@@ -263,3 +299,8 @@ def indexed_neighbours(
 def cosine_of(score: float) -> float:
     """The cosine a ``Ranked`` score stands for: both servers' indexes score a cosine c as (1 + c) / 2."""
     return 2 * score - 1
+
+
+def score_of(cosine: float) -> float:
+    """The ``Ranked`` score of a cosine, as the indexes score it."""
+    return (1 + cosine) / 2
