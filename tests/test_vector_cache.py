@@ -22,7 +22,7 @@ from hippograph.kernel.resources import resource_root
 from hippograph.recall.channels import MIN_COSINE
 from hippograph.runtime import Runtime
 from hippograph.store.rows import VectorMemory
-from hippograph.store.vector_cache import ALL, Flag, VectorCache
+from hippograph.store.vector_cache import ALL, KEPT_UP_TO, Flag, VectorCache
 from hippograph.store.vector_stamps import VECTOR_WRITERS
 from hippograph.store.vectors import (
     CONTEXTS,
@@ -153,6 +153,22 @@ def test_copies_beyond_the_bound_go_least_recently_used_first() -> None:
         assert cache.nbytes <= 2 * size
     # "c" pushed out "b" (least recently used), never "a", which was used in between.
     assert reads == ["a", "b", "c", "b"]
+
+
+def test_a_namespace_is_kept_while_it_has_an_epoch_and_fits() -> None:
+    row = [VectorMemory(id="a", label="Episode", embedding=[1.0] * 8, context=[1.0] * 8)]
+    probe = VectorCache(1 << 20)
+    probe.nearest("x", ("e", 1), lambda since: row, [1.0] * 8, 0.1, 5, FLAGS)
+    cache = VectorCache(probe.nbytes - 1)
+    assert cache.keeps("ns", "e", KEPT_UP_TO)
+    assert not cache.keeps("ns", None, 10)  # nothing numbered yet
+    assert not cache.keeps("ns", "e", KEPT_UP_TO + 1)
+    assert not VectorCache(0).keeps("ns", "e", 10)
+    # A copy larger than the whole bound answers once, and is not kept again.
+    assert cache.nearest("ns", ("e", 1), lambda since: row, [1.0] * 8, 0.1, 5, FLAGS) is not None
+    assert cache.nbytes == 0
+    assert not cache.keeps("ns", "e", 10)
+    assert cache.keeps("other", "e", 10)
 
 
 def test_a_vector_of_another_dimension_leaves_the_scoring_to_the_server() -> None:

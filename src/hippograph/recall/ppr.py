@@ -58,17 +58,19 @@ def personalized_pagerank(
     if total <= 0:
         return {}
     # On arrays: a recall runs this twice over a subgraph of a few thousand links, and each
-    # iteration in Python objects held the interpreter's lock from every other request.
+    # iteration in Python objects held the interpreter's lock from every other request. The links
+    # go into the arrays without a tuple each: vertex i < len(neighbours) is the i-th with links.
     vertices = list(dict.fromkeys([*graph.neighbours, *seeds]))
     index = {vertex: i for i, vertex in enumerate(vertices)}
-    links = [
-        (index[vertex], index[target], graph.share(vertex, target))
-        for vertex, neighbours in graph.neighbours.items()
-        for target in neighbours
-    ]
-    sources = np.array([source for source, _, _ in links], dtype=np.intp)
-    targets = np.array([target for _, target, _ in links], dtype=np.intp)
-    shares = np.array([share for _, _, share in links], dtype=float)
+    counts = [len(linked) for linked in graph.neighbours.values()]
+    sources = np.repeat(np.arange(len(counts), dtype=np.intp), counts)
+    targets = np.fromiter(
+        (index[target] for linked in graph.neighbours.values() for target in linked), dtype=np.intp, count=sum(counts)
+    )
+    weights = np.fromiter((graph.weight.get(vertex, 1.0) for vertex in vertices), dtype=float, count=len(vertices))
+    shares = weights[targets]
+    if graph.link_weight:
+        shares *= _link_weights(graph, index, sources, targets)
     norms = np.bincount(sources, weights=shares, minlength=len(vertices))
     # No way on, or only through nodes that say nothing (idf 0): the walk restarts from there.
     stuck = norms <= 0
@@ -82,6 +84,21 @@ def personalized_pagerank(
         moved = np.bincount(targets, weights=damping * rank[sources] * shares / norms[sources], minlength=len(vertices))
         rank = moved + ((1 - damping) + damping * rank[stuck].sum()) * restart
     return {vertices[i]: float(rank[i]) for i in np.flatnonzero(rank)}
+
+
+def _link_weights(graph: Subgraph, index: Mapping[str, int], sources: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """Each link's weight, in the order of ``sources`` and ``targets`` (1 where none is given)."""
+    count = len(index)
+    given: dict[int, float] = {}
+    for pair, weight in graph.link_weight.items():
+        ends = [index[vertex] for vertex in pair]  # one, for a node linked to itself
+        a, b = ends[0], ends[-1]
+        given[a * count + b] = given[b * count + a] = weight
+    keys = sources * count + targets
+    weighed = np.flatnonzero(np.isin(keys, np.fromiter(given, dtype=np.intp, count=len(given))))
+    factors = np.ones(len(keys))
+    factors[weighed] = [given[int(key)] for key in keys[weighed]]
+    return factors
 
 
 def spreading_activation(graph: Subgraph, seeds: Mapping[str, float], params: ActivationParams) -> dict[str, float]:

@@ -189,13 +189,13 @@ class Transaction:
             result = self._tx.run(cypher(name, relation_type, labels), params)
             rows = [
                 {
-                    key: value if type(value) in _PLAIN else _native(value)
+                    key: _time_of(value) if key in texts else value if type(value) in _PLAIN else _native(value, texts)
                     for key, value in zip(record.keys(), record, strict=True)
                 }
                 for record in result
             ]
         self.vectors.note(name, params, labels or {}, rows)
-        return [_read_times(row, texts) for row in rows] if texts else rows
+        return rows
 
     @overload
     def run_listed(self, name: Query[R], **params: Any) -> list[R]: ...
@@ -430,19 +430,6 @@ def _stem_episodes(tx: Transaction) -> None:
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
-def _read_times(value: Any, keys: frozenset[str]) -> Any:
-    """``value`` with the ISO 8601 text under ``keys``, at any depth, read as UTC datetimes
-    (Query.times_as_text)."""
-    if isinstance(value, list):
-        return [item if type(item) in _PLAIN else _read_times(item, keys) for item in value]
-    if isinstance(value, dict):
-        return {
-            key: _time_of(item) if key in keys else item if type(item) in _PLAIN else _read_times(item, keys)
-            for key, item in value.items()
-        }
-    return value
-
-
 def _time_of(text: str | list[str | None] | None) -> Any:
     """A time Cypher's toString wrote (a list of them: each), in UTC: ArcadeDB writes no zone, Neo4j
     an offset and perhaps a zone's name in brackets, which the offset makes redundant."""
@@ -454,13 +441,18 @@ def _time_of(text: str | list[str | None] | None) -> Any:
     return at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
 
 
-def _native(value: Any) -> Any:
-    """Driver values as plain Python; datetimes always in UTC (ArcadeDB may drop the zone)."""
-    # Plain items are kept without a call: a recall's rows hold thousands of them.
+def _native(value: Any, texts: frozenset[str] = frozenset()) -> Any:
+    """Driver values as plain Python; datetimes always in UTC (ArcadeDB may drop the zone), and so
+    the ISO 8601 text under the keys ``texts`` at any depth (Query.times_as_text)."""
+    # Plain items are kept without a call: a recall's rows hold thousands of them. One pass reads
+    # the times too: a second over a graph step's hundreds of ids cost as much as the first.
     if isinstance(value, list):
-        return [item if type(item) in _PLAIN else _native(item) for item in value]
+        return [item if type(item) in _PLAIN else _native(item, texts) for item in value]
     if isinstance(value, dict):
-        return {key: item if type(item) in _PLAIN else _native(item) for key, item in value.items()}
+        return {
+            key: _time_of(item) if key in texts else item if type(item) in _PLAIN else _native(item, texts)
+            for key, item in value.items()
+        }
     if isinstance(value, neo4j.time.DateTime):
         value = value.to_native()
     if isinstance(value, datetime):

@@ -10,9 +10,12 @@ recall reads the memories numbered after the copy's number, or all of them under
 and then scores. Any number of processes over one store thus score what the server would, each
 from a copy of its own, and a namespace nobody writes to costs one read of a node.
 
-The copies are bounded: past ``max_bytes``, the least recently used namespaces' copies go first.
-A namespace scored exactly is small (store/vectors.py says how small), so the bound is there for
-the many namespaces of a server with many tenants, not for one large one.
+A copy costs no read while its namespace is not written to, however large a share of the store
+the namespace is, so recall scores every namespace of up to ``KEPT_UP_TO`` episodes from its
+copy (store/vectors.py): one matrix product a kind, ~0.05 ms at 700 episodes, ~3 ms at 10,000
+(docs/benchmarks.md). The copies are bounded: past ``max_bytes``, the least recently used
+namespaces' copies go first, and a namespace whose copy alone would take more is searched through
+the server.
 """
 
 from __future__ import annotations
@@ -28,10 +31,14 @@ import numpy.typing as npt
 
 from hippograph.store.rows import VectorMemory
 
-__all__ = ["ALL", "Changes", "Flag", "VectorCache"]
+__all__ = ["ALL", "KEPT_UP_TO", "Changes", "Flag", "VectorCache"]
 
 # The number before every memory's: read from it, the changes are the whole namespace.
 ALL = -1
+
+# The largest namespace, in episodes, whose vectors a process keeps: beyond it a search of the
+# indexes costs less than scoring every vector (store/vectors.py), and a copy takes ~50 MB.
+KEPT_UP_TO = 10_000
 
 # The memories numbered after a number, with their vectors (vector_changes.cypher).
 Changes = Callable[[int], Sequence[VectorMemory]]
@@ -138,11 +145,17 @@ class VectorCache:
         self._copies: OrderedDict[str, _Copy] = OrderedDict()  # least recently used first
         self._sizes: dict[str, int] = {}
         self._bytes = 0
+        self._too_large: set[str] = set()  # namespaces whose copy alone took more than max_bytes
         self._lock = threading.Lock()
 
     @property
     def nbytes(self) -> int:
         return self._bytes
+
+    def keeps(self, namespace: str, epoch: str | None, episodes: int) -> bool:
+        """Whether recall scores this namespace from a copy: one with an epoch (vector_stamps.py),
+        of up to KEPT_UP_TO episodes, whose copy fits within the bound."""
+        return self.max_bytes > 0 and epoch is not None and episodes <= KEPT_UP_TO and namespace not in self._too_large
 
     def nearest(
         self,
@@ -187,11 +200,13 @@ class VectorCache:
             return copy
 
     def _account(self, namespace: str, copy: _Copy, size: int) -> None:
-        """Count the copy's bytes, and drop the least recently used copies beyond the bound (this
-        one last: a namespace larger than the bound is read again by its next recall)."""
+        """Count the copy's bytes, and drop the least recently used copies beyond the bound; a copy
+        larger than the bound alone is dropped, and its namespace no longer kept."""
         with self._lock:
             if self._copies.get(namespace) is not copy:
                 return  # dropped meanwhile
+            if size > self.max_bytes:
+                self._too_large.add(namespace)
             self._bytes += size - self._sizes.get(namespace, 0)
             self._sizes[namespace] = size
             while self._bytes > self.max_bytes and self._copies:

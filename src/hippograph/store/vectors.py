@@ -16,7 +16,10 @@ may be theirs. So the channel answers one of two ways, whichever reads fewer mem
   approximate search. When the other namespaces hold text like this one's, the neighbours it must
   read to find ``limit`` of the namespace's are ``limit × store / namespace``.
 
-Exact when ``namespace² ≤ limit × store`` (episodes, from the counts the store keeps: one read),
+A process that keeps a copy of the namespace's vectors (store/vector_cache.py) scores it exactly
+from the copy, reading only what was written since the copy was made: every namespace of up to
+``KEPT_UP_TO`` episodes, whatever its share of the store. Otherwise the server chooses:
+exact when ``namespace² ≤ limit × store`` (episodes, from the counts the store keeps: one read),
 so either way a recall reads at most about √(limit × store) memories: ~1,700 at a limit of 30 in
 a store of 100,000 episodes. Facts are not counted for this; they grow with their namespace's
 episodes. That weighs a memory read either way alike, which holds for ArcadeDB. A search of one
@@ -152,7 +155,11 @@ def nearest_each(
         raise ValueError("queries searched together share their namespace, embedding and minimum cosine")
     if scope is None:
         scope = vector_scope(tx, first.namespace)
-    exact = [exact_kinds(scope, q.limit, store.dialect, q.kinds) for q in queries]
+    if cache is not None and cache.keeps(first.namespace, scope["vector_epoch"], scope["episodes"]):
+        exact = [frozenset(q.kinds) for q in queries]  # from the copy: no read of the namespace
+    else:
+        cache = None
+        exact = [exact_kinds(scope, q.limit, store.dialect, q.kinds) for q in queries]
     # Widening stops at WIDEN times what a namespace of this share needs when its text is like
     # the others': a namespace with few facts among many like them elsewhere would otherwise
     # read the whole fact index (the counts are of episodes, not facts).
