@@ -12,8 +12,8 @@ from a copy of its own, and a namespace nobody writes to costs one read of a nod
 
 A copy costs no read while its namespace is not written to, however large a share of the store
 the namespace is, so recall scores every namespace of up to ``KEPT_UP_TO`` episodes from its
-copy (store/vectors.py): one matrix product a kind, ~0.05 ms at 700 episodes, ~3 ms at 10,000
-(docs/benchmarks.md). The copies are bounded: past ``max_bytes``, the least recently used
+copy (store/vectors.py): one matrix product a kind, ~0.1 ms of CPU at 700 episodes, ~1 ms at
+10,000 (docs/benchmarks.md). The copies are bounded: past ``max_bytes``, the least recently used
 namespaces' copies go first, and a namespace whose copy alone would take more is searched through
 the server.
 """
@@ -102,7 +102,9 @@ class _Vectors:
         count = len(self._ids)
         if count == 0 or limit <= 0:
             return []
-        cosines = self._matrix[:count] @ query
+        # Not ``@``: numpy's BLAS runs a product this size on threads that then spin for a while,
+        # ~1.6 ms of CPU a product against einsum's ~0.25 (docs/benchmarks.md).
+        cosines = np.einsum("ij,j->i", self._matrix[:count], query)
         rows = np.flatnonzero(self._live[:count] & (cosines >= min_cosine))
         if len(rows) > limit:
             rows = rows[np.argpartition(-cosines[rows], limit - 1)[:limit]]
