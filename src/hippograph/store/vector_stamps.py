@@ -9,9 +9,10 @@ namespaces' vectors (store/vector_cache.py):
 
 Every statement that writes vectors is listed here (``_WRITERS``) with what it writes, so no
 caller can forget the numbers: ``Transaction.run`` notes each one it runs, and the store numbers
-them in the same transaction, last, so that a namespace's stream stays locked only until the
-commit. tests/test_vector_cache.py fails on a statement in cypher/ that writes vectors and is
-not listed.
+them in the same transaction, late, so that a namespace's stream stays locked only until the
+commit: before the transaction records its memory events (store/changes.py), and before it
+commits what was written after those. tests/test_vector_cache.py fails on a statement in cypher/
+that writes vectors and is not listed.
 """
 
 from __future__ import annotations
@@ -43,11 +44,12 @@ class VectorWrites:
             written(self, params, labels, rows)
 
     def number(self, run: Callable[..., object]) -> None:
-        """Number what was written, through ``run(name, **params)`` in the transaction."""
+        """Number what was written so far, through ``run(name, **params)`` in the transaction."""
         if self.episodes or self.facts:
             run("stamp_vectors", episodes=sorted(self.episodes), facts=sorted(self.facts), epoch=new_epoch())
         if self.reset:
             run("reset_vectors", namespaces=sorted(self.reset), epoch=new_epoch())
+        self.episodes, self.facts, self.reset = set(), set(), set()
 
 
 def new_epoch() -> str:
