@@ -179,6 +179,7 @@ def test_a_vector_of_another_dimension_leaves_the_scoring_to_the_server() -> Non
     ]
     assert cache.nearest("ns", ("e", 1), lambda since: rows, [1.0, 0.0], 0.1, 5, FLAGS) is None
     assert cache.nbytes == 0
+    assert not cache.keeps("ns", "e", 2)  # not read whole again by every recall
 
 
 def test_every_statement_that_writes_vectors_numbers_them() -> None:

@@ -147,7 +147,9 @@ class VectorCache:
         self._copies: OrderedDict[str, _Copy] = OrderedDict()  # least recently used first
         self._sizes: dict[str, int] = {}
         self._bytes = 0
-        self._too_large: set[str] = set()  # namespaces whose copy alone took more than max_bytes
+        # Namespaces scored by the server from now on: a copy alone took more than max_bytes, or
+        # their vectors' dimensions disagreed (a copy would be read whole again on every recall).
+        self._unkept: set[str] = set()
         self._lock = threading.Lock()
 
     @property
@@ -157,7 +159,7 @@ class VectorCache:
     def keeps(self, namespace: str, epoch: str | None, episodes: int) -> bool:
         """Whether recall scores this namespace from a copy: one with an epoch (vector_stamps.py),
         of up to KEPT_UP_TO episodes, whose copy fits within the bound."""
-        return self.max_bytes > 0 and epoch is not None and episodes <= KEPT_UP_TO and namespace not in self._too_large
+        return self.max_bytes > 0 and epoch is not None and episodes <= KEPT_UP_TO and namespace not in self._unkept
 
     def nearest(
         self,
@@ -183,7 +185,7 @@ class VectorCache:
                 copy.epoch, copy.seq, copy.kinds = epoch, ALL, _Copy(epoch).kinds
             if copy.seq < seq:
                 if not copy.apply(changes(copy.seq)):
-                    self._drop(namespace, copy)
+                    self._give_up(namespace, copy)
                     return None
                 copy.seq = seq
             if any(copy.kinds[flag].dimension not in (None, query.shape[0]) for flag in flags):
@@ -208,15 +210,16 @@ class VectorCache:
             if self._copies.get(namespace) is not copy:
                 return  # dropped meanwhile
             if size > self.max_bytes:
-                self._too_large.add(namespace)
+                self._unkept.add(namespace)
             self._bytes += size - self._sizes.get(namespace, 0)
             self._sizes[namespace] = size
             while self._bytes > self.max_bytes and self._copies:
                 oldest, _ = self._copies.popitem(last=False)
                 self._bytes -= self._sizes.pop(oldest, 0)
 
-    def _drop(self, namespace: str, copy: _Copy) -> None:
+    def _give_up(self, namespace: str, copy: _Copy) -> None:
         with self._lock:
+            self._unkept.add(namespace)
             if self._copies.get(namespace) is copy:
                 del self._copies[namespace]
                 self._bytes -= self._sizes.pop(namespace, 0)

@@ -39,7 +39,7 @@ class VectorWrites:
         self, name: str, params: Mapping[str, Any], labels: Mapping[str, str], rows: Sequence[Mapping[str, Any]]
     ) -> None:
         """What statement ``name`` wrote, run with ``params`` and ``labels``, answering ``rows``."""
-        written = _WRITERS.get(name)
+        written = _WRITERS.get(name.rpartition("/")[2])  # a statement may be named with its directory
         if written is not None:
             written(self, params, labels, rows)
 
