@@ -22,7 +22,7 @@ from hippograph.kernel.resources import resource_root
 from hippograph.recall.channels import MIN_COSINE
 from hippograph.runtime import Runtime
 from hippograph.store.rows import VectorMemory
-from hippograph.store.vector_cache import ALL, KEPT_UP_TO, Flag, VectorCache
+from hippograph.store.vector_cache import ALL, KEPT_UP_TO, Changes, Flag, VectorCache
 from hippograph.store.vector_stamps import VECTOR_WRITERS
 from hippograph.store.vectors import (
     CONTEXTS,
@@ -141,7 +141,7 @@ def test_copies_beyond_the_bound_go_least_recently_used_first() -> None:
     cache = VectorCache(2 * size)
     reads: list[str] = []
 
-    def changes(namespace: str) -> object:
+    def changes(namespace: str) -> Changes:
         def read(since: int) -> list[VectorMemory]:
             reads.append(namespace)
             return row
@@ -149,7 +149,7 @@ def test_copies_beyond_the_bound_go_least_recently_used_first() -> None:
         return read
 
     for namespace in ("a", "b", "a", "c", "a", "b"):
-        cache.nearest(namespace, ("e", 1), changes(namespace), [1.0] * 8, 0.1, 5, FLAGS)  # type: ignore[arg-type]
+        cache.nearest(namespace, ("e", 1), changes(namespace), [1.0] * 8, 0.1, 5, FLAGS)
         assert cache.nbytes <= 2 * size
     # "c" pushed out "b" (least recently used), never "a", which was used in between.
     assert reads == ["a", "b", "c", "b"]

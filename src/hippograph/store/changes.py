@@ -37,7 +37,7 @@ def record_changes(tx: Transaction, events: Iterable[MemoryEvent]) -> None:
     # The vectors written so far are numbered first: their Namespace before the change streams,
     # in the order capture takes them (its episode count, then its events), so that two writers
     # never wait for each other's locks.
-    tx.vectors.number(tx.run)
+    tx.number_vectors()
     by_namespace: dict[str, list[dict[str, object]]] = defaultdict(list)
     for event in events:
         by_namespace[event.namespace].append(

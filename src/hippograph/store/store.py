@@ -154,7 +154,7 @@ class Transaction:
     def __init__(self, tx: neo4j.ManagedTransaction | neo4j.Transaction | neo4j.Session) -> None:
         self._tx = tx
         # The vectors its statements wrote, numbered before it commits (vector_stamps.py).
-        self.vectors = VectorWrites()
+        self._vectors = VectorWrites()
 
     @overload
     def run(
@@ -194,8 +194,12 @@ class Transaction:
                 }
                 for record in result
             ]
-        self.vectors.note(name, params, labels or {}, rows)
+        self._vectors.note(name, params, labels or {}, rows)
         return rows
+
+    def number_vectors(self) -> None:
+        """Number the vectors written so far in this transaction (vector_stamps.py)."""
+        self._vectors.number(self.run)
 
     @overload
     def run_listed(self, name: Query[R], **params: Any) -> list[R]: ...
@@ -315,7 +319,7 @@ class Store:
                 transaction = Transaction(tx)
                 result = work(transaction)
                 if commit:
-                    transaction.vectors.number(transaction.run)
+                    transaction.number_vectors()
                     tx.commit()
                 return result
             finally:

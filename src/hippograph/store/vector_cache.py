@@ -112,15 +112,17 @@ class _Vectors:
         return [(self._ids[row], float(cosines[row])) for row in rows]
 
 
+def _no_vectors() -> dict[Flag, _Vectors]:
+    return {"episodes": _Vectors(), "contexts": _Vectors(), "facts": _Vectors()}
+
+
 @dataclass
 class _Copy:
     """One namespace's vectors as of number ``seq`` of its stream under ``epoch``."""
 
     epoch: str
     seq: int = ALL
-    kinds: dict[Flag, _Vectors] = field(
-        default_factory=lambda: {"episodes": _Vectors(), "contexts": _Vectors(), "facts": _Vectors()}
-    )
+    kinds: dict[Flag, _Vectors] = field(default_factory=_no_vectors)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -182,7 +184,7 @@ class VectorCache:
         copy = self._copy(namespace, epoch)
         with copy.lock:
             if copy.epoch != epoch:  # deleted memories, or imported ones: begin again
-                copy.epoch, copy.seq, copy.kinds = epoch, ALL, _Copy(epoch).kinds
+                copy.epoch, copy.seq, copy.kinds = epoch, ALL, _no_vectors()
             if copy.seq < seq:
                 if not copy.apply(changes(copy.seq)):
                     self._give_up(namespace, copy)

@@ -155,16 +155,16 @@ def nearest_each(
         raise ValueError("queries searched together share their namespace, embedding and minimum cosine")
     if scope is None:
         scope = vector_scope(tx, first.namespace)
+    kept: _Kept | None = None
     if cache is not None and cache.keeps(first.namespace, scope["vector_epoch"], scope["episodes"]):
+        kept = _Kept(cache, scope)
         exact = [frozenset(q.kinds) for q in queries]  # from the copy: no read of the namespace
     else:
-        cache = None
         exact = [exact_kinds(scope, q.limit, store.dialect, q.kinds) for q in queries]
     # Widening stops at WIDEN times what a namespace of this share needs when its text is like
     # the others': a namespace with few facts among many like them elsewhere would otherwise
     # read the whole fact index (the counts are of episodes, not facts).
     max_ks = [WIDEN * q.limit * scope["store_episodes"] // max(scope["episodes"], 1) for q in queries]
-    kept = None if cache is None else _Kept(cache, scope)
     return _neighbours(store, tx, queries, exact, max_ks, kept)
 
 
