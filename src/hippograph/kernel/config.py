@@ -69,8 +69,8 @@ class StoreSettings:
     # fresh JVM's JIT compilers otherwise spend a large share of consolidation's CPU compiling code
     # that is not hot yet, while a warmed-up server's recall is as fast either way. The parallel
     # collector, not G1: the engine's garbage is a statement's short-lived rows, which young
-    # collections free in a few milliseconds, and G1's concurrent marking and write barriers cost a
-    # recall and a capture more CPU than its shorter pauses save (docs/benchmarks.md).
+    # collections free in a few milliseconds, and G1's concurrent work and heavier write barriers
+    # cost a recall and a capture more CPU than its shorter pauses save (docs/benchmarks.md).
     jvm_options: str = "-XX:CompileThresholdScaling=4 -XX:+UseParallelGC"
     # Namespaces' vectors this process keeps to score recalls from (store/vector_cache.py), in MiB;
     # 0 keeps none. A namespace scored exactly takes ~3 KiB an episode (two vectors of 384 floats).
