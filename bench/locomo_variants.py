@@ -36,6 +36,7 @@ from tqdm import tqdm
 sys.path.insert(0, str(REPO / "src"))
 
 from hippograph.api.queries import recall_parts
+from hippograph.extraction.lazy import LazyExtractor
 from hippograph.kernel.config import Settings, SettingsError
 from hippograph.kernel.model import Episode
 from hippograph.recall.parts import RecallParts
@@ -83,6 +84,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     variants = dict(parse_variant(spec, base) for spec in args.variant)
     channels = CHANNELS[args.channels]
     runtime = open_runtime(base)
+    extractor = runtime.extractor
+    assert isinstance(extractor, LazyExtractor)
     load_before = load_average()
     try:
         runtime.warm_up()
@@ -101,6 +104,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             shift = index % len(names)
             for name in names[shift:] + names[:shift]:
                 runtime.settings = variants[name]
+                # Each variant reads the question itself: the extractor keeps the last questions' parses.
+                extractor.forget_questions()
                 elapsed, hits, timings = ask(recall_parts(runtime), query, channels)
                 latency[name].append(elapsed)
                 for stage, ms in timings.items():

@@ -78,6 +78,8 @@ def test_a_text_asked_for_by_two_threads_at_once_is_parsed_once() -> None:
     assert parses.made("when") == "WHEN" and parses.made("never asked") is None
     parses("a"), parses("b")  # the oldest text goes once more are kept
     assert parses("when") == "WHEN" and calls == ["when", "a", "b", "when"]
+    parses.clear()  # forgotten: asked again, parsed again
+    assert parses("when") == "WHEN" and calls == ["when", "a", "b", "when", "when"]
 
 
 def browser_query(runtime: Runtime, name: str, **params: Any) -> list[neo4j.Record]:

@@ -52,5 +52,8 @@ class LazyExtractor:
     def time_of(self, text: str, reference: datetime) -> When | None:
         return self.load().time_of(text, reference)
 
+    def forget_questions(self) -> None:
+        self.load().forget_questions()
+
     def extract_many(self, turns: Sequence[Turn], batch_size: int = 64) -> list[Extraction]:
         return self.load().extract_many(turns, batch_size)

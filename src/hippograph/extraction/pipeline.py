@@ -58,6 +58,11 @@ class Extractor:
                 return said
         return None
 
+    def forget_questions(self) -> None:
+        """Parse every question anew: a benchmark that asks one question of several channel sets
+        measures each set's own pass."""
+        self._questions.clear()
+
     def extract_many(self, turns: Sequence[Turn], batch_size: int = 64) -> list[Extraction]:
         bodies = [turn.body() for turn in turns]
         docs = self.nlp.pipe((body for body, _ in bodies), batch_size=batch_size)
@@ -116,6 +121,10 @@ class _Parses:
                     self._docs.pop(text, None)
                 parse.set_exception(error)
         return parse.result()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._docs.clear()
 
     def made(self, text: str) -> Doc | None:
         """The Doc of ``text`` when it is kept or being made (then once it is), else None."""
