@@ -257,3 +257,17 @@ def module_namespace() -> str:
     the module's tests (a test that changes data keeps a namespace of its own). A fresh one per
     module, and per worker under xdist."""
     return fresh_namespace()
+
+
+@pytest.fixture(autouse=True)
+def graph_writes_name_their_namespaces() -> Iterator[None]:
+    """Every transaction that writes a namespace's graph names it (store/graph_stamps.py): one that
+    does not stops every namespace's copies, which is safe and a bug."""
+    from prometheus_client import REGISTRY
+
+    def undeclared() -> float:
+        return REGISTRY.get_sample_value("hippograph_graph_undeclared_writes_total") or 0.0
+
+    before = undeclared()
+    yield
+    assert undeclared() == before, "a write transaction wrote a graph without naming its namespace"

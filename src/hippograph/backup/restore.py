@@ -154,7 +154,7 @@ def write(store: Store, path: Path, plan: ImportPlan, progress: Progress) -> Non
     try:
         items = (_node(record) if "node" in record else _relationship(record, None) for _, record in _body(path))
         for batch in batches(items):
-            _write_batch(store, batch)
+            _write_batch(store, batch, plan.namespaces)
             progress(len(batch))
     except BaseException as failure:
         undone = undo(store, plan)
@@ -310,11 +310,17 @@ def _nodes_waiting(waiting: dict[tuple[str, ...], list[Node | Relationship]]) ->
         yield waiting.pop(key)
 
 
-def _write_batch(store: Store, batch: list[Node | Relationship]) -> None:
+def _write_batch(store: Store, batch: list[Node | Relationship], namespaces: Iterable[str]) -> None:
+    """One batch, in a transaction that writes the graphs of the import's ``namespaces``."""
     first = batch[0]
     if isinstance(first, Node):
         rows = [item.properties for item in batch if isinstance(item, Node)]
-        store.write(lambda tx: tx.run("import_nodes", labels={"NODE_LABEL": first.label}, rows=rows))
+
+        def create_nodes(tx: Transaction) -> None:
+            tx.writes_graph_of(namespaces)
+            tx.run("import_nodes", labels={"NODE_LABEL": first.label}, rows=rows)
+
+        store.write(create_nodes)
         return
     assert isinstance(first, Relationship)
     rels = [
@@ -324,6 +330,7 @@ def _write_batch(store: Store, batch: list[Node | Relationship]) -> None:
     ]
 
     def create(tx: Transaction) -> None:
+        tx.writes_graph_of(namespaces)
         [row] = tx.run(
             IMPORT_RELATIONSHIPS,
             relation_type=first.type,

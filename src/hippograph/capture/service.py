@@ -127,6 +127,7 @@ def _write(
     the context channel finds a fresh turn as it will after consolidation, which writes the same
     vectors again from the NEXT chain."""
     keys = list(dict.fromkeys(p.key for p in prepared))
+    tx.writes_graph_of(namespace for namespace, _ in keys)
     known = {
         (row["namespace"], row["content_hash"]): {"id": row["id"], "observed_by": list(row["observed_by"])}
         for row in tx.run(EPISODES_BY_HASH, keys=_key_params(keys))

@@ -74,6 +74,7 @@ def resolve_conflict(
     now = clock()
 
     def write(tx: Transaction) -> Conflict:
+        tx.writes_graph_of([namespace])
         rows = tx.run(OPEN_CONFLICTS, namespace=namespace, conflict=conflict_id)
         if not rows:
             raise HippographError(ErrorCode.NOT_FOUND, "no open conflict with this id in the namespace", id=conflict_id)

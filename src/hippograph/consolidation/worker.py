@@ -361,6 +361,7 @@ def _commit_group(
     tx: Transaction, *, works: list[EpisodeWork], worker: str, now: datetime, events: list[MemoryEvent], turns: int
 ) -> list[bool]:
     events.clear()  # the driver may retry the transaction: only the attempt that commits counts
+    tx.writes_graph_of(work.namespace for work in works)
     committed = commit_episodes(tx, works, worker, now, events, context_turns=turns)
     record_changes(tx, events)
     return committed

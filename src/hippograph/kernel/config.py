@@ -178,6 +178,9 @@ class GraphSettings:
     # Whether a typed edge between a named entity and its neighbour weighs its strength
     # (kernel/strength.py) in the walk rather than 1 like every other link.
     edge_strength: bool = False
+    # Whether it walks this process's copy of the namespace's graph (store/graph_copy.py) rather
+    # than reading the graph through the store on every recall.
+    in_process: bool = True
 
 
 @dataclass(frozen=True, config=_STRICT)

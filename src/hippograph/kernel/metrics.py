@@ -65,6 +65,15 @@ RECALL_STAGE_SECONDS = Histogram(
     ["stage"],
     buckets=_FAST_BUCKETS,
 )
+GRAPH_COPY_LOADS = Counter(
+    "hippograph_graph_copy_loads",
+    "Namespaces' graphs read whole into this process's copies (store/graph_copy.py).",
+)
+GRAPH_UNDECLARED_WRITES = Counter(
+    "hippograph_graph_undeclared_writes",
+    "Write transactions that wrote a graph without naming its namespace, so that every namespace's "
+    "copies were stopped (store/graph_stamps.py); a bug when not zero.",
+)
 CAPTURES = Counter(
     "hippograph_captures",
     "Captured inputs, by outcome: created, duplicate (same agent) or corroborated (another agent).",

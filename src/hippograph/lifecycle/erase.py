@@ -63,6 +63,7 @@ def erased_events(namespace: str, outcome: EraseOutcome, now: datetime, actor: s
 
 def erase_in(tx: Transaction, namespace: str, memory_id: str, reason: str, actor: str, now: datetime) -> EraseOutcome:
     """The whole cascade inside one transaction (the sweeper runs it too)."""
+    tx.writes_graph_of([namespace])
     memory = hydrate_in(tx, namespace, [memory_id]).get(memory_id)
     if memory is None:
         raise HippographError(ErrorCode.NOT_FOUND, f"no memory {memory_id!r} in namespace {namespace!r}")

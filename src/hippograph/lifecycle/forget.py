@@ -143,6 +143,7 @@ def forget_in(
     """Forget these memories, and the facts left with no unforgotten support; all that went."""
     if not ids:
         return ()
+    tx.writes_graph_of([namespace])
     tx.run(SET_FORGOTTEN, namespace=namespace, ids=list(ids), at=now)
     found = hydrate_in(tx, namespace, ids)
     episodes = [memory_id for memory_id in ids if isinstance(found.get(memory_id), Episode)]
@@ -174,6 +175,7 @@ def recover(
     now = clock()
 
     def write(tx: Transaction) -> tuple[str, ...]:
+        tx.writes_graph_of([namespace])
         memory = hydrate_in(tx, namespace, [memory_id]).get(memory_id)
         if memory is None:
             raise HippographError(ErrorCode.NOT_FOUND, f"no memory {memory_id!r} in namespace {namespace!r}")

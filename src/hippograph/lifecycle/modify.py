@@ -61,6 +61,7 @@ def modify(
     new_id = str(ULID())
 
     def write(tx: Transaction) -> None:
+        tx.writes_graph_of([change.namespace])
         rows = tx.run(FACT_PROPERTIES, namespace=change.namespace, id=change.id)
         if not rows:
             raise HippographError(ErrorCode.NOT_FOUND, f"no memory {change.id!r} in namespace {change.namespace!r}")

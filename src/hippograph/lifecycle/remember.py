@@ -153,6 +153,7 @@ def remember(
     close = _close_fact(store, dedup, item, fields, statement.text, vector)
 
     def write(tx: Transaction) -> _Stored:
+        tx.writes_graph_of([item.namespace])
         same = [
             row["id"]
             for row in tx.run(CURRENT_FACTS_BY_HASH, namespace=item.namespace, hash=statement.digest)

@@ -13,9 +13,11 @@ edge's strength (kernel/strength.py), else 1.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
+from typing import Protocol
 
 from hippograph.embedding import Embedder
 from hippograph.extraction.lazy import TextExtractor
@@ -26,7 +28,16 @@ from hippograph.recall.fusion import Ranked
 from hippograph.recall.ppr import Subgraph, personalized_pagerank, spreading_activation
 from hippograph.resolution.resolve import name_ref, resolve_names
 from hippograph.store import Store, Transaction
-from hippograph.store.rows import GRAPH_NEXT_EPISODES, GRAPH_WALK, SeedNode
+from hippograph.store.graph_copy import NamespaceGraph, StepQuery
+from hippograph.store.rows import (
+    GRAPH_COPY,
+    GRAPH_NEXT_EPISODES,
+    GRAPH_VERSION,
+    GRAPH_WALK,
+    GraphStep,
+    NextEpisode,
+    SeedNode,
+)
 
 PPR = "ppr"
 SPREADING = "spreading"
@@ -80,17 +91,62 @@ def query_seeds(
 
 
 def graph_channel(store: Store, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:
-    """Memory ids with graph scores, best first. The walk's statements need no one snapshot: the
-    hits are ids, which authorization reads again."""
-    return store.read_each(lambda tx: _rank(tx, request, seeds, text_hits))
+    """Memory ids with graph scores, best first: walked over this process's copy of the
+    namespace's graph when it is current (store/graph_copy.py), else through the store, whose
+    statements need no one snapshot: the hits are ids, which authorization reads again."""
+    namespace = request.namespace
+    if request.options.in_process:
+        [found] = store.read(GRAPH_VERSION, namespace=namespace)
+        copy = store.graph_copies.current(namespace, found, lambda: store.read(GRAPH_COPY, namespace=namespace)[0])
+        if copy is not None:
+            return _rank(_CopyReader(copy, found["episodes"]), request, seeds, text_hits)
+    started = time.perf_counter()
+    ranked = store.read_each(lambda tx: _rank(_StoreReader(tx, namespace), request, seeds, text_hits))
+    store.graph_copies.paid(namespace, time.perf_counter() - started)
+    return ranked
 
 
-def _rank(tx: Transaction, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:
+class _Reader(Protocol):
+    def step(self, query: StepQuery) -> GraphStep: ...
+
+    def next_episodes(self, memories: list[str], as_of: datetime, known_at: datetime) -> list[NextEpisode]: ...
+
+
+class _StoreReader:
+    """The walk's reads as statements (graph_walk.cypher, graph_next_episodes.cypher)."""
+
+    def __init__(self, tx: Transaction, namespace: str) -> None:
+        self.tx, self.namespace = tx, namespace
+
+    def step(self, query: StepQuery) -> GraphStep:
+        [step] = self.tx.run(GRAPH_WALK, **asdict(query))
+        return step
+
+    def next_episodes(self, memories: list[str], as_of: datetime, known_at: datetime) -> list[NextEpisode]:
+        return self.tx.run_listed(
+            GRAPH_NEXT_EPISODES, memories=memories, namespace=self.namespace, as_of=as_of, known_at=known_at
+        )
+
+
+class _CopyReader:
+    """The walk's reads over a namespace's graph in process (store/graph_copy.py)."""
+
+    def __init__(self, copy: NamespaceGraph, episodes: int) -> None:
+        self.copy, self.episodes = copy, episodes
+
+    def step(self, query: StepQuery) -> GraphStep:
+        return self.copy.step(query, self.episodes)
+
+    def next_episodes(self, memories: list[str], as_of: datetime, known_at: datetime) -> list[NextEpisode]:
+        return self.copy.next_episodes(memories, as_of, known_at)
+
+
+def _rank(reader: _Reader, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:
     options = request.options
     keys = list(seeds.concept_keys) if options.concepts else []
     if not seeds.entities and not keys and not text_hits:
         return []
-    walk = _Walk(tx, request)
+    walk = _Walk(reader, request)
     start: dict[str, float] = dict.fromkeys(text_hits, HIT_SEED_WEIGHT)
     walk.expand(list(seeds.entities), keys, list(text_hits), start)
     for _ in range(options.hops - 1):
@@ -112,8 +168,8 @@ def _rank(tx: Transaction, request: GraphQuery, seeds: QuerySeeds, text_hits: Se
 class _Walk:
     """The subgraph read so far: nodes with their weights, memories with their labels."""
 
-    def __init__(self, tx: Transaction, request: GraphQuery) -> None:
-        self.tx, self.request = tx, request
+    def __init__(self, reader: _Reader, request: GraphQuery) -> None:
+        self.reader, self.request = reader, request
         self.graph = Subgraph()
         self.labels: dict[str, str] = {}
         self.expanded: set[str] = set()
@@ -127,34 +183,29 @@ class _Walk:
     def add_next_turns(self, memories: list[str]) -> None:
         """Link each memory with the turns before and after it in its session."""
         request = self.request
-        for row in self.tx.run_listed(
-            GRAPH_NEXT_EPISODES,
-            memories=memories,
-            namespace=request.namespace,
-            as_of=request.as_of,
-            known_at=request.known_at,
-        ):
+        for row in self.reader.next_episodes(memories, request.as_of, request.known_at):
             self.graph.link(row["memory"], row["neighbour"])
             self.labels[row["neighbour"]] = "Episode"
 
     def expand(self, entities: list[str], keys: list[str], memories: list[str], start: dict[str, float] | None) -> None:
         """Add the seeds' nodes (into ``start`` when given), the memories' nodes, and every new
-        node's memories: one statement, which leaves hubs out."""
+        node's memories: one step, which leaves hubs out."""
         request, options = self.request, self.request.options
         self.expanded.update(memories)
-        [step] = self.tx.run(
-            GRAPH_WALK,
-            entities=entities,
-            concept_keys=keys,
-            hits=memories,
-            expanded=sorted(self.graph.weight),
-            concepts=options.concepts,
-            fact_concepts=options.fact_concepts,
-            hub_share=options.hub_share,
-            min_hub_df=HUB_MIN_DF,
-            namespace=request.namespace,
-            as_of=request.as_of,
-            known_at=request.known_at,
+        step = self.reader.step(
+            StepQuery(
+                namespace=request.namespace,
+                entities=entities,
+                concept_keys=keys,
+                hits=memories,
+                expanded=sorted(self.graph.weight),
+                concepts=options.concepts,
+                fact_concepts=options.fact_concepts,
+                hub_share=options.hub_share,
+                min_hub_df=HUB_MIN_DF,
+                as_of=request.as_of,
+                known_at=request.known_at,
+            )
         )
         episodes = max(step["episodes"], 1)
         for row in step["seeds"]:

@@ -34,10 +34,10 @@ def with_changes(
 
 
 def record_changes(tx: Transaction, events: Iterable[MemoryEvent]) -> None:
-    # The vectors written so far are numbered first: their Namespace before the change streams,
-    # in the order capture takes them (its episode count, then its events), so that two writers
-    # never wait for each other's locks.
-    tx.number_vectors()
+    # The vectors and graphs written so far are stamped first: their Namespace before the change
+    # streams, in the order capture takes them (its episode count, then its events), so that two
+    # writers never wait for each other's locks.
+    tx.stamp_writes()
     by_namespace: dict[str, list[dict[str, object]]] = defaultdict(list)
     for event in events:
         by_namespace[event.namespace].append(

@@ -175,6 +175,7 @@ def create_copy(
         }
     )
     props.setdefault("tags", [])
+    tx.writes_graph_of([target])
     tx.run(CREATE_PROMOTED_FACT, source=source["id"], props=props, now=now, actor=actor)
     events = [
         history_event(

@@ -233,6 +233,33 @@ GRAPH_WALK = Query("graph_walk", GraphStep, times_as_text=_time_keys(SeedNode))
 GRAPH_NEXT_EPISODES = Query("graph_next_episodes", NextEpisode, listed=True)
 
 
+class GraphCopyRecord(TypedDict):
+    """A namespace's graph as graph_copy.cypher reads it (store/graph_copy.py): rows as lists, times
+    as ISO text."""
+
+    version: str | None
+    entities: list[list[Any]]
+    concepts: list[list[Any]]
+    edges: list[dict[str, Any]]
+    episodes: list[list[Any]]
+    facts: list[list[Any]]
+    mentions: list[list[str]]
+    about: list[list[str]]
+    fact_concepts: list[list[str]]
+    support: list[list[str]]
+    next: list[list[str]]
+
+
+class GraphVersion(TypedDict):
+    recorded: bool
+    version: str | None
+    episodes: int
+
+
+GRAPH_COPY = Query("graph_copy", GraphCopyRecord)
+GRAPH_VERSION = Query("graph_version", GraphVersion)
+
+
 # A namespace's settings (store/namespaces.py).
 
 
@@ -982,6 +1009,8 @@ STORED_SUMMARY = Query("summaries/stored_summary", SummaryRow)
 WITHOUT_ROWS = frozenset(
     {
         "clear_auth_failures",
+        "stamp_all_graphs",
+        "stamp_graphs",
         "touch_api_keys",
         "import_nodes",
         "corroborate_episodes",

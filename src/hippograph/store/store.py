@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import cache, partial
@@ -20,6 +20,8 @@ from hippograph.kernel.priority import Priority, PriorityGate
 from hippograph.kernel.resources import read_text, resource_root
 from hippograph.kernel.text.stems import stems
 from hippograph.store.dialect import Dialect
+from hippograph.store.graph_copy import GraphCopies
+from hippograph.store.graph_stamps import GraphWrites
 from hippograph.store.retry import NoGate, is_transient, with_retries
 from hippograph.store.rows import (
     ENTITY_NAMESPACES_WITHOUT_TOKEN,
@@ -32,6 +34,7 @@ from hippograph.store.rows import (
     Query,
 )
 from hippograph.store.search import namespace_token
+from hippograph.store.times import time_of
 from hippograph.store.vector_cache import VectorCache
 from hippograph.store.vector_stamps import VectorWrites, new_epoch
 
@@ -153,8 +156,10 @@ class Transaction:
 
     def __init__(self, tx: neo4j.ManagedTransaction | neo4j.Transaction | neo4j.Session) -> None:
         self._tx = tx
-        # The vectors its statements wrote, numbered before it commits (vector_stamps.py).
+        # The vectors and graphs its statements wrote, stamped before it commits (vector_stamps.py,
+        # graph_stamps.py).
         self._vectors = VectorWrites()
+        self._graphs = GraphWrites()
 
     @overload
     def run(
@@ -189,17 +194,25 @@ class Transaction:
             result = self._tx.run(cypher(name, relation_type, labels), params)
             rows = [
                 {
-                    key: _time_of(value) if key in texts else value if type(value) in _PLAIN else _native(value, texts)
+                    key: time_of(value) if key in texts else value if type(value) in _PLAIN else _native(value, texts)
                     for key, value in zip(record.keys(), record, strict=True)
                 }
                 for record in result
             ]
         self._vectors.note(name, params, labels or {}, rows)
+        self._graphs.note(name, params)
         return rows
 
-    def number_vectors(self) -> None:
-        """Number the vectors written so far in this transaction (vector_stamps.py)."""
+    def writes_graph_of(self, namespaces: Iterable[str]) -> None:
+        """Name the namespaces whose graphs this transaction's statements without a ``namespace``
+        parameter write (graph_stamps.py)."""
+        self._graphs.declare(namespaces)
+
+    def stamp_writes(self) -> None:
+        """Number the vectors and version the graphs written so far in this transaction
+        (vector_stamps.py, graph_stamps.py)."""
         self._vectors.number(self.run)
+        self._graphs.stamp(self.run)
 
     @overload
     def run_listed(self, name: Query[R], **params: Any) -> list[R]: ...
@@ -250,6 +263,9 @@ class Store:
         # Namespaces' vectors, which recall scores from (vector_cache.py): this process's, kept
         # current through the numbers the store gives every write of a vector.
         self.vector_cache = VectorCache(vector_cache_bytes)
+        # Namespaces' graphs, which the graph channel walks (graph_copy.py): this process's, kept
+        # while the versions the store gives every write of a graph stay theirs.
+        self.graph_copies = GraphCopies()
 
     def index(self, logical: str) -> str:
         """The server's name for a search index, to pass as a query parameter."""
@@ -319,7 +335,7 @@ class Store:
                 transaction = Transaction(tx)
                 result = work(transaction)
                 if commit:
-                    transaction.number_vectors()
+                    transaction.stamp_writes()
                     tx.commit()
                 return result
             finally:
@@ -434,17 +450,6 @@ def _stem_episodes(tx: Transaction) -> None:
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
-def _time_of(text: str | list[str | None] | None) -> Any:
-    """A time Cypher's toString wrote (a list of them: each), in UTC: ArcadeDB writes no zone, Neo4j
-    an offset and perhaps a zone's name in brackets, which the offset makes redundant."""
-    if isinstance(text, list):
-        return [_time_of(item) for item in text]
-    if text is None:
-        return None
-    at = datetime.fromisoformat(text.split("[", 1)[0])
-    return at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
-
-
 def _native(value: Any, texts: frozenset[str] = frozenset()) -> Any:
     """Driver values as plain Python; datetimes always in UTC (ArcadeDB may drop the zone), and so
     the ISO 8601 text under the keys ``texts`` at any depth (Query.times_as_text)."""
@@ -454,7 +459,7 @@ def _native(value: Any, texts: frozenset[str] = frozenset()) -> Any:
         return [item if type(item) in _PLAIN else _native(item, texts) for item in value]
     if isinstance(value, dict):
         return {
-            key: _time_of(item) if key in texts else item if type(item) in _PLAIN else _native(item, texts)
+            key: time_of(item) if key in texts else item if type(item) in _PLAIN else _native(item, texts)
             for key, item in value.items()
         }
     if isinstance(value, neo4j.time.DateTime):

@@ -1,0 +1,344 @@
+"""A namespace's graph in process: what the graph channel walks (recall/graph.py), read whole
+once (graph_copy.cypher) and walked as graph_walk.cypher and graph_next_episodes.cypher walk it in
+the store, with their filters (namespace, merges, hubs, forgetting, valid and transaction time)
+applied here. A step answers the rows the statement would, so the channel ranks alike from
+either."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from hippograph.kernel import metrics
+from hippograph.store.rows import GraphCopyRecord, GraphStep, GraphVersion, NextEpisode, NodeMemories, SeedNode
+from hippograph.store.times import time_of
+from hippograph.store.vector_cache import KEPT_UP_TO
+
+__all__ = ["GraphCopies", "NamespaceGraph", "StepQuery"]
+
+_ENTITY, _CONCEPT, _EPISODE, _FACT = "Entity", "Concept", "Episode", "Fact"
+
+# Nodes, memories and links kept in all: ~250 bytes each, ids included (docs/benchmarks.md).
+MAX_ENTRIES = 1_000_000
+
+
+@dataclass(frozen=True)
+class StepQuery:
+    """One step's parameters, as graph_walk.cypher takes them."""
+
+    namespace: str
+    entities: Sequence[str]
+    concept_keys: Sequence[str]
+    hits: Sequence[str]
+    expanded: Sequence[str]
+    concepts: bool
+    fact_concepts: bool
+    hub_share: float
+    min_hub_df: int
+    as_of: datetime
+    known_at: datetime
+
+
+@dataclass(frozen=True)
+class _Node:
+    label: str
+    df: int
+    live: bool  # not merged into another
+
+
+@dataclass(frozen=True)
+class _Memory:
+    label: str
+    forgotten: bool
+    start: datetime | None  # coalesce(occurred_at, valid_from, recorded_at)
+    known: datetime | None  # coalesce(captured_at, recorded_at)
+    valid_to: datetime | None
+    occurred_at: datetime | None
+    captured_at: datetime | None
+
+    def visible(self, as_of: datetime, known_at: datetime) -> bool:
+        """graph_walk.cypher's filter of a node's memories (a missing time fails it, as null does)."""
+        return (
+            not self.forgotten
+            and self.start is not None
+            and self.start <= as_of
+            and self.known is not None
+            and self.known <= known_at
+            and (self.valid_to is None or self.valid_to > as_of)
+        )
+
+    def next_visible(self, as_of: datetime, known_at: datetime) -> bool:
+        """graph_next_episodes.cypher's filter of a neighbouring turn."""
+        return (
+            not self.forgotten
+            and self.occurred_at is not None
+            and self.occurred_at <= as_of
+            and self.captured_at is not None
+            and self.captured_at <= known_at
+        )
+
+    def supports_at(self, as_of: datetime, known_at: datetime) -> datetime | None:
+        """When this episode happened, if it supports a fact at these times (graph_walk.cypher's
+        typed edges), else None."""
+        at = self.occurred_at if self.occurred_at is not None else self.captured_at
+        if self.forgotten or at is None or at > as_of or self.captured_at is None or self.captured_at > known_at:
+            return None
+        return at
+
+
+@dataclass(frozen=True)
+class _Edge:
+    other: str
+    forgotten: bool
+    valid_from: datetime | None
+    valid_to: datetime | None
+    recorded_at: datetime | None
+    expired_at: datetime | None
+    fact: str | None
+    confidence: float | None
+
+    def holds(self, as_of: datetime, known_at: datetime) -> bool:
+        return (
+            not self.forgotten
+            and (self.valid_from is None or self.valid_from <= as_of)
+            and (self.valid_to is None or self.valid_to > as_of)
+            and (self.recorded_at is None or self.recorded_at <= known_at)
+            and (self.expired_at is None or self.expired_at > known_at)
+        )
+
+
+class NamespaceGraph:
+    """One namespace's nodes, typed edges, memories and links, from graph_copy.cypher's record
+    (its times already read back as datetimes)."""
+
+    def __init__(self, record: GraphCopyRecord) -> None:
+        self.version = record["version"]
+        self._nodes: dict[str, _Node] = {}
+        self._concepts_by_key: dict[str, list[str]] = defaultdict(list)
+        for node_id, label, df, live, key in [*record["entities"], *record["concepts"]]:
+            self._nodes[node_id] = _Node(label, int(df), bool(live))
+            if key is not None:
+                self._concepts_by_key[key].append(node_id)
+        self._edges: dict[str, list[_Edge]] = defaultdict(list)
+        for edge in record["edges"]:
+            self._edges[edge["from"]].append(
+                _Edge(
+                    edge["to"],
+                    edge["forgotten"],
+                    time_of(edge["valid_from"]),
+                    time_of(edge["valid_to"]),
+                    time_of(edge["recorded_at"]),
+                    time_of(edge["expired_at"]),
+                    edge["fact"],
+                    edge["confidence"],
+                )
+            )
+        self._memories: dict[str, _Memory] = {}
+        for memory_id, forgotten, start, known, valid_to, occurred_at, captured_at in record["episodes"]:
+            self._memories[memory_id] = _Memory(
+                _EPISODE,
+                forgotten,
+                time_of(start),
+                time_of(known),
+                time_of(valid_to),
+                time_of(occurred_at),
+                time_of(captured_at),
+            )
+        for memory_id, forgotten, start, known, valid_to in record["facts"]:
+            self._memories[memory_id] = _Memory(
+                _FACT, forgotten, time_of(start), time_of(known), time_of(valid_to), None, None
+            )
+        self._mentioned = _pairs(record["mentions"])  # episode -> its entities and concepts
+        self._mentioning = _pairs((node, episode) for episode, node in record["mentions"])
+        self._about = _pairs(record["about"])  # fact -> its entities
+        self._about_of = _pairs((entity, fact) for fact, entity in record["about"])
+        self._concept_facts = _pairs((concept, fact) for fact, concept in record["fact_concepts"])
+        self._support = _pairs(record["support"])  # fact -> its episodes
+        self._next = _pairs([*record["next"], *((b, a) for a, b in record["next"])])
+        self._entries = (
+            len(self._nodes)
+            + len(self._memories)
+            + sum(len(record[key]) for key in ("edges", "mentions", "about", "fact_concepts", "support", "next"))
+        )
+
+    @property
+    def entries(self) -> int:
+        """Its size: nodes, edges, memories and links."""
+        return self._entries
+
+    def step(self, query: StepQuery, episodes: int) -> GraphStep:
+        """graph_walk.cypher's record for ``query`` in a namespace of ``episodes`` episodes."""
+        hub_df = max(query.min_hub_df, query.hub_share * episodes)
+        seeds: dict[tuple[Any, ...], SeedNode] = {}
+
+        def seed(
+            node_id: str, via: str | None, supports: int | None = None, last: Any = None, conf: Any = None
+        ) -> None:
+            node = self._nodes.get(node_id)
+            if node is None or not node.live or (node.label == _CONCEPT and not query.concepts) or node.df > hub_df:
+                return
+            row = SeedNode(
+                id=node_id, label=node.label, df=node.df, via=via, supports=supports, last_support=last, confidence=conf
+            )
+            seeds.setdefault((node_id, via, supports, last, conf), row)
+
+        for entity in query.entities:
+            if self._label(entity) == _ENTITY:
+                seed(entity, None)
+        for key in query.concept_keys:
+            for concept in self._concepts_by_key.get(key, ()):
+                seed(concept, None)
+        for entity in query.entities:
+            if self._label(entity) != _ENTITY:
+                continue
+            for edge in self._edges.get(entity, ()):
+                if self._label(edge.other) == _ENTITY and edge.holds(query.as_of, query.known_at):
+                    supports, last = self._support_of(edge, query)
+                    seed(edge.other, entity, supports, last, edge.confidence)
+        for hit in query.hits:
+            label = self._memory_label(hit)
+            if label == _EPISODE:
+                for node in self._mentioned.get(hit, ()):
+                    seed(node, hit)
+            elif label == _FACT:
+                for entity in self._about.get(hit, ()):
+                    if self._label(entity) == _ENTITY:
+                        seed(entity, hit)
+                for episode in self._support.get(hit, ()):
+                    for node in self._mentioned.get(episode, ()):
+                        if self._label(node) == _CONCEPT:
+                            seed(node, hit)
+        nodes = list(dict.fromkeys(row["id"] for row in seeds.values()))
+        expanded = set(query.expanded)
+        links = [
+            linked
+            for node in nodes
+            if node not in expanded and (linked := self._node_memories(node, query)) is not None
+        ]
+        return GraphStep(episodes=episodes, seeds=list(seeds.values()), links=links)
+
+    def next_episodes(self, memories: Iterable[str], as_of: datetime, known_at: datetime) -> list[NextEpisode]:
+        """graph_next_episodes.cypher's rows: the turns next to each memory (a fact's: next to the
+        episodes that support it)."""
+        rows: list[NextEpisode] = []
+        for memory in memories:
+            label = self._memory_label(memory)
+            turns = (memory,) if label == _EPISODE else self._support.get(memory, ()) if label == _FACT else ()
+            neighbours = dict.fromkeys(n for turn in turns for n in self._next.get(turn, ()))
+            for neighbour in neighbours:
+                episode = self._memories.get(neighbour)
+                if episode is not None and episode.next_visible(as_of, known_at):
+                    rows.append(NextEpisode(memory=memory, neighbour=neighbour))
+        return rows
+
+    def _node_memories(self, node: str, query: StepQuery) -> NodeMemories | None:
+        label = self._label(node)
+        if label == _ENTITY:
+            linked = [*self._mentioning.get(node, ()), *self._about_of.get(node, ())]
+        elif label == _CONCEPT:
+            linked = [
+                *self._mentioning.get(node, ()),
+                *(self._concept_facts.get(node, ()) if query.fact_concepts else ()),
+            ]
+        else:
+            return None
+        episodes: list[str] = []
+        facts: list[str] = []
+        for memory_id in dict.fromkeys(linked):
+            memory = self._memories.get(memory_id)
+            if memory is not None and memory.visible(query.as_of, query.known_at):
+                (episodes if memory.label == _EPISODE else facts).append(memory_id)
+        if not episodes and not facts:
+            return None
+        return NodeMemories(node=node, episodes=episodes, facts=facts)
+
+    def _support_of(self, edge: _Edge, query: StepQuery) -> tuple[int, datetime | None]:
+        """How many episodes support the edge's fact at the query's times, and the last of them
+        (the edge's own record time when none does)."""
+        if edge.fact is None or self._memory_label(edge.fact) != _FACT:
+            return 0, edge.recorded_at
+        times = {
+            episode: at
+            for episode in self._support.get(edge.fact, ())
+            if (memory := self._memories.get(episode)) is not None
+            and (at := memory.supports_at(query.as_of, query.known_at)) is not None
+        }
+        return len(times), max(times.values(), default=edge.recorded_at)
+
+    def _label(self, node_id: str) -> str | None:
+        node = self._nodes.get(node_id)
+        return None if node is None else node.label
+
+    def _memory_label(self, memory_id: str) -> str | None:
+        memory = self._memories.get(memory_id)
+        return None if memory is None else memory.label
+
+
+def _pairs(pairs: Iterable[Sequence[str]]) -> dict[str, list[str]]:
+    grouped: dict[str, list[str]] = defaultdict(list)
+    for a, b in pairs:
+        grouped[a].append(b)
+    return dict(grouped)
+
+
+class GraphCopies:
+    """This process's copies of namespaces' graphs, each walked while its namespace's graph is
+    at the version the copy was read at (graph_stamps.py).
+
+    When a write has changed a namespace's graph, its walks go through the store until what they
+    took adds up to what the last read of the whole graph took; then the graph is read again. That
+    is ski rental: under a stream of writes the reads cost at most what the walks did, and once
+    the writes stop one read serves every later recall. A namespace of more than ``KEPT_UP_TO``
+    episodes (the vectors' bound: vector_cache.py) is always walked through the store, and past ``max_entries`` (nodes, memories and
+    links) the least recently walked copies go first."""
+
+    def __init__(self, max_entries: int = MAX_ENTRIES) -> None:
+        self._max_entries = max_entries
+        self._copies: OrderedDict[str, _Kept] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def current(
+        self, namespace: str, found: GraphVersion, read: Callable[[], GraphCopyRecord]
+    ) -> NamespaceGraph | None:
+        """The namespace's copy, read again when it is stale and its stale walks have cost what a
+        read does; None: walk through the store (then ``paid`` what that took)."""
+        if not found["recorded"] or found["episodes"] > KEPT_UP_TO:
+            return None
+        with self._lock:
+            kept = self._copies.get(namespace)
+            if kept is not None:
+                self._copies.move_to_end(namespace)
+                if kept.graph.version == found["version"]:
+                    return kept.graph
+                if kept.owed < kept.read_s:
+                    return None
+        started = time.perf_counter()
+        graph = NamespaceGraph(read())
+        metrics.GRAPH_COPY_LOADS.inc()
+        with self._lock:
+            self._copies[namespace] = _Kept(graph, time.perf_counter() - started)
+            self._copies.move_to_end(namespace)
+            total = sum(kept.graph.entries for kept in self._copies.values())
+            while total > self._max_entries and self._copies:
+                _, dropped = self._copies.popitem(last=False)
+                total -= dropped.graph.entries
+        return graph if graph.version == found["version"] else None
+
+    def paid(self, namespace: str, seconds: float) -> None:
+        """What a walk through the store took while the namespace's copy was stale."""
+        with self._lock:
+            kept = self._copies.get(namespace)
+            if kept is not None:
+                kept.owed += seconds
+
+
+@dataclass
+class _Kept:
+    graph: NamespaceGraph
+    read_s: float  # what reading it took
+    owed: float = 0.0  # what walks through the store took since it went stale

@@ -1,0 +1,178 @@
+"""A process's copy of a namespace's graph (store/graph_copy.py) answers the graph channel's walk
+as the store does, and is not walked once a write has changed the graph (store/graph_stamps.py)."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import asdict
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from support.client import GraphQLClient
+from support.operations import capture_turns, consolidate_over_api, entity_id, erase, forget, remember
+
+from hippograph.kernel.resources import resource_root
+from hippograph.runtime import Runtime
+from hippograph.store import Store
+from hippograph.store.graph_copy import GraphCopies, NamespaceGraph, StepQuery
+from hippograph.store.graph_stamps import GRAPH_WRITERS, OTHER_WRITERS
+from hippograph.store.rows import GRAPH_COPY, GRAPH_NEXT_EPISODES, GRAPH_VERSION, GRAPH_WALK, GraphVersion
+
+WRITES = re.compile(r"\b(CREATE|MERGE|SET|DELETE|REMOVE)\b")
+
+
+def _statements() -> dict[str, str]:
+    """Every statement of cypher/ but the schema's, by name, without its comments."""
+    root = resource_root() / "cypher"
+    return {
+        path.stem: "\n".join(line for line in path.read_text().splitlines() if not line.lstrip().startswith("//"))
+        for path in root.rglob("*.cypher")
+        if path.parent.name != "schema"
+    }
+
+
+def test_every_statement_that_writes_is_either_a_graph_writer_or_listed_as_not_one() -> None:
+    statements = _statements()
+    writers = {name for name, text in statements.items() if WRITES.search(text)}
+    assert not GRAPH_WRITERS & OTHER_WRITERS
+    assert writers - GRAPH_WRITERS - OTHER_WRITERS == set(), "classify it in store/graph_stamps.py"
+    assert (GRAPH_WRITERS | OTHER_WRITERS) - writers == set(), "no such statement writes"
+
+
+STORY = [
+    ("Maria", "Maria adopted a rescue puppy named Biscuit from the shelter in Porto.", "2024-03-01T10:00:00Z"),
+    ("Tom", "Tom works at Initech with Maria, in the Lisbon office.", "2024-03-01T10:01:00Z"),
+    ("Maria", "Biscuit loves the beach; Maria takes him to Matosinhos every Sunday.", "2024-03-01T10:02:00Z"),
+    ("Tom", "Tom painted the kitchen blue and started learning the violin.", "2024-03-01T10:03:00Z"),
+    ("Maria", "Maria's sister Ana lives in Porto and teaches the violin.", "2024-03-01T10:04:00Z"),
+]
+
+
+def _canonical_step(step: Any) -> tuple[Any, Any, int]:
+    seeds = sorted({tuple(sorted((k, str(v)) for k, v in row.items())) for row in step["seeds"]})
+    links = sorted((row["node"], tuple(sorted(row["episodes"])), tuple(sorted(row["facts"]))) for row in step["links"])
+    return seeds, links, step["episodes"]
+
+
+def _assert_walks_alike(store: Store, namespace: str) -> None:
+    """For queries over every node, memory and time of the namespace, the copy answers each step
+    and each conversation-order read with the rows the statements do."""
+    record = store.read(GRAPH_COPY, namespace=namespace)[0]
+    copy = NamespaceGraph(record)
+    [found] = store.read(GRAPH_VERSION, namespace=namespace)
+    entities = [row[0] for row in record["entities"]]
+    keys = sorted({row[4] for row in record["concepts"]})
+    memories = [row[0] for row in record["episodes"]] + [row[0] for row in record["facts"]]
+    assert entities and keys and memories, "the namespace should have a graph to walk"
+    now = datetime.now(UTC)
+    times = [(now, now), (datetime(2024, 3, 1, 10, 2, 30, tzinfo=UTC), now), (now, now - timedelta(days=3650))]
+    for as_of, known_at in times:
+        for concepts, fact_concepts in ((True, False), (True, True), (False, False)):
+            query = StepQuery(
+                namespace=namespace,
+                entities=entities,
+                concept_keys=keys,
+                hits=memories,
+                expanded=entities[:1],
+                concepts=concepts,
+                fact_concepts=fact_concepts,
+                hub_share=0.5,
+                min_hub_df=2,
+                as_of=as_of,
+                known_at=known_at,
+            )
+            [served] = store.read(GRAPH_WALK, **asdict(query))
+            assert _canonical_step(copy.step(query, found["episodes"])) == _canonical_step(served)
+        rows = store.read_listed(
+            GRAPH_NEXT_EPISODES, memories=memories, namespace=namespace, as_of=as_of, known_at=known_at
+        )
+        assert sorted(map(_pair, copy.next_episodes(memories, as_of, known_at))) == sorted(map(_pair, rows))
+
+
+def _pair(row: Any) -> tuple[str, str]:
+    return row["memory"], row["neighbour"]
+
+
+def _version(store: Store, namespace: str) -> GraphVersion:
+    [found] = store.read(GRAPH_VERSION, namespace=namespace)
+    return found
+
+
+def test_the_copy_walks_as_the_store_after_every_kind_of_write(runtime: Runtime, gql: GraphQLClient) -> None:
+    store, namespace = runtime.store, f"graph-copy-{uuid.uuid4().hex[:8]}"
+    versions: list[str | None] = []
+
+    def written() -> None:
+        """The write changed the namespace's graph version, and the copy still walks alike."""
+        version = _version(store, namespace)["version"]
+        assert version not in versions, "a write of the graph should give it a new version"
+        versions.append(version)
+        _assert_walks_alike(store, namespace)
+
+    ids = capture_turns(gql, namespace, STORY, session="s1")
+    versions.append(_version(store, namespace)["version"])
+    consolidate_over_api(gql, namespace)
+    written()
+    stated = remember(gql, namespace, "Maria is allergic to cats.")["fact"]
+    written()
+    gql.data(
+        "modify",
+        input={"namespace": namespace, "id": stated["id"], "statement": "Maria is allergic to dogs.", "reason": "test"},
+    )
+    written()
+    forget(gql, namespace, ids=[ids[3]], mode="EXECUTE", reason="test")
+    written()
+    gql.data("recover", namespace=namespace, id=ids[3])
+    written()
+    porto, lisbon = entity_id(gql, namespace, "Porto", None), entity_id(gql, namespace, "Lisbon", None)
+    gql.data("mergeEntities", namespace=namespace, sourceId=lisbon, targetId=porto, reason="test")
+    written()
+    erase(gql, namespace, ids[1])
+    written()
+
+
+def test_a_stale_copy_is_walked_again_once_store_walks_have_cost_a_read(runtime: Runtime, gql: GraphQLClient) -> None:
+    store, namespace = runtime.store, f"graph-copy-{uuid.uuid4().hex[:8]}"
+    capture_turns(gql, namespace, STORY[:3], session="s1")
+    consolidate_over_api(gql, namespace)
+    copies, reads = GraphCopies(), []
+
+    def read() -> Any:
+        reads.append(1)
+        return store.read(GRAPH_COPY, namespace=namespace)[0]
+
+    first = copies.current(namespace, _version(store, namespace), read)
+    assert first is not None and copies.current(namespace, _version(store, namespace), read) is first
+    capture_turns(gql, namespace, STORY[3:], session="s1")
+    stale = _version(store, namespace)
+    assert copies.current(namespace, stale, read) is None, "stale: walked through the store"
+    assert len(reads) == 1
+    copies.paid(namespace, 3600.0)
+    fresh = copies.current(namespace, stale, read)
+    assert fresh is not None and fresh is not first and len(reads) == 2
+
+
+def test_copies_beyond_the_bound_go_least_recently_walked_first(runtime: Runtime, gql: GraphQLClient) -> None:
+    store = runtime.store
+    names = [f"graph-copy-{uuid.uuid4().hex[:8]}" for _ in range(3)]
+    for name in names:
+        capture_turns(gql, name, STORY[:2], session="s1")
+    sizes = [NamespaceGraph(store.read(GRAPH_COPY, namespace=name)[0]).entries for name in names]
+    copies = GraphCopies(max_entries=sizes[0] + sizes[1])
+    kept = [
+        copies.current(name, _version(store, name), lambda n=name: store.read(GRAPH_COPY, namespace=n)[0])
+        for name in names
+    ]
+    assert all(copy is not None for copy in kept)
+    reads: list[str] = []
+    again = copies.current(
+        names[0], _version(store, names[0]), lambda: reads.append("0") or store.read(GRAPH_COPY, namespace=names[0])[0]
+    )
+    assert again is not kept[0] and reads == ["0"], "the oldest copy went first"
+
+
+def test_a_namespace_without_its_record_is_walked_through_the_store() -> None:
+    copies = GraphCopies()
+    found = GraphVersion(recorded=False, version=None, episodes=0)
+    assert copies.current("gone", found, lambda: (_ for _ in ()).throw(AssertionError("not read"))) is None
