@@ -18,6 +18,11 @@ A baseline whose store differs from today's (an older schema or index) serves a 
 two versions' indexes cannot share one database. The JVM of an embedded server compiles its
 hot paths for the first several hundred recalls, at ~30 ms of CPU a recall: ``--warmup 1200`` or
 more measures a warm server (docs/benchmarks.md).
+
+``--capture-every N`` measures recall under writes: before every Nth question, each server
+captures the same new turn (a turn of another conversation, in a session of its own) into the
+question's namespace, so that what a server keeps of the namespace is stale when it recalls.
+The embedded store only: on Neo4j the captures would stay in the measured databases.
 """
 
 from __future__ import annotations
@@ -167,10 +172,13 @@ def main() -> None:
     parser.add_argument("--conversations", type=int, help="only the first N LoCoMo conversations")
     parser.add_argument("--channels", default="all", choices=sorted(ABLATIONS))
     parser.add_argument("--warmup", type=int, default=200, help="recalls of turns on each server before measuring")
+    parser.add_argument("--capture-every", type=int, help="capture a turn before every Nth question (embedded only)")
     parser.add_argument("--out", type=Path)
     add_store_option(parser)
     args = parser.parse_args()
     use_store(args.store)
+    if args.capture_every is not None and (on_neo4j() or args.capture_every < 1):
+        parser.error("--capture-every takes a positive count, on the embedded store")
     samples = json.loads(locomo_dev().read_text())[: args.conversations]
     turns = load_turns(samples)
     queries, _ = load_queries(samples, turns)
@@ -192,7 +200,7 @@ def main() -> None:
                 shutil.copytree(filled, data_dir, dirs_exist_ok=True)
             settings, store = neo4j[name]
             server = stack.enter_context(serving(root, data_dir, settings))
-            gql = GraphQLClient(f"http://127.0.0.1:{server.port}", ("recall",), timeout_s=120)  # type: ignore[attr-defined]
+            gql = GraphQLClient(f"http://127.0.0.1:{server.port}", ("recall", "capture"), timeout_s=120)  # type: ignore[attr-defined]
             turns_of = json.loads((filled / INGEST_RECORD).read_text())["turns_of"]
             sides.append(Side(name, gql, psutil.Process(server.pid), turns_of, store))
         step = max(1, len(turns) // max(args.warmup, 1))
@@ -210,6 +218,16 @@ def main() -> None:
             }
             if args.channels != "all":  # "all" is each server's default: an older one knows fewer channels
                 given["channels"] = list(ABLATIONS[args.channels])
+            if args.capture_every is not None and number % args.capture_every == 0:
+                written = turns[(number * 7919) % len(turns)]
+                capture = {
+                    "namespace": query.namespace,
+                    "content": f"({number}) {written.text}",
+                    "agent": "recall-ab",
+                    "session": "recall-ab-writes",
+                }
+                for side in sides:
+                    side.gql.post("capture", input=capture)
             for side in sides if number % 2 == 0 else sides[::-1]:
                 ranked = retrieved_turns(ask(side, given)["hits"], side.turns_of)
                 for k in KS:

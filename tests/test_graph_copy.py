@@ -7,7 +7,7 @@ import re
 import uuid
 from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from support.client import GraphQLClient
 from support.operations import capture_turns, consolidate_over_api, entity_id, erase, forget, remember
@@ -17,7 +17,14 @@ from hippograph.runtime import Runtime
 from hippograph.store import Store
 from hippograph.store.graph_copy import GraphCopies, NamespaceGraph, StepQuery
 from hippograph.store.graph_stamps import GRAPH_WRITERS, OTHER_WRITERS
-from hippograph.store.rows import GRAPH_COPY, GRAPH_NEXT_EPISODES, GRAPH_VERSION, GRAPH_WALK, GraphVersion
+from hippograph.store.rows import (
+    GRAPH_COPY,
+    GRAPH_NEXT_EPISODES,
+    GRAPH_VERSION,
+    GRAPH_WALK,
+    GraphCopyRecord,
+    GraphVersion,
+)
 
 WRITES = re.compile(r"\b(CREATE|MERGE|SET|DELETE|REMOVE)\b")
 
@@ -176,3 +183,43 @@ def test_a_namespace_without_its_record_is_walked_through_the_store() -> None:
     copies = GraphCopies()
     found = GraphVersion(recorded=False, version=None, episodes=0)
     assert copies.current("gone", found, lambda: (_ for _ in ()).throw(AssertionError("not read"))) is None
+
+
+def _empty_graph(version: str) -> GraphCopyRecord:
+    lists = ("entities", "concepts", "edges", "episodes", "facts", "mentions", "about", "fact_concepts", "support")
+    return cast(GraphCopyRecord, {"version": version, "next": [], **{key: [] for key in lists}})
+
+
+def test_patience_doubles_while_copies_go_stale_unused_and_resets_once_one_pays() -> None:
+    ticks = iter(float(tick) for tick in range(1_000))  # each read takes 1 s on this clock
+    copies = GraphCopies(clock=lambda: next(ticks))
+
+    def at(version: str) -> GraphVersion:
+        return GraphVersion(recorded=True, version=version, episodes=10)
+
+    def current(version: str) -> NamespaceGraph | None:
+        return copies.current("ns", at(version), lambda: _empty_graph(version))
+
+    assert current("v1") is not None
+    assert current("v2") is None  # stale: walks through the store until they cost a read
+    copies.paid("ns", 0.6)
+    assert current("v2") is None
+    copies.paid("ns", 0.6)
+    assert current("v3") is None  # written again since the last walk: not read yet
+    copies.paid("ns", 0.1)
+    assert current("v3") is not None  # read again: the first copy served nothing, patience 2
+    assert current("v4") is None
+    copies.paid("ns", 1.5)
+    assert current("v4") is None
+    copies.paid("ns", 0.6)
+    assert current("v4") is not None  # after 2 reads' worth of walks; patience 4
+    for _ in range(10):
+        assert current("v4") is not None  # this copy serves
+    assert current("v5") is None
+    copies.paid("ns", 3.9)
+    assert current("v5") is None
+    copies.paid("ns", 0.2)
+    assert current("v5") is not None  # after 4 reads' worth; it saved more than it cost: patience 1
+    assert current("v6") is None
+    copies.paid("ns", 1.1)
+    assert current("v6") is not None

@@ -25,6 +25,9 @@ _ENTITY, _CONCEPT, _EPISODE, _FACT = "Entity", "Concept", "Episode", "Fact"
 
 # Nodes, memories and links kept in all: ~250 bytes each, ids included (docs/benchmarks.md).
 MAX_ENTRIES = 1_000_000
+# How many reads' worth of walks through the store a namespace written to all the time waits
+# before its graph is read again (GraphCopies).
+MAX_PATIENCE = 64.0
 
 
 @dataclass(frozen=True)
@@ -291,14 +294,19 @@ class GraphCopies:
     at the version the copy was read at (graph_stamps.py).
 
     When a write has changed a namespace's graph, its walks go through the store until what they
-    took adds up to what the last read of the whole graph took; then the graph is read again. That
-    is ski rental: under a stream of writes the reads cost at most what the walks did, and once
-    the writes stop one read serves every later recall. A namespace of more than ``KEPT_UP_TO``
-    episodes (the vectors' bound: vector_cache.py) is always walked through the store, and past ``max_entries`` (nodes, memories and
-    links) the least recently walked copies go first."""
+    took adds up to what the last read of the whole graph took, times the namespace's patience,
+    and until two walks in a row find the graph at one version; then the graph is read again. That is ski rental: once the writes stop, one read serves every
+    later recall, and a read costs at most what the walks before it did. A copy that went stale
+    before it had saved what reading it cost doubles its namespace's patience (up to
+    ``MAX_PATIENCE``), one that paid for itself resets it: under a stream of writes the reads
+    become rare, at a read in ``MAX_PATIENCE`` times what it costs. A namespace of more than
+    ``KEPT_UP_TO`` episodes (the vectors' bound: vector_cache.py) is always walked through the
+    store, and past ``max_entries`` (nodes, memories and links) the least recently walked copies
+    go first."""
 
-    def __init__(self, max_entries: int = MAX_ENTRIES) -> None:
+    def __init__(self, max_entries: int = MAX_ENTRIES, clock: Callable[[], float] = time.perf_counter) -> None:
         self._max_entries = max_entries
+        self._clock = clock
         self._copies: OrderedDict[str, _Kept] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -306,22 +314,29 @@ class GraphCopies:
         self, namespace: str, found: GraphVersion, read: Callable[[], GraphCopyRecord]
     ) -> NamespaceGraph | None:
         """The namespace's copy, read again when it is stale and its stale walks have cost what a
-        read does; None: walk through the store (then ``paid`` what that took)."""
+        read does, times its patience; None: walk through the store (then ``paid`` what that
+        took)."""
         if not found["recorded"] or found["episodes"] > KEPT_UP_TO:
             return None
+        patience = 1.0
         with self._lock:
             kept = self._copies.get(namespace)
             if kept is not None:
                 self._copies.move_to_end(namespace)
                 if kept.graph.version == found["version"]:
+                    kept.uses += 1
                     return kept.graph
-                if kept.owed < kept.read_s:
+                # Not while the graph changes between one walk and the next: a copy read now
+                # would be stale at the next walk.
+                moved, kept.seen = kept.seen != found["version"], found["version"]
+                if moved or kept.owed < kept.read_s * kept.patience:
                     return None
-        started = time.perf_counter()
+                patience = kept.next_patience()
+        started = self._clock()
         graph = NamespaceGraph(read())
         metrics.GRAPH_COPY_LOADS.inc()
         with self._lock:
-            self._copies[namespace] = _Kept(graph, time.perf_counter() - started)
+            self._copies[namespace] = _Kept(graph, self._clock() - started, patience)
             self._copies.move_to_end(namespace)
             total = sum(kept.graph.entries for kept in self._copies.values())
             while total > self._max_entries and self._copies:
@@ -335,10 +350,21 @@ class GraphCopies:
             kept = self._copies.get(namespace)
             if kept is not None:
                 kept.owed += seconds
+                kept.walks += 1
 
 
 @dataclass
 class _Kept:
     graph: NamespaceGraph
     read_s: float  # what reading it took
+    patience: float = 1.0  # how many reads' worth of walks through the store before the next read
+    uses: int = 0  # recalls it served
     owed: float = 0.0  # what walks through the store took since it went stale
+    walks: int = 0  # how many
+    seen: str | None = None  # the graph's version at the last walk since it went stale
+
+    def next_patience(self) -> float:
+        """The next copy's: this one's doubled if the walks it served saved less than reading it
+        cost (each as long as a walk through the store), else 1."""
+        saved = self.uses * self.owed / max(self.walks, 1)
+        return 1.0 if saved >= self.read_s else min(2 * self.patience, MAX_PATIENCE)
