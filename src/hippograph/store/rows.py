@@ -251,6 +251,9 @@ class GraphCopyRecord(TypedDict):
 
 
 class GraphVersion(TypedDict):
+    """Whether the namespace has its record, its graph's version and its episode count
+    (graph_version.cypher)."""
+
     recorded: bool
     version: str | None
     episodes: int
