@@ -117,7 +117,7 @@ class _Edge:
 
 class NamespaceGraph:
     """One namespace's nodes, typed edges, memories and links, from graph_copy.cypher's record
-    (its times already read back as datetimes)."""
+    (its times ISO text, read back here)."""
 
     def __init__(self, record: GraphCopyRecord) -> None:
         self.version = record["version"]
