@@ -126,9 +126,10 @@ def header(namespaces: Iterable[str], exported_at: datetime, version: str, embed
     }
 
 
-# The numbers a store gives its writes of vectors, for the processes that keep copies of them
-# (store/vector_stamps.py): meaningless to another store, which numbers what it imports anew.
-_STORE_LOCAL = frozenset({"vector_seq", "vector_epoch"})
+# The numbers and versions a store gives its writes of vectors and graphs, for the processes that
+# keep copies of them (store/vector_stamps.py, store/graph_stamps.py): meaningless to another
+# store, which gives what it imports its own.
+_STORE_LOCAL = frozenset({"vector_seq", "vector_epoch", "graph_version"})
 
 
 def encode_properties(properties: dict[str, Any]) -> dict[str, Any]:
