@@ -295,14 +295,13 @@ class GraphCopies:
 
     When a write has changed a namespace's graph, its walks go through the store until what they
     took adds up to what the last read of the whole graph took, times the namespace's patience,
-    and until two walks in a row find the graph at one version; then the graph is read again. That is ski rental: once the writes stop, one read serves every
-    later recall, and a read costs at most what the walks before it did. A copy that went stale
-    before it had saved what reading it cost doubles its namespace's patience (up to
-    ``MAX_PATIENCE``), one that paid for itself resets it: under a stream of writes the reads
-    become rare, at a read in ``MAX_PATIENCE`` times what it costs. A namespace of more than
-    ``KEPT_UP_TO`` episodes (the vectors' bound: vector_cache.py) is always walked through the
-    store, and past ``max_entries`` (nodes, memories and links) the least recently walked copies
-    go first."""
+    and until two walks in a row find the graph at one version; then the graph is read again.
+    That is ski rental: once the writes stop, one read serves every later recall, and a read
+    costs no more than the walks before it did. A copy that went stale before it had saved what
+    reading it cost doubles its namespace's patience (up to ``MAX_PATIENCE``); one that paid for
+    itself resets it. A namespace of more than ``KEPT_UP_TO`` episodes (the vectors' bound:
+    vector_cache.py) is always walked through the store, and past ``max_entries`` (nodes,
+    memories and links) the least recently walked copies go first."""
 
     def __init__(self, max_entries: int = MAX_ENTRIES, clock: Callable[[], float] = time.perf_counter) -> None:
         self._max_entries = max_entries
