@@ -47,6 +47,7 @@ class EmbeddedArcadeDB:
         import arcadedb_embedded
         from arcadedb_embedded.jvm import start_jvm
 
+        _unlink_collectors()
         start_jvm(
             heap_size=self.heap,
             # -Xrs leaves SIGTERM and SIGINT to Python, so that serve drains requests and closes the
@@ -112,6 +113,24 @@ def running_engine(data_dir: Path) -> BoltTarget | None:
     except PermissionError:
         pass  # alive, under another user
     return BoltTarget(uri, "root", password, DATABASE)
+
+
+def _unlink_collectors() -> None:
+    """Keep Python's and Java's garbage collectors apart. As the JVM starts, JPype links them:
+    each Java collection then runs a full Python collection on JPype's reference thread, holding
+    the interpreter's lock and stalling every request thread meanwhile, and each Python
+    collection may ask Java for a full one. The link serves objects that live on both sides; over
+    Bolt none do, so each heap is collected well enough alone. JPype has no switch for it, but
+    reads its hook (``_jpype._collect``, added to ``gc.callbacks``) once, as the JVM starts: the
+    hook replaced beforehand is never called, and without it the link stays off after at most one
+    more full collection. Measured in docs/benchmarks.md ("The two collectors unlinked")."""
+    import _jpype  # type: ignore[import-not-found]  # JPype's extension module, without stubs
+
+    _jpype._collect = _not_linked
+
+
+def _not_linked(_phase: str, _info: dict[str, int]) -> None:
+    """Stands in for JPype's collector hook: does nothing."""
 
 
 def _free_loopback_port() -> int:
