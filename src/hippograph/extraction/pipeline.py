@@ -20,7 +20,7 @@ from hippograph.extraction.model import Extraction, Mention, Sentence, Turn, Whe
 from hippograph.extraction.nlp import DICTIONARY, load_pipeline
 from hippograph.extraction.relation_rules import matcher as relation_matcher
 from hippograph.extraction.relations import find_relations
-from hippograph.extraction.when import sentence_time
+from hippograph.extraction.when import may_name_time, sentence_time
 
 
 class Extractor:
@@ -51,7 +51,11 @@ class Extractor:
 
     def time_of(self, text: str, reference: datetime) -> When | None:
         """The valid time ``text`` (recall's question) names, said at ``reference``: the first
-        sentence's that names one, read as a statement's time is read (extraction/when.py)."""
+        sentence's that names one, read as a statement's time is read (extraction/when.py). A
+        question that could name none is not parsed: most questions name no time, and NER is
+        the dearest part of the pass."""
+        if not may_name_time(text):
+            return None
         for sentence in self._questions(text).sents:
             said = sentence_time(sentence, reference)
             if said is not None:

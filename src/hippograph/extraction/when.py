@@ -51,6 +51,7 @@ class _Spans(Schema):
 
 class _Recall(Schema):
     past: list[str]
+    not_time: list[str]
 
 
 class _Pattern(Schema):
@@ -305,6 +306,52 @@ def _naive(at: datetime) -> datetime:
 
 def _aware(parsed: datetime, reference: datetime) -> datetime:
     return parsed.replace(tzinfo=UTC) if reference.tzinfo else parsed
+
+
+def may_name_time(text: str) -> bool:
+    """Whether ``text`` could name a time that ``resolve`` places: it holds a digit, a season, or a
+    word of dateparser's English other than those ``not_time`` lists. dateparser places no text
+    whose every word it does not know or ``not_time`` lists (tests/test_when.py proves those), so
+    no span of a text without one is placed, whatever NER marks: recall then skips that pass."""
+    lowered = text.lower()
+    return any(character.isdigit() for character in lowered) or not _time_words().isdisjoint(
+        re.findall(r"[^\W\d_]+", lowered)
+    )
+
+
+@cache
+def _time_words() -> frozenset[str]:
+    """Every word in dateparser's English data (names, units, relative phrases, the rewrites it
+    applies first: "noon", "tonight", "one") and the seasons, but those that name no time."""
+    from dateparser.languages.loader import default_loader
+
+    words: set[str] = set()
+    for text in _strings(default_loader.get_locale("en").info):
+        # A regular expression's escapes ("\\s", "\\d") are not words.
+        words.update(re.findall(r"[a-z]+", re.sub(r"\\.", " ", text.lower())))
+    known = rules()
+    return frozenset((words | set(known.seasons)) - set(known.recall.not_time))
+
+
+# Fields of dateparser's data for a language that hold no word of a text.
+_NOT_WORDS = frozenset({"name", "date_order", "sentence_splitter_group"})
+
+
+def _strings(data: Any, *, top: bool = True) -> list[str]:
+    """The strings of dateparser's data for a language: below its top level, which names its
+    fields ("january", "relative-type"), keys too ("2 weeks ago", a rewrite's pattern)."""
+    if isinstance(data, str):
+        return [data]
+    if isinstance(data, dict):
+        return [
+            text
+            for key, value in data.items()
+            if key not in _NOT_WORDS
+            for text in (*(() if top else _strings(key, top=False)), *_strings(value, top=False))
+        ]
+    if isinstance(data, (list, tuple)):
+        return [text for item in data for text in _strings(item, top=False)]
+    return []
 
 
 def past_words(text: str) -> bool:
