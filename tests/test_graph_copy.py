@@ -9,10 +9,12 @@ from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
+from prometheus_client import REGISTRY
 from support.client import GraphQLClient
 from support.operations import capture_turns, consolidate_over_api, entity_id, erase, forget, remember
 
 from hippograph.kernel.resources import resource_root
+from hippograph.recall.graph import version_in
 from hippograph.runtime import Runtime
 from hippograph.store import Store
 from hippograph.store.graph_copy import GraphCopies, NamespaceGraph, StepQuery
@@ -22,10 +24,12 @@ from hippograph.store.rows import (
     GRAPH_NEXT_EPISODES,
     GRAPH_VERSION,
     GRAPH_WALK,
+    VECTOR_SCOPE,
     GraphCopyRecord,
     GraphVersion,
 )
 
+_STATEMENTS = "hippograph_store_statement_duration_seconds_count"
 WRITES = re.compile(r"\b(CREATE|MERGE|SET|DELETE|REMOVE)\b")
 
 
@@ -137,6 +141,32 @@ def test_the_copy_walks_as_the_store_after_every_kind_of_write(runtime: Runtime,
     written()
     erase(gql, namespace, ids[1])
     written()
+
+
+def test_a_recall_with_the_vector_channel_reads_the_graph_version_in_its_scope(
+    runtime: Runtime, gql: GraphQLClient
+) -> None:
+    store, namespace = runtime.store, f"graph-copy-{uuid.uuid4().hex[:8]}"
+    capture_turns(gql, namespace, STORY, session="s1")
+    consolidate_over_api(gql, namespace)
+    [scope] = store.read(VECTOR_SCOPE, namespace=namespace)
+    assert version_in(scope) == _version(store, namespace)
+    assert version_in(store.read(VECTOR_SCOPE, namespace="graph-copy-none")[0]) == _version(store, "graph-copy-none")
+
+    def versions_read() -> float:
+        return REGISTRY.get_sample_value(_STATEMENTS, {"query": "graph_version"}) or 0.0
+
+    def recall(channels: list[str]) -> list[str]:
+        found = gql.data(
+            "recall", input={"namespace": namespace, "query": "Who teaches the violin?", "channels": channels}
+        )
+        return [hit["memory"]["id"] for hit in found["recall"]["hits"]]
+
+    before = versions_read()
+    assert recall(["KEYWORD", "VECTOR", "GRAPH"])
+    assert versions_read() == before, "the vector channel's scope carried the version"
+    assert recall(["KEYWORD", "GRAPH"])
+    assert versions_read() == before + 1, "without the vector channel the graph channel reads it"
 
 
 def test_a_stale_copy_is_walked_again_once_store_walks_have_cost_a_read(runtime: Runtime, gql: GraphQLClient) -> None:

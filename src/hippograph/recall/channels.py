@@ -18,12 +18,12 @@ from hippograph.kernel.lucene import fulltext_query
 from hippograph.kernel.text.stems import stems
 from hippograph.kernel.timing import Stopwatch
 from hippograph.recall.fusion import Ranked, reciprocal_rank_fusion
-from hippograph.recall.graph import GraphQuery, QuerySeeds, graph_channel, query_seeds
+from hippograph.recall.graph import GraphQuery, QuerySeeds, graph_channel, query_seeds, version_in
 from hippograph.recall.modes import ModePreset
 from hippograph.recall.parts import RecallParts
 from hippograph.recall.request import Channel, Degradation, RecallRequest
 from hippograph.store import Store
-from hippograph.store.rows import FULLTEXT_SEARCH
+from hippograph.store.rows import FULLTEXT_SEARCH, GraphVersion
 from hippograph.store.search import Search, memory_searches, scoped_query
 from hippograph.store.vectors import CONTEXTS, KINDS, VectorQuery, vector_channels
 
@@ -87,26 +87,28 @@ def run_channels(
     # runs the keyword channel. A failure (of the embedding too) degrades both.
     searched = plan.searched
 
-    def embed_then_vectors() -> dict[Channel, list[Ranked] | Degradation]:
+    def embed_then_vectors() -> tuple[dict[Channel, list[Ranked] | Degradation], GraphVersion | None]:
+        """The channels' rankings, and the graph's version the search's scope row carries."""
         try:
             with watch.stage("embed_query"):
                 embedding = parts.embedder.embed_query(request.query)
             kinds = {Channel.VECTOR: KINDS, Channel.CONTEXT: (CONTEXTS,)}
             queries = [VectorQuery(request.namespace, embedding, fetch, MIN_COSINE, kinds[c]) for c in searched]
             with watch.stage(searched[0].value):
-                return dict(zip(searched, vector_channels(store, queries), strict=True))
+                answers = vector_channels(store, queries)
+            return dict(zip(searched, answers.rankings, strict=True)), version_in(answers.scope)
         except Exception as error:  # a channel may fail; recall must still answer
             log.warning("recall channels %s failed", ", ".join(searched), exc_info=True)
-            return {channel: Degradation(channel, f"failed: {type(error).__name__}") for channel in searched}
+            return {channel: Degradation(channel, f"failed: {type(error).__name__}") for channel in searched}, None
 
-    def graph() -> list[Ranked]:
+    def graph(version: GraphVersion | None) -> list[Ranked]:
         assert named is not None
         best = reciprocal_rank_fusion(
             rankings, k=settings.rrf_k, supporting=supporting(settings), limit=settings.graph.text_hits
         )
         text_hits = [hit.id for hit in best]
         query = graph_query(request, now, fetch, preset, settings, parts.relations)
-        return graph_channel(store, query, named.result(), text_hits)
+        return graph_channel(store, query, named.result(), text_hits, version)
 
     def fulltext(searches: Callable[[], list[Search]]) -> Callable[[], list[Ranked]]:
         # The searches are made inside the channel's attempt: they are part of its work.
@@ -126,11 +128,12 @@ def run_channels(
         keep(Channel.KEYWORD, attempt(Channel.KEYWORD, fulltext(searches)))
     if plan.hint:
         keep(Channel.HINT, attempt(Channel.HINT, fulltext(partial(hint_searches, request.namespace, request.query))))
+    searched_rankings, version = vectors.result() if vectors is not None else ({}, None)
     # Kept in the channels' order whichever finished first: fusion breaks ties by it.
-    for channel, result in (vectors.result() if vectors is not None else {}).items():
+    for channel, result in searched_rankings.items():
         keep(channel, result)
     if plan.graph:
-        keep(Channel.GRAPH, attempt(Channel.GRAPH, graph))
+        keep(Channel.GRAPH, attempt(Channel.GRAPH, partial(graph, version)))
     return rankings, degraded, _names(named, reported=plan.graph)
 
 

@@ -35,8 +35,10 @@ from hippograph.store.rows import (
     GRAPH_VERSION,
     GRAPH_WALK,
     GraphStep,
+    GraphVersion,
     NextEpisode,
     SeedNode,
+    VectorScope,
 )
 
 PPR = "ppr"
@@ -90,13 +92,18 @@ def query_seeds(
     return QuerySeeds(tuple(sorted(entities)), tuple(extractor.concept_keys(query)), names)
 
 
-def graph_channel(store: Store, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str]) -> list[Ranked]:
+def graph_channel(
+    store: Store, request: GraphQuery, seeds: QuerySeeds, text_hits: Sequence[str], version: GraphVersion | None = None
+) -> list[Ranked]:
     """Memory ids with graph scores, best first: walked over this process's copy of the
     namespace's graph when it is current (store/graph_copy.py), else through the store, whose
-    statements need no one snapshot: the hits are ids, which authorization reads again."""
+    statements need no one snapshot: the hits are ids, which authorization reads again.
+    ``version``: the graph's version, when the recall read it already (``version_in``); a copy
+    of that version is walked even if a write came since, as a walk through the store begun
+    then would have been."""
     namespace = request.namespace
     if request.options.in_process:
-        [found] = store.read(GRAPH_VERSION, namespace=namespace)
+        found = version if version is not None else store.read(GRAPH_VERSION, namespace=namespace)[0]
         copy = store.graph_copies.current(namespace, found, lambda: store.read(GRAPH_COPY, namespace=namespace)[0])
         if copy is not None:
             return _rank(_CopyReader(copy, found["episodes"]), request, seeds, text_hits)
@@ -104,6 +111,11 @@ def graph_channel(store: Store, request: GraphQuery, seeds: QuerySeeds, text_hit
     ranked = store.read_each(lambda tx: _rank(_StoreReader(tx, namespace), request, seeds, text_hits))
     store.graph_copies.paid(namespace, time.perf_counter() - started)
     return ranked
+
+
+def version_in(scope: VectorScope) -> GraphVersion:
+    """The graph's version as the vector channel's scope row read it (vector_scope.cypher)."""
+    return GraphVersion(recorded=scope["recorded"], version=scope["graph_version"], episodes=scope["episodes"])
 
 
 class _Reader(Protocol):

@@ -173,6 +173,10 @@ class VectorScope(TypedDict):
     # The namespace's vector stream (store/vector_cache.py); no epoch: no vector numbered yet.
     vector_epoch: str | None
     vector_seq: int
+    # What graph_version.cypher reads, read here too: whether the namespace has its record, and
+    # its graph's version (store/graph_copy.py).
+    recorded: bool
+    graph_version: str | None
 
 
 class VectorMemory(TypedDict):

@@ -59,6 +59,7 @@ __all__ = [
     "KINDS",
     "Kind",
     "Ranked",
+    "VectorAnswers",
     "VectorQuery",
     "cosine_of",
     "exact_kinds",
@@ -113,14 +114,27 @@ class VectorQuery:
     kinds: tuple[Kind, ...] = KINDS  # ranked together
 
 
-def vector_channels(store: Store, queries: Sequence[VectorQuery]) -> list[list[Ranked]]:
+@dataclass(frozen=True)
+class VectorAnswers:
+    rankings: list[list[Ranked]]  # one per query, in their order
+    # The namespace's vector_scope row, read for the search; it carries the graph's version too,
+    # which the graph channel then need not read again.
+    scope: VectorScope
+
+
+def vector_channels(store: Store, queries: Sequence[VectorQuery]) -> VectorAnswers:
     """For each query, the namespace's ``limit`` memories of its kinds nearest to the embedding
     with a cosine of at least ``min_cosine``, best first, scored as the indexes score. The queries
     share their namespace, embedding and minimum cosine (each has its kinds and limit), and are
     answered together: one read of ``vector_scope``, one pass over the namespace's vectors for the
     kinds scored exactly, those the process keeps when it may. The statements need no one snapshot:
     the hits are ids, which authorization reads again."""
-    return store.read_each(lambda tx: nearest_each(store, tx, queries, cache=store.vector_cache))
+
+    def search(tx: Transaction) -> VectorAnswers:
+        scope = vector_scope(tx, queries[0].namespace)
+        return VectorAnswers(nearest_each(store, tx, queries, scope, cache=store.vector_cache), scope)
+
+    return store.read_each(search)
 
 
 def vector_scope(tx: Transaction, namespace: str) -> VectorScope:
