@@ -54,6 +54,20 @@ def test_the_embedded_engine_runs_with_the_configured_jvm_options(runtime: Runti
     assert set(runtime.settings.store.jvm_options.split()) <= {str(argument) for argument in arguments}
 
 
+def test_python_and_java_collect_their_garbage_apart(runtime: Runtime) -> None:
+    """JPype's hook, which would run a full Python collection after each Java one and may ask
+    Java for a full one after each Python one, is not among Python's collector callbacks."""
+    if not runtime.settings.store.embedded:
+        pytest.skip("no JVM in this process: Neo4j runs its own")
+    import gc
+
+    import _jpype  # type: ignore[import-not-found]
+
+    assert [hook for hook in gc.callbacks if getattr(hook, "__module__", None) == "_jpype"] == []
+    gc.collect()  # a full collection, after which the hook would have weighed a Java one
+    assert _jpype.gcStats()["python"] == 0, "JPype's hook ran after a Python collection"
+
+
 def test_a_failing_embedder_loses_nothing(runtime: Runtime, gql: GraphQLClient, namespace: str) -> None:
     item = CaptureInput("The staging cluster runs on Hetzner.", namespace=namespace)
     [outcome] = capture(runtime.store, BrokenEmbedder(), *capturing(runtime), [item])

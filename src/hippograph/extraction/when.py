@@ -311,7 +311,7 @@ def _aware(parsed: datetime, reference: datetime) -> datetime:
 def may_name_time(text: str) -> bool:
     """Whether ``text`` could name a time that ``resolve`` places: it holds a digit, a season, or a
     word of dateparser's English other than those ``not_time`` lists. dateparser places no text
-    whose every word it does not know or ``not_time`` lists (tests/test_when.py proves those), so
+    whose every word it does not know or ``not_time`` lists (tests/test_time_words.py proves those), so
     no span of a text without one is placed, whatever NER marks: recall then skips that pass."""
     lowered = text.lower()
     return any(character.isdigit() for character in lowered) or not _time_words().isdisjoint(
