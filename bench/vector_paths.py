@@ -76,7 +76,7 @@ def _search(store: Store, namespace: str, embedding: Sequence[float], way: str) 
     both at once, as a recall does."""
     if way in ("kept", "written"):
         queries = [VectorQuery(namespace, embedding, LIMIT, MIN_COSINE, kinds) for kinds in _SCOPE_KINDS]
-        return [[hit.id for hit in ranked] for ranked in vector_channels(store, queries)]
+        return [[hit.id for hit in ranked] for ranked in vector_channels(store, queries).rankings]
     exact = way == "exact"
 
     def read(tx: Any) -> list[list[str]]:

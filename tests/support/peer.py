@@ -14,6 +14,7 @@ from hippograph.store import open_store
 from hippograph.store.vectors import CONTEXTS, EPISODES, FACTS, Ranked, VectorQuery, vector_channels
 
 _KINDS = {kind.exact_flag: kind for kind in (EPISODES, FACTS, CONTEXTS)}
+ANSWER_WITHIN_S = 120
 
 
 class Peer:
@@ -25,6 +26,9 @@ class Peer:
     ) -> tuple[list[Ranked], int]:
         """The peer's answer, and the bytes of vectors it keeps after it."""
         self._connection.send((namespace, list(embedding), list(flags), limit, min_cosine))
+        # A peer that died (its error is in the test's output) fails the test instead of hanging it.
+        if not self._connection.poll(ANSWER_WITHIN_S):
+            raise TimeoutError(f"the peer process gave no answer within {ANSWER_WITHIN_S} s")
         hits, kept = self._connection.recv()
         return [Ranked(*hit) for hit in hits], kept
 
@@ -49,7 +53,7 @@ def _serve(settings: Settings, connection: Connection) -> None:
         while (request := connection.recv()) is not None:
             namespace, embedding, flags, limit, min_cosine = request
             query = VectorQuery(namespace, embedding, limit, min_cosine, tuple(_KINDS[flag] for flag in flags))
-            [ranked] = vector_channels(store, [query])
+            [ranked] = vector_channels(store, [query]).rankings
             connection.send(([tuple(hit) for hit in ranked], store.vector_cache.nbytes))
     finally:
         store.close()
