@@ -13,11 +13,13 @@ import pytest
 from support.asgi import InProcess
 from support.census import census
 from support.client import GraphQLClient
+from support.statements import bolt_driver
 from support.threads import run_side_by_side
 
 from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.runtime import Runtime
 from hippograph.store.retry import RetryPolicy, is_transient, with_retries
+from hippograph.store.store import Store
 
 THREADS = 24
 ROUNDS = 6
@@ -121,3 +123,19 @@ def test_conflicts_that_do_not_clear_end_as_store_unavailable() -> None:
     with pytest.raises(HippographError) as raised:
         with_retries(attempt, policy=RetryPolicy(attempts=3, first_delay_s=0.001))
     assert raised.value.code is ErrorCode.STORE_UNAVAILABLE
+
+
+def test_a_pool_with_no_connection_to_give_is_store_unavailable(runtime: Runtime, namespace: str) -> None:
+    # A pool of one whose connection another holder keeps: the driver gives up waiting for it.
+    driver, database = bolt_driver(runtime.settings, max_connection_pool_size=1, connection_acquisition_timeout=0.2)
+    store = Store(driver, database, runtime.store.dialect, attached=True)
+    try:
+        with driver.session(database=database) as holder:
+            holder.begin_transaction()
+            with pytest.raises(HippographError) as raised:
+                store.read("namespace_episode_count", namespace=namespace)
+        assert raised.value.code is ErrorCode.STORE_UNAVAILABLE
+        # The connection back in the pool, the same read answers.
+        assert store.read("namespace_episode_count", namespace=namespace) == [{"episodes": 0}]
+    finally:
+        driver.close()

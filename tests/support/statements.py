@@ -39,8 +39,8 @@ def _endpoint(settings: Settings) -> tuple[str, tuple[str, str], str]:
     return str(record["uri"]), ("root", password), DATABASE
 
 
-def bolt_driver(settings: Settings) -> tuple[neo4j.Driver, str]:
-    """A driver of its own to the store's Bolt endpoint, and the database: for tests of what the
-    server itself does (the caller closes it)."""
+def bolt_driver(settings: Settings, **config: Any) -> tuple[neo4j.Driver, str]:
+    """A driver of its own to the store's Bolt endpoint, with the driver settings in ``config``,
+    and the database: for tests of what the server itself does (the caller closes it)."""
     uri, auth, database = _endpoint(settings)
-    return neo4j.GraphDatabase.driver(uri, auth=auth), database
+    return neo4j.GraphDatabase.driver(uri, auth=auth, **config), database

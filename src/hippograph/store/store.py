@@ -67,6 +67,15 @@ class UnsupportedServer(Exception):
     """The server is not one the queries run on; the message says which is needed, on one line."""
 
 
+# The server gone or out of reach, or every connection of the pool busy past the driver's wait
+# (60 s): a store that cannot answer now, which the client may retry, not a fault of ours.
+_UNAVAILABLE = (
+    neo4j.exceptions.ServiceUnavailable,
+    neo4j.exceptions.SessionExpired,
+    neo4j.exceptions.ConnectionPoolError,
+)
+
+
 @contextmanager
 def _driver_errors() -> Iterator[None]:
     """Driver failures as the service layer speaks of them: the layers above never see neo4j's."""
@@ -74,7 +83,7 @@ def _driver_errors() -> Iterator[None]:
         yield
     except neo4j.exceptions.ConstraintError as error:
         raise UniquenessConflict(str(error)) from error
-    except (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpired) as error:
+    except _UNAVAILABLE as error:
         log.error("store unavailable: %s", error)
         raise HippographError(ErrorCode.STORE_UNAVAILABLE, "the graph store is unavailable; retry shortly") from error
 
@@ -93,7 +102,7 @@ def _measured(name: str) -> Iterator[None]:
 def _error_kind(error: Exception) -> str:
     if isinstance(error, neo4j.exceptions.ConstraintError):
         return "conflict"
-    if isinstance(error, (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpired)):
+    if isinstance(error, _UNAVAILABLE):
         return "unavailable"
     if is_transient(error):
         return "transient"
