@@ -3,6 +3,7 @@ sessions and the episode pages, and the store resolves that among them (store/re
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import Counter
 from typing import Any
@@ -18,6 +19,7 @@ from support.threads import run_side_by_side
 
 from hippograph.kernel.errors import ErrorCode, HippographError
 from hippograph.runtime import Runtime
+from hippograph.store import store as store_module
 from hippograph.store.retry import RetryPolicy, is_transient, with_retries
 from hippograph.store.store import Store
 
@@ -139,3 +141,15 @@ def test_a_pool_with_no_connection_to_give_is_store_unavailable(runtime: Runtime
         assert store.read("namespace_episode_count", namespace=namespace) == [{"episodes": 0}]
     finally:
         driver.close()
+
+
+def test_a_slow_statement_and_a_slow_connection_are_named_in_the_log(
+    runtime: Runtime, namespace: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Every statement is slow against a bound of 0 s: the log names the query and the wait.
+    monkeypatch.setattr(store_module, "SLOW_S", 0.0)
+    with caplog.at_level(logging.WARNING, logger=store_module.__name__):
+        runtime.store.read_in(lambda tx: tx.run("namespace_episode_count", namespace=namespace))
+    messages = [record.getMessage() for record in caplog.records]
+    assert any(m.startswith("store: statement namespace_episode_count took ") for m in messages)
+    assert any(m.startswith("store: waited ") and m.endswith(" s for a connection") for m in messages)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -15,7 +16,7 @@ import neo4j
 import neo4j.time
 
 from hippograph.kernel.errors import ErrorCode, HippographError
-from hippograph.kernel.metrics import STATEMENT_ERRORS, STATEMENT_SECONDS, timed
+from hippograph.kernel.metrics import STATEMENT_ERRORS, STATEMENT_SECONDS
 from hippograph.kernel.priority import Priority, PriorityGate
 from hippograph.kernel.resources import read_text, resource_root
 from hippograph.kernel.text.stems import stems
@@ -88,15 +89,26 @@ def _driver_errors() -> Iterator[None]:
         raise HippographError(ErrorCode.STORE_UNAVAILABLE, "the graph store is unavailable; retry shortly") from error
 
 
+# A statement this slow, or a wait this long for a connection, waited on something (a lock another
+# transaction holds, a busy pool, a stalled server) that the histograms show only as a bucket: the
+# log names it when it happens.
+SLOW_S = 5.0
+
+
 @contextmanager
 def _measured(name: str) -> Iterator[None]:
     """A statement's time and failure, by its query's name: the files of cypher/ bound the labels."""
+    start = time.perf_counter()
     try:
-        with timed(STATEMENT_SECONDS, name):
-            yield
+        yield
     except Exception as error:
         STATEMENT_ERRORS.labels(name, _error_kind(error)).inc()
         raise
+    finally:
+        seconds = time.perf_counter() - start
+        STATEMENT_SECONDS.labels(name).observe(seconds)
+        if seconds >= SLOW_S:
+            log.warning("store: statement %s took %.1f s", name, seconds)
 
 
 def _error_kind(error: Exception) -> str:
@@ -339,7 +351,10 @@ class Store:
     def _attempt(self, work: Callable[[Transaction], T], access_mode: str, *, commit: bool = True) -> T:
         """One try, in an explicit transaction: the retries are ours, not the driver's."""
         with self._session(access_mode) as session:
+            start = time.perf_counter()
             tx = session.begin_transaction()
+            if (waited := time.perf_counter() - start) >= SLOW_S:
+                log.warning("store: waited %.1f s for a connection", waited)
             try:
                 transaction = Transaction(tx)
                 result = work(transaction)
