@@ -129,11 +129,10 @@ def _freeze_loaded_objects() -> None:
     """Exempt everything loaded so far (models, libraries) from Python's cyclic collector; run
     after each model loads.
 
-    The embedded engine's bridge (JPype) runs a full ``gc.collect()`` after every collection in the
-    JVM, about once a second under load. Over the models' millions of objects each such collection
-    holds the GIL long enough to stall whatever request is running, which set recall's p95
-    (docs/benchmarks.md). Frozen objects are
-    never scanned again, and they live as long as the process anyway.
+    A full collection scans every object the collector tracks while it holds the GIL. Over the
+    models' millions of objects each one stalled whatever request was running, which set recall's
+    p95 (docs/benchmarks.md). Frozen objects are never scanned again, and they live as long as the
+    process anyway.
     """
     gc.collect()
     gc.freeze()
