@@ -12,12 +12,15 @@ import httpx
 import neo4j
 import pytest
 from support.asgi import InProcess
+from support.capturing import capturing
 from support.census import census
 from support.client import GraphQLClient
 from support.statements import bolt_driver
 from support.threads import run_side_by_side
 
+from hippograph.capture.service import capture
 from hippograph.kernel.errors import ErrorCode, HippographError
+from hippograph.kernel.model import CaptureInput
 from hippograph.runtime import Runtime
 from hippograph.store import store as store_module
 from hippograph.store.retry import RetryPolicy, is_transient, with_retries
@@ -153,3 +156,32 @@ def test_a_slow_statement_and_a_slow_connection_are_named_in_the_log(
     messages = [record.getMessage() for record in caplog.records]
     assert any(m.startswith("store: statement namespace_episode_count took ") for m in messages)
     assert any(m.startswith("store: waited ") and m.endswith(" s for a connection") for m in messages)
+
+
+@pytest.mark.slow  # 240 captures from 24 threads
+def test_writers_with_no_gate_before_them_all_commit_into_one_namespace(runtime: Runtime, namespace: str) -> None:
+    # Without the API's admission of writes: 24 captures at a time, each updating the same
+    # namespace counter, vector number and change stream, and one of three session tails. On Neo4j
+    # each of those read-and-write statements takes its lock first; before, they deadlocked until
+    # retries ran out.
+    parts = (runtime.embedder, *capturing(runtime))
+    created: list[str] = []
+    failures: list[BaseException] = []
+
+    def writer(number: int) -> None:
+        for round_ in range(10):
+            turn = CaptureInput(f"Writer {number} planted row {round_}.", namespace=namespace, session=f"s{number % 3}")
+            try:
+                [outcome] = capture(runtime.store, *parts, [turn])
+            except HippographError as error:
+                failures.append(error)
+                continue
+            created.append(outcome.id)
+
+    run_side_by_side(THREADS, writer)
+
+    assert failures == []
+    assert len(set(created)) == THREADS * 10
+    assert census(runtime, namespace)["Episode"] == THREADS * 10
+    [count] = runtime.store.read("namespace_episode_count", namespace=namespace)
+    assert count["episodes"] == THREADS * 10
