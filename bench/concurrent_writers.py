@@ -24,7 +24,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from harness import machine
+from harness import STORES, machine, use_store
 from prometheus_client import REGISTRY
 
 from hippograph.capture.service import capture
@@ -94,15 +94,15 @@ def run(settings: Settings, writers: int, rounds: int, sessions: int) -> dict[st
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--store", choices=("embedded", "neo4j"), default="embedded")
+    parser.add_argument("--store", choices=STORES, default="embedded")
     parser.add_argument("--writers", type=int, default=24)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--sessions", type=int, default=3)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    use_store(args.store)
     env = dict(os.environ, HIPPOGRAPH_CONSOLIDATION_PROCESSES="0")
     if args.store == "embedded":
-        env.pop("NEO4J_URI", None)
         env["HIPPOGRAPH_DATA_DIR"] = tempfile.mkdtemp(prefix="writers-")
     settings = Settings.from_env(env)
     result = {
