@@ -45,6 +45,7 @@ from hippograph.api.body import BodyLimit
 from hippograph.api.budget import document_refusals
 from hippograph.api.concepts import ConceptLoader
 from hippograph.api.errors import format_error, internal, quiet_client_errors
+from hippograph.api.execution import lean_execution
 from hippograph.api.hints import NamespaceHints
 from hippograph.api.hostile import StorableStrings
 from hippograph.api.loaders import MemoryLoader
@@ -103,6 +104,7 @@ class HippographGraphQL(GraphQL):
         concurrency = runtime.settings.server.write_concurrency
         self._writes = anyio.Semaphore(concurrency) if concurrency > 0 else None
         self._hints = NamespaceHints(runtime.store)
+        self._execution = lean_execution(self.schema)
 
     def _document(self, query: str) -> DocumentNode:
         """The operation's document, checked against the schema; a failure raises and is not
@@ -219,6 +221,7 @@ class HippographGraphQL(GraphQL):
                 context_value=context,
                 variable_values=request_data.variables,
                 operation_name=request_data.operation_name,
+                execution_context_class=self._execution,
             )
 
         if operation.operation is OperationType.MUTATION and self._writes is not None:

@@ -41,7 +41,8 @@ async def resolve_summary_cards(root: RecallResult, info: graphene.ResolveInfo) 
     """The cards for a recall's question: its filter's projects and sessions, else the session of
     its best-ranked episode. The namespace was checked by the recall itself."""
     request = root.request
-    if request is None:
+    # Most questions are not about a whole: answered here, without a thread to ask the store in.
+    if request is None or not service.about_a_whole(request.query):
         return []
     runtime = info.context["runtime"]
     best = next((hit.memory.session for hit in root.hits if isinstance(hit.memory, Episode)), None)
