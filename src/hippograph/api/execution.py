@@ -3,8 +3,8 @@
 A recall of 20 hits is ~400 fields, and most of them are a scalar that graphene's default
 resolver reads off a dataclass (``score``, ``id``, ``content``). graphql-core gives each the
 general treatment: resolve info, arguments, the resolver, checks for awaitables, the type's
-dispatch. That was most of the ~4 ms of CPU the event loop spent on a recall beyond the recall
-itself (docs/benchmarks.md). Such a field here is read and serialized directly. Anything else,
+dispatch. That was the largest part of the ~4 ms of CPU the event loop spent on a recall beyond
+the recall itself (docs/benchmarks.md). Such a field here is read and serialized directly. Anything else,
 and any such field whose value is not a plain one (null where the schema forbids it, a value the
 scalar refuses), takes graphql-core's own path, which reports it as it always did: the reads are
 attribute lookups, safe to make twice.
