@@ -79,7 +79,7 @@ DOCUMENT = parse(
 )
 LEAN = lean_execution(SCHEMA)
 
-# Values of the right kinds, and of wrong ones a scalar refuses (or coerces: "7" for an Int is refused).
+# Values of the right kinds, and wrong ones a scalar refuses ("7" for an Int), which graphql-core reports.
 anything = st.one_of(
     st.none(),
     st.text(max_size=5),
