@@ -165,3 +165,24 @@ def test_plain_leaves_are_read_and_refused_ones_reported_at_their_path() -> None
         (["rows", 1, "count"], "Cannot return null for non-nullable field Outer.count."),
         (["rows", 2, "scores", 1], "Int cannot represent non-integer value: 'x'"),
     ]
+
+
+class Broken:
+    """A source whose ``name`` raises as it is read; its other fields are plain."""
+
+    count, key, scores = 1, "k", ()
+
+    @property
+    def name(self) -> Any:
+        raise ValueError("unreadable")
+
+
+def test_an_attribute_that_raises_is_a_located_error_as_in_graphql_core() -> None:
+    source = Broken()
+    data, errors = answer(LEAN, [source])
+    assert (data, errors) == answer(ExecutionContext, [source])
+    assert data is not None and data["rows"][0]["name"] is None
+    assert [(error["path"], error["message"]) for error in errors] == [
+        (["rows", 0, "name"], "unreadable"),
+        (["rows", 0, "shout"], "unreadable"),
+    ]

@@ -4,10 +4,10 @@ A recall of 20 hits is ~400 fields, and most of them are a scalar that graphene'
 resolver reads off a dataclass (``score``, ``id``, ``content``). graphql-core gives each the
 general treatment: resolve info, arguments, the resolver, checks for awaitables, the type's
 dispatch. That was the largest part of the ~4 ms of CPU the event loop spent on a recall beyond
-the recall itself (docs/benchmarks.md). Such a field here is read and serialized directly. Anything else,
-and any such field whose value is not a plain one (null where the schema forbids it, a value the
-scalar refuses), takes graphql-core's own path, which reports it as it always did: the reads are
-attribute lookups, safe to make twice.
+the recall itself (docs/benchmarks.md). Such a field here is read and serialized directly.
+Anything else, and any such field whose value is not a plain one (null where the schema forbids
+it, a value the scalar refuses), takes graphql-core's own path, which reports it as it always
+did: the reads are attribute lookups, safe to make twice.
 """
 
 from __future__ import annotations
@@ -62,24 +62,26 @@ class _Leaf:
         if len(resolve.args) != 2 or resolve.keywords:
             return None
         attribute, default = resolve.args
-        required = isinstance(field.type, GraphQLNonNull)
-        outer = field.type.of_type if isinstance(field.type, GraphQLNonNull) else field.type
+        required, outer = _unwrapped(field.type)
         if isinstance(outer, GraphQLScalarType | GraphQLEnumType):
             return _Leaf(attribute, default, outer, required)
         if not isinstance(outer, GraphQLList):
             return None
-        required_items = isinstance(outer.of_type, GraphQLNonNull)
-        inner = outer.of_type.of_type if isinstance(outer.of_type, GraphQLNonNull) else outer.of_type
+        required_items, inner = _unwrapped(outer.of_type)
         if isinstance(inner, GraphQLScalarType | GraphQLEnumType):
             return _Leaf(attribute, default, inner, required, many=True, required_items=required_items)
         return None
 
     def value(self, source: Any) -> Any:
         """The serialized value, or ``_NOTHING`` when graphql-core's path must decide."""
-        if isinstance(source, dict):
-            raw = source.get(self.attribute, self.default)
-        else:
-            raw = getattr(source, self.attribute, self.default)
+        try:
+            raw = (
+                source.get(self.attribute, self.default)
+                if isinstance(source, dict)
+                else getattr(source, self.attribute, self.default)
+            )
+        except Exception:  # noqa: BLE001 - a property that raises: graphql-core's path locates it
+            return _NOTHING
         if raw is None:
             return _NOTHING if self.required else None
         if not self.many:
@@ -135,6 +137,11 @@ def lean_execution(schema: GraphQLSchema) -> type[ExecutionContext]:
             return awaited()
 
     return LeanExecutionContext
+
+
+def _unwrapped(type_: Any) -> tuple[bool, Any]:
+    """Whether ``type_`` is non-null, and the type it wraps (itself if nullable)."""
+    return (True, type_.of_type) if isinstance(type_, GraphQLNonNull) else (False, type_)
 
 
 def _read(leaves: dict[tuple[str, str], _Leaf], parent_type: GraphQLObjectType, field: str, source: Any) -> Any:
