@@ -9,6 +9,14 @@ a time. Per checkout: the client's latency and the server process's CPU millisec
 counted apart), median and p95, and R@k as ``locomo_recall.py`` scores it; then candidate /
 baseline as ratios.
 
+The whole run is made twice, the baseline's server started first and then the candidate's; the
+ratios are the two runs' geometric mean, each run's figures are reported too. On a machine of two
+shared cores, of two identical checkouts the server started first answered 15–27 % slower, with
+as much more CPU, run after run, whichever it was (docs/benchmarks.md, "Which server started
+first"); alternating the questions does not undo that, and a factor that hits one position
+cancels out of the two runs' geometric mean. ``--orders baseline-first`` makes one run, for a
+quick look only.
+
     git archive BASE src cypher extract graphql | tar -x -C /tmp/base     # the baseline checkout
     python bench/recall_ab.py --data-dir DIR --baseline /tmp/base [--candidate CHECKOUT] [--conversations 2] [--channels all]
 
@@ -153,6 +161,67 @@ def ratios(baseline: dict[str, Any], candidate: dict[str, Any]) -> dict[str, flo
     return {f"{a}.{b}": round(candidate[a][b] / baseline[a][b], 3) for a, b in keys if baseline[a][b]}
 
 
+def measure(
+    args: argparse.Namespace,
+    order: tuple[str, str],
+    roots: dict[str, Path],
+    neo4j: dict[str, tuple[dict[str, str], psutil.Process | None]],
+    turns: list[Any],
+    queries: list[Any],
+) -> dict[str, Side]:
+    """One run: the two checkouts' servers started in ``order``, warmed up, then asked every
+    question, one request at a time, each question first of one and then of the other, in turns."""
+    with ExitStack() as stack:
+        sides = []
+        stores = {"baseline": args.baseline_data_dir or args.data_dir, "candidate": args.data_dir}
+        for name in order:
+            data_dir = filled = stores[name]
+            if not on_neo4j():  # each embedded engine holds its directory's lock
+                data_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=f"recall-ab-{name}-")))
+                shutil.copytree(filled, data_dir, dirs_exist_ok=True)
+            settings, store = neo4j[name]
+            server = stack.enter_context(serving(roots[name], data_dir, settings))
+            gql = GraphQLClient(f"http://127.0.0.1:{server.port}", ("recall", "capture"), timeout_s=120)  # type: ignore[attr-defined]
+            turns_of = json.loads((filled / INGEST_RECORD).read_text())["turns_of"]
+            sides.append(Side(name, gql, psutil.Process(server.pid), turns_of, store))
+        step = max(1, len(turns) // max(args.warmup, 1))
+        warmup = turns[::step][: args.warmup]
+        for number, turn in enumerate(tqdm(warmup, desc=f"warm-up, {order[0]} first", unit="q")):
+            for side in in_turns(sides, number):
+                given = {"namespace": namespace_of(turn.sample_id), "query": turn.text, "limit": 20}
+                side.gql.post("recall", input={**given, "countAccess": False})
+        for number, query in enumerate(tqdm(queries, desc=f"questions, {order[0]} first", unit="q")):
+            given = {
+                "namespace": query.namespace,
+                "query": query.question,
+                "limit": max(KS),
+                "countAccess": False,
+                "referenceTime": query.asked_at,
+            }
+            if args.channels != "all":  # "all" is each server's default: an older one knows fewer channels
+                given["channels"] = list(ABLATIONS[args.channels])
+            if args.capture_every is not None and number % args.capture_every == 0:
+                written = turns[(number * 7919) % len(turns)]
+                capture = {
+                    "namespace": query.namespace,
+                    "content": f"({number}) {written.text}",
+                    "agent": "recall-ab",
+                    "session": "recall-ab-writes",
+                }
+                for side in sides:
+                    side.gql.post("capture", input=capture)
+            for side in in_turns(sides, number):
+                ranked = retrieved_turns(ask(side, given)["hits"], side.turns_of)
+                for k in KS:
+                    side.recall[f"overall@{k}"].append(recall_at(query.evidence, ranked, k))
+    return {side.name: side for side in sides}
+
+
+def in_turns(sides: list[Side], number: int) -> list[Side]:
+    """The sides in the order the ``number``th request is made of them: each goes first in turn."""
+    return sides if number % 2 == 0 else sides[::-1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data-dir", type=Path, required=True, help="a store locomo_recall.py filled")
@@ -173,6 +242,12 @@ def main() -> None:
     parser.add_argument("--channels", default="all", choices=sorted(ABLATIONS))
     parser.add_argument("--warmup", type=int, default=200, help="recalls of turns on each server before measuring")
     parser.add_argument("--capture-every", type=int, help="capture a turn before every Nth question (embedded only)")
+    parser.add_argument(
+        "--orders",
+        choices=["both", "baseline-first"],
+        default="both",
+        help="two runs, each checkout's server started first in one (default), or one run, the baseline's first",
+    )
     parser.add_argument("--out", type=Path)
     add_store_option(parser)
     args = parser.parse_args()
@@ -190,49 +265,11 @@ def main() -> None:
         if args.baseline_neo4j:
             neo4j["baseline"] = local_neo4j(args.baseline_neo4j)
     load_before = load_average()
-    with ExitStack() as stack:
-        sides = []
-        stores = {"baseline": args.baseline_data_dir or args.data_dir, "candidate": args.data_dir}
-        for name, root in (("baseline", args.baseline.resolve()), ("candidate", args.candidate.resolve())):
-            data_dir = filled = stores[name]
-            if not on_neo4j():  # each embedded engine holds its directory's lock
-                data_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=f"recall-ab-{name}-")))
-                shutil.copytree(filled, data_dir, dirs_exist_ok=True)
-            settings, store = neo4j[name]
-            server = stack.enter_context(serving(root, data_dir, settings))
-            gql = GraphQLClient(f"http://127.0.0.1:{server.port}", ("recall", "capture"), timeout_s=120)  # type: ignore[attr-defined]
-            turns_of = json.loads((filled / INGEST_RECORD).read_text())["turns_of"]
-            sides.append(Side(name, gql, psutil.Process(server.pid), turns_of, store))
-        step = max(1, len(turns) // max(args.warmup, 1))
-        for turn in tqdm(turns[::step][: args.warmup], desc="warm-up", unit="q"):
-            for side in sides:
-                given = {"namespace": namespace_of(turn.sample_id), "query": turn.text, "limit": 20}
-                side.gql.post("recall", input={**given, "countAccess": False})
-        for number, query in enumerate(tqdm(queries, desc="questions", unit="q")):
-            given = {
-                "namespace": query.namespace,
-                "query": query.question,
-                "limit": max(KS),
-                "countAccess": False,
-                "referenceTime": query.asked_at,
-            }
-            if args.channels != "all":  # "all" is each server's default: an older one knows fewer channels
-                given["channels"] = list(ABLATIONS[args.channels])
-            if args.capture_every is not None and number % args.capture_every == 0:
-                written = turns[(number * 7919) % len(turns)]
-                capture = {
-                    "namespace": query.namespace,
-                    "content": f"({number}) {written.text}",
-                    "agent": "recall-ab",
-                    "session": "recall-ab-writes",
-                }
-                for side in sides:
-                    side.gql.post("capture", input=capture)
-            for side in sides if number % 2 == 0 else sides[::-1]:
-                ranked = retrieved_turns(ask(side, given)["hits"], side.turns_of)
-                for k in KS:
-                    side.recall[f"overall@{k}"].append(recall_at(query.evidence, ranked, k))
-    baseline, candidate = (report(side) for side in sides)
+    roots = {"baseline": args.baseline.resolve(), "candidate": args.candidate.resolve()}
+    orders = [("baseline", "candidate"), ("candidate", "baseline")][: 2 if args.orders == "both" else 1]
+    runs = [measure(args, order, roots, neo4j, turns, queries) for order in orders]
+    reports = [{name: report(run[name]) for name in ("baseline", "candidate")} for run in runs]
+    each = [ratios(figures["baseline"], figures["candidate"]) for figures in reports]
     results = {
         "machine": machine(),
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -240,9 +277,16 @@ def main() -> None:
         "store": "neo4j" if on_neo4j() else "embedded",
         "questions": len(queries),
         "load_average": [load_before, load_average()],
-        "baseline": baseline,
-        "candidate": candidate,
-        "candidate_over_baseline": ratios(baseline, candidate),
+        "runs": [
+            {"first": order[0], **figures, "candidate_over_baseline": ratio}
+            for order, figures, ratio in zip(orders, reports, each, strict=True)
+        ],
+        # The runs' ratios, geometric mean: the order's own effect, a factor, cancels out.
+        "candidate_over_baseline": {
+            key: round(statistics.geometric_mean(ratio[key] for ratio in each), 3)
+            for key in each[0]
+            if all(key in ratio for ratio in each)
+        },
     }
     text = json.dumps(results, indent=2)
     if args.out:
