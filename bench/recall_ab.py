@@ -1,5 +1,5 @@
 """Two checkouts of Hippograph answering the same LoCoMo questions side by side, over HTTP: what a
-change to recall costs or saves, as ratios measured in one run on the same noisy cores.
+change to recall costs or saves, as ratios measured side by side on the same noisy cores.
 
 Each checkout serves its own copy of a store ``locomo_recall.py`` filled (on Neo4j both serve the
 same database: recall with ``countAccess: false`` writes nothing). After ``--warmup`` recalls of
@@ -9,8 +9,8 @@ a time. Per checkout: the client's latency and the server process's CPU millisec
 counted apart), median and p95, and R@k as ``locomo_recall.py`` scores it; then candidate /
 baseline as ratios.
 
-The whole run is made twice, the baseline's server started first and then the candidate's; the
-ratios are the two runs' geometric mean, each run's figures are reported too. On a machine of two
+The whole run is made twice: in the first the baseline's server is started first, in the second
+the candidate's. The ratios are the two runs' geometric mean; each run's figures are reported too. On a machine of two
 shared cores, of two identical checkouts the server started first answered 15–27 % slower, with
 as much more CPU, run after run, whichever it was (docs/benchmarks.md, "Which server started
 first"); alternating the questions does not undo that, and a factor that hits one position
