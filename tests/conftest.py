@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 import pytest
 from support.jvm import options_with_class_cache
-from support.processes import free_port
 from support.schedule import CACHE_KEY, ModuleClock, in_schedule, module_of
 
 from hippograph.kernel.config import Settings
@@ -223,16 +222,16 @@ def server(runtime: Runtime, admin_key: NewKey) -> Iterator[Server]:
     from hippograph.api.app import create_app
     from hippograph.cli.serve import server_config
 
-    port = free_port()
-    # Configured as `hippograph serve` configures it: which proxies are trusted, for one.
-    uvicorn_server = uvicorn.Server(server_config(create_app(runtime), runtime.settings, "127.0.0.1", port))
+    # Configured as `hippograph serve` configures it: which proxies are trusted, for one. Port 0:
+    # the system picks a free one as it binds.
+    uvicorn_server = uvicorn.Server(server_config(create_app(runtime), runtime.settings, "127.0.0.1", 0))
     thread = threading.Thread(target=uvicorn_server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60
     while not uvicorn_server.started:
         assert time.monotonic() < deadline, "test server did not start"
         time.sleep(0.05)
-    yield Server(f"http://127.0.0.1:{port}")
+    yield Server(f"http://127.0.0.1:{uvicorn_server.servers[0].sockets[0].getsockname()[1]}")
     uvicorn_server.should_exit = True
     thread.join(timeout=10)
 

@@ -12,17 +12,15 @@ import gzip
 import json
 import re
 import subprocess
-import time
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from support.client import GraphQLClient
 from support.own_store import store_of_its_own
-from support.processes import REPO, free_port, hippograph_process
+from support.processes import REPO, hippograph_process, serve_process
 
 from hippograph.backup.format import STORE_LABELS, STRUCTURAL_TYPES
 from hippograph.embedding import FLOAT32_256, EncoderSpec
@@ -59,24 +57,10 @@ class Server:
     second Neo4j, support/own_store.py; the data directory on the embedded engine)."""
 
     def __init__(self, data_dir: Path, log: Path, store: dict[str, str], env: dict[str, str] | None = None) -> None:
-        port = free_port()
         self.store = store
-        self.process = hippograph_process(
-            "serve", "--port", str(port), data_dir=data_dir, log=log, env={**store, **(env or {})}
-        )
-        self.url = f"http://127.0.0.1:{port}"
+        self.process, self.url = serve_process(data_dir, log, {**store, **(env or {})})
         self.log = log
-        deadline = time.monotonic() + 180
-        while not self._ready():
-            assert self.process.poll() is None and time.monotonic() < deadline, log.read_text(errors="replace")
-            time.sleep(0.1)
         self.gql = GraphQLClient(self.url)
-
-    def _ready(self) -> bool:
-        try:
-            return httpx.get(f"{self.url}/readyz", timeout=2).status_code == 200
-        except httpx.HTTPError:
-            return False
 
     def stop(self) -> None:
         self.gql.http.close()

@@ -11,14 +11,12 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import neo4j
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -28,7 +26,7 @@ from support.client import GraphQLClient, wait_until_known
 from support.neo4j_browser import connect, loopback_only, run_slide
 from support.operations import capture_turns
 from support.own_store import store_of_its_own
-from support.processes import eventually, free_port, hippograph_process
+from support.processes import eventually, serve_process
 
 from hippograph.access import KeyRole, create_key
 from hippograph.consolidation.worker import consolidate
@@ -122,36 +120,16 @@ def keyless_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``hippograph serve`` on a store of its own that has no key (under Neo4j a second Neo4j,
     support/own_store.py): it serves its loopback user."""
     directory = tmp_path_factory.mktemp("keyless")
-    port = free_port()
     with store_of_its_own(directory) as own:
         # It consolidates in its own process, whose models serve loads anyway: derive processes
         # would each load them again (the suite's own server derives in a pool of them).
-        process = hippograph_process(
-            "serve",
-            "--port",
-            str(port),
-            data_dir=directory / "data",
-            log=directory / "serve.log",
-            env={**own, "HIPPOGRAPH_CONSOLIDATION_PROCESSES": "0"},
-        )
-        url = f"http://127.0.0.1:{port}"
+        env = {**own, "HIPPOGRAPH_CONSOLIDATION_PROCESSES": "0"}
+        process, url = serve_process(directory / "data", directory / "serve.log", env)
         try:
-            deadline = time.monotonic() + 180
-            while not ready(url):
-                assert process.poll() is None, (directory / "serve.log").read_text()[-3000:]
-                assert time.monotonic() < deadline, "the keyless server did not become ready"
-                time.sleep(0.1)
             yield url
         finally:
             process.terminate()
             process.wait(timeout=60)
-
-
-def ready(url: str) -> bool:
-    try:
-        return httpx.get(f"{url}/readyz", timeout=5).status_code == 200
-    except httpx.HTTPError:
-        return False
 
 
 def use_key(page: Any, secret: str) -> None:

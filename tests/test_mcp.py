@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import subprocess
 import sys
 import uuid
@@ -19,7 +18,7 @@ import pytest
 from support.asgi import Server
 from support.client import HTTP_TIMEOUT_S, wait_until_known
 from support.own_store import store_of_its_own
-from support.processes import REPO, eventually, free_port
+from support.processes import REPO, announced_port, eventually
 
 from hippograph.access import KeyRole, create_key
 from hippograph.client import Client, ConflictKind, ConflictMode, Fact, Unauthenticated
@@ -345,15 +344,15 @@ def test_over_streamable_http_off_loopback_each_request_brings_its_own_key(
     reader = create_key(runtime.store, f"mcp-http-{uuid.uuid4().hex[:8]}", KeyRole.READER, [namespace]).secret
     eventually(lambda: _admitted(server, reader))
     warm_up(server, admin_secret)
-    port = free_port()
     command = [sys.executable, "-m", "hippograph.cli", "mcp", "--url", server.url, "--transport", "streamable-http",
-               "--host", "0.0.0.0", "--port", str(port), "--namespace", namespace]  # fmt: skip
+               "--host", "0.0.0.0", "--port", "0", "--namespace", namespace]  # fmt: skip
     # The process's own key is never used off loopback: a request without one is refused.
     env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "HIPPOGRAPH_API_KEY": admin_secret}
-    with (tmp_path / "mcp.log").open("ab") as log:
-        server = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+    log = tmp_path / "mcp.log"
+    with log.open("ab") as stderr:
+        server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=stderr)
     try:
-        eventually(lambda: _listening(port), within_s=60)
+        port = announced_port(server, log)
 
         async def scenario() -> None:
             url = f"http://127.0.0.1:{port}/mcp"
@@ -386,8 +385,3 @@ async def http_session(url: str, secret: str | None) -> AsyncIterator[ClientSess
     ):
         await session.initialize()
         yield session
-
-
-def _listening(port: int) -> bool:
-    with socket.socket() as sock:
-        return sock.connect_ex(("127.0.0.1", port)) == 0

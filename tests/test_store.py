@@ -17,7 +17,7 @@ import pytest
 from support.capturing import capturing
 from support.client import GraphQLClient
 from support.own_store import store_of_its_own
-from support.processes import REPO, eventually, free_port, serve_process
+from support.processes import REPO, eventually, serve_process
 
 from hippograph.api.queries import recall_parts
 from hippograph.capture.reembed import reembed_pending
@@ -197,7 +197,7 @@ def _cli(
 def test_a_keyless_server_is_local_only_and_takes_keys_made_beside_it(restarted: Restarted) -> None:
     data_dir, log, url, app = restarted.data_dir, restarted.log, restarted.url, APP
     # A second server on the store, exposed, is refused as the first would be: it has no key.
-    exposed = _cli(data_dir, "serve", "--host", "0.0.0.0", "--port", str(free_port()), env=restarted.env)
+    exposed = _cli(data_dir, "serve", "--host", "0.0.0.0", "--port", "0", env=restarted.env)
     assert exposed.returncode == 2
     assert (
         exposed.stderr.strip()

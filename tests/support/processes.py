@@ -3,22 +3,44 @@
 from __future__ import annotations
 
 import os
-import socket
+import queue
+import re
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
 import httpx
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def announced_port(process: subprocess.Popen[bytes], log: Path, within_s: float = 180.0) -> int:
+    """The port a server started with ``--port 0`` names on its standard output once it listens:
+    the system picked a free one as the server bound it. A port picked beforehand was once taken
+    by another of the suite's processes before the server could bind it. Fails with the server's
+    log if it exits first."""
+    assert process.stdout is not None
+    lines: queue.Queue[bytes] = queue.Queue()
+
+    def read(stdout: IO[bytes]) -> None:
+        for line in stdout:  # read to the end: a full pipe would block the server's writes
+            lines.put(line)
+        lines.put(b"")
+
+    threading.Thread(target=read, args=(process.stdout,), daemon=True).start()
+    deadline = time.monotonic() + within_s
+    while True:
+        try:
+            line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise AssertionError(f"no port announced within {within_s} s") from None
+        assert line, f"exited with {process.wait()} before it listened: {log.read_text(errors='replace')[-3000:]}"
+        if found := re.search(rb"http://[^\s/]+:(\d+)/", line):
+            return int(found.group(1))
 
 
 def hippograph_process(
@@ -49,17 +71,18 @@ def serve_process(
     data_dir: Path, log: Path, env: dict[str, str] | None = None, *flags: str
 ) -> tuple[subprocess.Popen[bytes], str]:
     """A real `hippograph serve` process (with ``flags``), once it reports ready, and its URL."""
-    port = free_port()
-    process = hippograph_process("serve", "--port", str(port), *flags, data_dir=data_dir, log=log, env=env)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        assert process.poll() is None, "hippograph serve exited during start-up"
-        try:
-            if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
-                return process, url
-        except httpx.TransportError:
-            pass
-        time.sleep(0.1)
-    process.kill()
-    raise AssertionError("hippograph serve did not become ready")
+    process = hippograph_process("serve", "--port", "0", *flags, data_dir=data_dir, log=log, env=env)
+    try:
+        url = f"http://127.0.0.1:{announced_port(process, log)}"
+        eventually(lambda: ready(url), within_s=180)
+    except AssertionError:
+        process.kill()
+        raise
+    return process, url
+
+
+def ready(url: str) -> bool:
+    try:
+        return httpx.get(f"{url}/readyz", timeout=5).status_code == 200
+    except httpx.HTTPError:
+        return False

@@ -43,11 +43,10 @@ def share_the_interpreter(settings: Settings) -> None:
 
 
 def _serve(settings: Settings, args: argparse.Namespace) -> int:
-    import uvicorn
-
     from hippograph.access.keys import list_keys
     from hippograph.api.app import create_app
     from hippograph.api.origin import is_loopback
+    from hippograph.api.serving import announcing_server
     from hippograph.runtime import open_runtime, warm_up_in_background
 
     share_the_interpreter(settings)
@@ -66,12 +65,13 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     # /readyz answers as soon as the store does, before the models have loaded.
     warm_up_in_background(runtime)
     role = ", API only" if args.no_consolidation else ""
-    print(
-        f"starting Hippograph on http://{settings.server.host}:{settings.server.port}/graphql "
-        f"({runtime.store.dialect.name}{role})",
-        flush=True,
-    )
-    uvicorn.Server(server_config(app, settings, settings.server.host, settings.server.port)).run()
+    announcing_server(
+        server_config(app, settings, settings.server.host, settings.server.port),
+        lambda port: print(
+            f"Hippograph serving on http://{settings.server.host}:{port}/graphql ({runtime.store.dialect.name}{role})",
+            flush=True,
+        ),
+    ).run()
     return 0
 
 

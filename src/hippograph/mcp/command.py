@@ -18,6 +18,7 @@ import anyio
 from mcp.server.mcpserver import MCPServer
 
 from hippograph.api.origin import is_loopback
+from hippograph.api.serving import announcing_server
 from hippograph.kernel.config import Settings
 from hippograph.mcp.backend import LOCAL_URL, Clients, local_api
 from hippograph.mcp.tools import build_server
@@ -139,13 +140,14 @@ async def _serve(
         return
     import uvicorn
 
-    port = args.port or DEFAULT_PORT
     app = server.streamable_http_app(host=host)
     if around is not None:
         sdk_lifespan = app.router.lifespan_context
         app.router.lifespan_context = lambda app: around(sdk_lifespan(app))
-    print(f"serving MCP on http://{host}:{port}/mcp", file=sys.stderr, flush=True)
-    await uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).serve()
+    config = uvicorn.Config(
+        app, host=host, port=args.port if args.port is not None else DEFAULT_PORT, log_level="warning"
+    )
+    await announcing_server(config, lambda port: print(f"serving MCP on http://{host}:{port}/mcp", flush=True)).serve()
 
 
 def _keep_stdout_for_the_protocol() -> None:
