@@ -49,7 +49,7 @@ def test_inflections_meet_at_one_key_and_names_are_not_concepts(extractor: Extra
 
 
 def test_a_question_keeps_the_nouns_inside_its_names_and_dates_whichever_pass_reads_it(extractor: Extractor) -> None:
-    """A question's keys come from the whole pass that reads its time when there is one, else from
+    """A question's keys come from the pass that reads its time when there is one, else from
     a pass of the tagger alone; either way nouns the NER puts inside a name or a date stay keys."""
     alone = "What did Melanie see at the Pride parade last summer?"
     assert extractor.concept_keys(alone) == ["parade", "summer"]

@@ -111,3 +111,27 @@ def test_a_question_without_a_time_word_is_not_parsed(extractor: Extractor) -> N
     timed = "What did Caroline paint last week?"
     assert extractor.time_of(timed, SAID) is not None
     assert extractor._questions.made(timed) is not None
+
+
+@pytest.mark.parametrize(
+    ("question", "holds"),
+    [
+        ("What did Caroline paint last week?", None),  # a point: read without the parse
+        ("Has Caroline lived in Sweden for four years?", True),  # since four years ago: the parse says "has"
+        ("Did Caroline live in Sweden for four years?", False),  # over, and when is not said
+    ],
+)
+def test_a_question_is_read_without_the_parser_and_times_as_the_whole_pass_reads_them(
+    extractor: Extractor, question: str, holds: bool | None
+) -> None:
+    """A question's pass leaves the parser out; a duration with no point asks whether its clause
+    still holds, which only the parse says, and that question is read again by the whole pass."""
+    extractor.forget_questions()
+    said = extractor.time_of(question, SAID)
+    whole = next(filter(None, (sentence_time(s, SAID) for s in extractor.nlp(question).sents)), None)
+    assert said == whole
+    assert (said is not None) == (holds is not False)
+    if holds:
+        assert said is not None and said.start == datetime(2019, 1, 1, tzinfo=UTC) and said.end is None
+    made = extractor._questions.made(question)
+    assert made is not None and not made.has_annotation("DEP") and len(list(made.sents)) == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import replace
 from datetime import datetime
@@ -20,7 +20,7 @@ from hippograph.extraction.model import Extraction, Mention, Sentence, Turn, Whe
 from hippograph.extraction.nlp import DICTIONARY, load_pipeline
 from hippograph.extraction.relation_rules import matcher as relation_matcher
 from hippograph.extraction.relations import find_relations
-from hippograph.extraction.when import may_name_time, sentence_time
+from hippograph.extraction.when import PARSE_LEFT_OUT, ParseNeeded, may_name_time, sentence_time
 
 
 class Extractor:
@@ -31,7 +31,7 @@ class Extractor:
         relation_matcher(self.nlp.vocab)
         self._not_for_names = _unneeded_for_names(self.nlp)
         self._not_for_concepts = [name for name in self.nlp.pipe_names if name in ("parser", "ner", DICTIONARY)]
-        self._questions = _Parses(self.nlp, QUESTIONS_KEPT)
+        self._questions = _Parses(_question_pass(self.nlp), QUESTIONS_KEPT)
 
     def extract(self, turn: Turn) -> Extraction:
         return self.extract_many([turn])[0]
@@ -43,9 +43,9 @@ class Extractor:
 
     def concept_keys(self, text: str) -> list[str]:
         """The concept keys ``text`` (recall's query) may be about, read as extraction reads them,
-        nouns inside names included: from the whole pass ``time_of`` made or is making of the
-        question, else from a pass of the tagger and lemmatizer alone (a recall that reads no time
-        in its question), which gives the same keys."""
+        nouns inside names included: from the pass ``time_of`` made or is making of the question,
+        else from a pass of the tagger and lemmatizer alone (a recall that reads no time in its
+        question), which gives the same keys."""
         doc = self._questions.made(text)
         return concept_keys(doc if doc is not None else self.nlp(text, disable=self._not_for_concepts), in_names=True)
 
@@ -53,14 +53,14 @@ class Extractor:
         """The valid time ``text`` (recall's question) names, said at ``reference``: the first
         sentence's that names one, read as a statement's time is read (extraction/when.py). A
         question that could name none is not parsed: most questions name no time, and NER is
-        the dearest part of the pass."""
+        the dearest part of the pass. One that could is read without the parser first
+        (``_question_pass``), and again with the whole pipeline if a rule needs the parse."""
         if not may_name_time(text):
             return None
-        for sentence in self._questions(text).sents:
-            said = sentence_time(sentence, reference)
-            if said is not None:
-                return said
-        return None
+        try:
+            return _first_time(self._questions(text), reference)
+        except ParseNeeded:
+            return _first_time(self.nlp(text), reference)
 
     def forget_questions(self) -> None:
         """Parse every question anew: a benchmark that asks one question of several channel sets
@@ -94,16 +94,43 @@ class Extractor:
         return Extraction(sentences, shifted, tuple(relations), tuple(facts), concepts)
 
 
+def _first_time(doc: Doc, reference: datetime) -> When | None:
+    for sentence in doc.sents:
+        said = sentence_time(sentence, reference)
+        if said is not None:
+            return said
+    return None
+
+
+def _question_pass(nlp: Language) -> Callable[[str], Doc]:
+    """The pass a question's time and concepts are read from: the pipeline without its parser,
+    with the sentence recognizer the model ships disabled. Of the parse, a time needs the
+    sentences, and only now and then a clause's tense (when.py's ``ParseNeeded``); the parser costs
+    several times what the recognizer does. A pipeline without both runs whole."""
+    if "parser" not in nlp.pipe_names or "senter" not in nlp.component_names:
+        return nlp
+    steps = [step for name, step in nlp.components if name == "senter" or (name in nlp.pipe_names and name != "parser")]
+
+    def run(text: str) -> Doc:
+        doc = nlp.make_doc(text)
+        for step in steps:
+            doc = step(doc)
+        doc.user_data[PARSE_LEFT_OUT] = True
+        return doc
+
+    return run
+
+
 # A recall reads its question's time and its concepts in two threads at once, from one pass.
 QUESTIONS_KEPT = 64
 
 
 class _Parses:
-    """The whole pipeline's Doc of the last ``size`` texts asked for, each made once: a second
-    thread that asks for a text being parsed waits for that pass. The Docs are only read."""
+    """The Doc ``parse`` makes of each of the last ``size`` texts asked for, each made once: a
+    second thread that asks for a text being parsed waits for that pass. The Docs are only read."""
 
-    def __init__(self, nlp: Language, size: int) -> None:
-        self._nlp, self._size = nlp, size
+    def __init__(self, parse: Callable[[str], Doc], size: int) -> None:
+        self._parse, self._size = parse, size
         self._docs: OrderedDict[str, Future[Doc]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -119,7 +146,7 @@ class _Parses:
                 self._docs.move_to_end(text)
         if mine:
             try:
-                parse.set_result(self._nlp(text))
+                parse.set_result(self._parse(text))
             except Exception as error:  # noqa: BLE001 - a waiting thread gets it; not kept, so asked again
                 with self._lock:
                     self._docs.pop(text, None)

@@ -291,8 +291,19 @@ def _points_forward(sentence: Span) -> bool:
     return any(token.lower_ in words for token in sentence)
 
 
+class ParseNeeded(Exception):
+    """The sentence's time depends on its parse, which its Doc was made without (``PARSE_LEFT_OUT``)."""
+
+
+# Set in a Doc's user_data by a pass that left out the pipeline's parser (and took its sentences
+# from the sentence recognizer): a rule that reads the parse raises ParseNeeded on it.
+PARSE_LEFT_OUT = "hippograph.parse_left_out"
+
+
 def _still_holds(sentence: Span) -> bool:
     """A present or present-perfect clause: "I have lived here for three years", "I'm a nurse"."""
+    if sentence.doc.user_data.get(PARSE_LEFT_OUT):
+        raise ParseNeeded
     root = sentence.root
     auxiliaries = [child for child in root.children if child.dep_ in ("aux", "auxpass")]
     if any(a.lemma_ == "have" and a.tag_ in ("VBP", "VBZ") for a in auxiliaries):
