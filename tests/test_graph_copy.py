@@ -13,13 +13,15 @@ from prometheus_client import REGISTRY
 from support.client import GraphQLClient
 from support.operations import capture_turns, consolidate_over_api, entity_id, erase, forget, remember
 
+from hippograph.api.queries import recall_parts
 from hippograph.kernel.resources import resource_root
-from hippograph.recall.graph import version_in
+from hippograph.recall.graph import query_seeds, version_in
 from hippograph.runtime import Runtime
 from hippograph.store import Store
 from hippograph.store.graph_copy import GraphCopies, NamespaceGraph, StepQuery
 from hippograph.store.graph_stamps import GRAPH_WRITERS, OTHER_WRITERS
 from hippograph.store.rows import (
+    ENTITIES_BY_KEY,
     GRAPH_COPY,
     GRAPH_NEXT_EPISODES,
     GRAPH_VERSION,
@@ -99,6 +101,19 @@ def _assert_walks_alike(store: Store, namespace: str) -> None:
             GRAPH_NEXT_EPISODES, memories=memories, namespace=namespace, as_of=as_of, known_at=known_at
         )
         assert sorted(map(_pair, copy.next_episodes(memories, as_of, known_at))) == sorted(map(_pair, rows))
+    # The question's names are found in the copy as entities_by_key finds them in the store: each
+    # key's entities, those by canonical key before those by alias.
+    keys = sorted({row[0] for row in record["names"]} | {row[0] for row in record["aliases"]})
+    served_rows = store.read(ENTITIES_BY_KEY, namespace=namespace, keys=keys)
+    for key in keys:
+        mine = [row for row in copy.entities_by_key([key])]
+        theirs = [row for row in served_rows if row["key"] == key]
+        assert [row["by_alias"] for row in mine] == [row["by_alias"] for row in theirs]
+        assert sorted(map(_named, mine)) == sorted(map(_named, theirs))
+
+
+def _named(row: Any) -> tuple[str, str, str, bool]:
+    return row["id"], row["type"], row["canonical"], row["by_alias"]
 
 
 def _pair(row: Any) -> tuple[str, str]:
@@ -139,6 +154,10 @@ def test_the_copy_walks_as_the_store_after_every_kind_of_write(runtime: Runtime,
     porto, lisbon = entity_id(gql, namespace, "Porto", None), entity_id(gql, namespace, "Lisbon", None)
     gql.data("mergeEntities", namespace=namespace, sourceId=lisbon, targetId=porto, reason="test")
     written()
+    gql.data("addAlias", namespace=namespace, entityId=porto, alias="Oporto")
+    written()
+    copy = NamespaceGraph(store.read(GRAPH_COPY, namespace=namespace)[0])
+    assert [(row["id"], row["by_alias"]) for row in copy.entities_by_key(["oporto"])] == [(porto, True)]
     erase(gql, namespace, ids[1])
     written()
 
@@ -216,7 +235,10 @@ def test_a_namespace_without_its_record_is_walked_through_the_store() -> None:
 
 
 def _empty_graph(version: str) -> GraphCopyRecord:
-    lists = ("entities", "concepts", "edges", "episodes", "facts", "mentions", "about", "fact_concepts", "support")
+    lists = (
+        "entities", "concepts", "edges", "episodes", "facts", "mentions", "about", "fact_concepts", "support", "names",
+        "aliases",
+    )  # fmt: skip
     return cast(GraphCopyRecord, {"version": version, "next": [], **{key: [] for key in lists}})
 
 
@@ -253,3 +275,54 @@ def test_patience_doubles_while_copies_go_stale_unused_and_resets_once_one_pays(
     assert current("v6") is None
     copies.paid("ns", 1.1)
     assert current("v6") is not None
+
+
+def test_a_copy_finds_names_as_entities_by_key_orders_them() -> None:
+    record = _empty_graph("v1")
+    record["names"] = [
+        ["ada", "e-org", "ORGANIZATION", "ada", 2, False],
+        ["ada", "e-person", "PERSON", "ada", 9, False],
+        ["acme", "e-acme", "ORGANIZATION", "acme", 4, False],
+    ]
+    record["aliases"] = [["ada", "e-lang", "TECHNOLOGY", "ada lovelace language", 50, True]]
+    copy = NamespaceGraph(record)
+    # By canonical key before by alias, then the most mentioned first.
+    assert [(row["id"], row["by_alias"]) for row in copy.entities_by_key(["ada", "nobody"])] == [
+        ("e-person", False),
+        ("e-org", False),
+        ("e-lang", True),
+    ]
+    assert copy.entities_by_key(["acme", "ada", "acme"])[0]["id"] == "e-acme"  # each key once, in order asked
+
+
+def test_a_recall_finds_the_questions_names_in_the_copy_and_in_the_store_once_the_graph_moved_on(
+    runtime: Runtime, gql: GraphQLClient
+) -> None:
+    store, namespace = runtime.store, f"graph-copy-{uuid.uuid4().hex[:8]}"
+    capture_turns(gql, namespace, STORY, session="s1")
+    consolidate_over_api(gql, namespace)
+    ana = entity_id(gql, namespace, "Ana", None)
+    parts = recall_parts(runtime)
+
+    def by_key(statement: str = "entities_by_key") -> float:
+        return REGISTRY.get_sample_value(_STATEMENTS, {"query": statement}) or 0.0
+
+    def recall(query: str) -> None:
+        channels = ["KEYWORD", "VECTOR", "GRAPH"]
+        assert gql.data("recall", input={"namespace": namespace, "query": query, "channels": channels})["recall"]
+
+    recall("Where does Ana live?")  # the first walk reads the graph's copy
+    before = by_key()
+    recall("Where does Ana live?")
+    assert by_key() == before, "found in the copy"
+    gql.data("addAlias", namespace=namespace, entityId=ana, alias="Annie")
+    spelled = by_key("entity_candidates")
+    recall("Where does Annie live?")
+    assert by_key() == before + 1, "the copy is of the graph before the alias: found again in the store"
+    assert by_key("entity_candidates") == spelled + 1, "not found by key in the copy, looked up by spelling"
+    recall("Where does Annie live?")
+    assert by_key() == before + 2 and by_key("entity_candidates") == spelled + 1, "a copy known stale goes unused"
+    fresh = NamespaceGraph(store.read(GRAPH_COPY, namespace=namespace)[0])
+    seeds = query_seeds(store, parts.embedder, parts.extractor, namespace, "Where does Annie live?", known=fresh)
+    assert ana in seeds.entities and seeds.version == fresh.version == _version(store, namespace)["version"]
+    assert by_key() == before + 2

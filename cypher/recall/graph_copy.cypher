@@ -3,7 +3,9 @@
 // entities and concepts with their document frequency (merged ones too: a merged entity is no seed
 // but its typed edges are walked from it); the typed edges between its entities with what the
 // walk's time filters and strength read; its episodes and facts with the times the filters read
-// (as ISO text: store/rows.py, Query.times_as_text); and the links the walk follows, as id pairs.
+// (as ISO text: store/rows.py, Query.times_as_text); the links the walk follows, as id pairs; and
+// the names recall resolves a question's names by, as entities_by_key.cypher finds them (each live
+// entity by its canonical key, any entity by a user alias's key).
 // The graph's version first (store/graph_stamps.py): a write that commits while the rest is read
 // gives the namespace another, so the copy is read again rather than kept with half of it.
 // One record of lists: a list of lists decodes at a fraction of the cost of a map per row.
@@ -55,4 +57,14 @@ CALL () {
   MATCH (m:Episode {namespace: $namespace})-[:NEXT]->(e:Episode)
   RETURN collect([m.id, e.id]) AS next
 }
-RETURN version, entities, concepts, edges, episodes, facts, mentions, about, fact_concepts, support, next
+CALL () {
+  MATCH (en:Entity {namespace: $namespace})
+  WHERE en.merged_into IS NULL
+  RETURN collect([en.canonical, en.id, en.type, en.canonical, en.mention_count, false]) AS names
+}
+CALL () {
+  MATCH (a:Alias {namespace: $namespace})-[:ALIAS_OF]->(en:Entity)
+  RETURN collect([a.key, en.id, en.type, en.canonical, en.mention_count, true]) AS aliases
+}
+RETURN version, entities, concepts, edges, episodes, facts, mentions, about, fact_concepts, support, next, names,
+       aliases

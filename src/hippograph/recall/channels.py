@@ -68,11 +68,11 @@ def run_channels(
     degraded: list[Degradation] = []
     pool, store, settings = parts.query_threads, parts.store, parts.settings
     plan = plan_channels(request.channels, settings)
-    named = (
-        pool.submit(query_seeds, store, parts.embedder, parts.extractor, request.namespace, request.query, plan.graph)
-        if plan.reads_names
-        else None
-    )
+    # The question's names are found in the namespace's last copy of its graph, whatever its
+    # version: the graph channel checks it against the version it walks.
+    known = store.graph_copies.latest(request.namespace) if plan.graph and settings.graph.in_process else None
+    seeds = partial(query_seeds, store, parts.embedder, parts.extractor, request.namespace, request.query)
+    named = pool.submit(seeds, plan.graph, known) if plan.reads_names else None
 
     def attempt(channel: Channel, run: Callable[[], list[Ranked]]) -> list[Ranked] | Degradation:
         with watch.stage(channel.value):
@@ -108,7 +108,10 @@ def run_channels(
         )
         text_hits = [hit.id for hit in best]
         query = graph_query(request, now, fetch, preset, settings, parts.relations)
-        return graph_channel(store, query, named.result(), text_hits, version)
+        found = named.result()
+        if found.version is not None and (version is None or found.version != version["version"]):
+            found = seeds()  # found in a copy of another version than the graph walked: again, in the store
+        return graph_channel(store, query, found, text_hits, version)
 
     def fulltext(searches: Callable[[], list[Search]]) -> Callable[[], list[Ranked]]:
         # The searches are made inside the channel's attempt: they are part of its work.

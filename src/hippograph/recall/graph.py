@@ -69,27 +69,45 @@ class GraphQuery:
 @dataclass(frozen=True)
 class QuerySeeds:
     """What the query itself points at: entity ids and concept keys; ``names`` as the query
-    spells them."""
+    spells them. ``version``: the graph's version in the copy whose names the entities were
+    found by (None: found through the store, or none to find)."""
 
     entities: tuple[str, ...]
     concept_keys: tuple[str, ...]
     names: tuple[str, ...] = ()
+    version: str | None = None
 
 
 def query_seeds(
-    store: Store, embedder: Embedder, extractor: TextExtractor, namespace: str, query: str, resolve: bool = True
+    store: Store,
+    embedder: Embedder,
+    extractor: TextExtractor,
+    namespace: str,
+    query: str,
+    resolve: bool = True,
+    known: NamespaceGraph | None = None,
 ) -> QuerySeeds:
     """What the query points at; with ``resolve`` False its names only (what the speaker prior
-    reads when the graph channel does not run): no entity looked up, no concept read."""
+    reads when the graph channel does not run): no entity looked up, no concept read. ``known``:
+    a copy of the namespace's graph to find the names' entities by key in, rather than the store
+    (names not found by key are still looked up by spelling in the store)."""
     mentions = extractor.names(query)
     names = tuple(mention.text for mention in mentions)
     if not resolve:
         return QuerySeeds((), (), names)
     entities: set[str] = set()
     if mentions:
-        resolved = resolve_names(store, embedder, namespace, [name_ref(m) for m in mentions], by_embedding=False)
+        resolved = resolve_names(
+            store,
+            embedder,
+            namespace,
+            [name_ref(m) for m in mentions],
+            by_embedding=False,
+            known=None if known is None else known.entities_by_key,
+        )
         entities = {r.entity_id for r in resolved.values() if r.entity_id is not None}
-    return QuerySeeds(tuple(sorted(entities)), tuple(extractor.concept_keys(query)), names)
+    version = known.version if known is not None and mentions else None
+    return QuerySeeds(tuple(sorted(entities)), tuple(extractor.concept_keys(query)), names, version)
 
 
 def graph_channel(

@@ -8,7 +8,7 @@ the commit MERGEs new entities by (namespace, type, canonical) so concurrent wor
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
@@ -20,7 +20,14 @@ from hippograph.kernel.keys import canonical_key
 from hippograph.kernel.lucene import fulltext_query
 from hippograph.resolution import types
 from hippograph.store import Store
-from hippograph.store.rows import ENTITIES_BY_KEY, ENTITY_CANDIDATES, ENTITY_NEIGHBORS, EntityFound, NearEntity
+from hippograph.store.rows import (
+    ENTITIES_BY_KEY,
+    ENTITY_CANDIDATES,
+    ENTITY_NEIGHBORS,
+    EntityByKey,
+    EntityFound,
+    NearEntity,
+)
 from hippograph.store.search import scoped_query
 
 __all__ = [
@@ -86,14 +93,23 @@ def name_ref(mention: Mention) -> NameRef:
 
 
 def resolve_names(
-    store: Store, embedder: Embedder, namespace: str, refs: Iterable[NameRef], *, by_embedding: bool = True
+    store: Store,
+    embedder: Embedder,
+    namespace: str,
+    refs: Iterable[NameRef],
+    *,
+    by_embedding: bool = True,
+    known: Callable[[list[str]], list[EntityByKey]] | None = None,
 ) -> dict[NameRef, Resolution]:
     """Each name's entity, or a new one; ``by_embedding=False`` stops at spelling, for callers
-    that only look up (recall's seeds) and would pay for name embeddings they never store."""
+    that only look up (recall's seeds) and would pay for name embeddings they never store.
+    ``known`` answers as entities_by_key.cypher does, from names already read (a process's copy
+    of the namespace's graph: store/graph_copy.py)."""
     pending = list(dict.fromkeys(refs))
     resolved: dict[NameRef, Resolution] = {}
 
-    by_key = _by_key(store.read(ENTITIES_BY_KEY, namespace=namespace, keys=sorted({r.key for r in pending})))
+    keys = sorted({r.key for r in pending})
+    by_key = _by_key(known(keys) if known is not None else store.read(ENTITIES_BY_KEY, namespace=namespace, keys=keys))
     for ref in pending:
         hit = _first_compatible(ref, by_key.get(ref.key, []), same_name=True)
         if hit is not None:

@@ -15,7 +15,15 @@ from datetime import datetime
 from typing import Any
 
 from hippograph.kernel import metrics
-from hippograph.store.rows import GraphCopyRecord, GraphStep, GraphVersion, NextEpisode, NodeMemories, SeedNode
+from hippograph.store.rows import (
+    EntityByKey,
+    GraphCopyRecord,
+    GraphStep,
+    GraphVersion,
+    NextEpisode,
+    NodeMemories,
+    SeedNode,
+)
 from hippograph.store.times import time_of
 from hippograph.store.vector_cache import KEPT_UP_TO
 
@@ -163,10 +171,14 @@ class NamespaceGraph:
         self._concept_facts = _pairs((concept, fact) for fact, concept in record["fact_concepts"])
         self._support = _pairs(record["support"])  # fact -> its episodes
         self._next = _pairs([*record["next"], *((b, a) for a, b in record["next"])])
+        self._by_key = _names(record)
         self._entries = (
             len(self._nodes)
             + len(self._memories)
-            + sum(len(record[key]) for key in ("edges", "mentions", "about", "fact_concepts", "support", "next"))
+            + sum(
+                len(record[key])
+                for key in ("edges", "mentions", "about", "fact_concepts", "support", "next", "names", "aliases")
+            )
         )
 
     @property
@@ -225,6 +237,11 @@ class NamespaceGraph:
         ]
         return GraphStep(episodes=episodes, seeds=list(seeds.values()), links=links)
 
+    def entities_by_key(self, keys: Iterable[str]) -> list[EntityByKey]:
+        """entities_by_key.cypher's rows for ``keys``: each key's entities by canonical key before
+        those by alias, the most mentioned first."""
+        return [row for key in dict.fromkeys(keys) for row in self._by_key.get(key, ())]
+
     def next_episodes(self, memories: Iterable[str], as_of: datetime, known_at: datetime) -> list[NextEpisode]:
         """graph_next_episodes.cypher's rows: the turns next to each memory (a fact's: next to the
         episodes that support it)."""
@@ -280,6 +297,17 @@ class NamespaceGraph:
     def _memory_label(self, memory_id: str) -> str | None:
         memory = self._memories.get(memory_id)
         return None if memory is None else memory.label
+
+
+def _names(record: GraphCopyRecord) -> dict[str, list[EntityByKey]]:
+    found: dict[str, dict[tuple[str, bool], tuple[int, EntityByKey]]] = defaultdict(dict)
+    for key, entity_id, kind, canonical, mentions, by_alias in [*record["names"], *record["aliases"]]:
+        row = EntityByKey(key=key, id=entity_id, type=kind, canonical=canonical, by_alias=by_alias)
+        found[key][entity_id, by_alias] = (mentions or 0, row)
+    return {
+        key: [row for _, row in sorted(rows.values(), key=lambda kept: (kept[1]["by_alias"], -kept[0], kept[1]["id"]))]
+        for key, rows in found.items()
+    }
 
 
 def _pairs(pairs: Iterable[Sequence[str]]) -> dict[str, list[str]]:
@@ -342,6 +370,13 @@ class GraphCopies:
                 _, dropped = self._copies.popitem(last=False)
                 total -= dropped.graph.entries
         return graph if graph.version == found["version"] else None
+
+    def latest(self, namespace: str) -> NamespaceGraph | None:
+        """The namespace's copy kept last, unless a walk has found the graph at another version
+        since: the caller compares its version with the graph's."""
+        with self._lock:
+            kept = self._copies.get(namespace)
+        return None if kept is None or kept.seen is not None else kept.graph
 
     def paid(self, namespace: str, seconds: float) -> None:
         """What a walk through the store took while the namespace's copy was stale."""

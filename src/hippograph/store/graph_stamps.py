@@ -4,7 +4,8 @@ version (stamp_graphs.cypher), and a copy read at another version is not walked 
 
 A namespace's graph is what the graph channel walks (graph_walk.cypher, graph_next_episodes.cypher):
 its entities and concepts, the typed edges between entities, its episodes' and facts' times and
-forgetting, and the mentions, ABOUT, SUPPORTED_BY and NEXT links. Every statement of cypher/ that
+forgetting, and the mentions, ABOUT, SUPPORTED_BY and NEXT links; and what a question's names are
+found by (entities_by_key.cypher): the entities' names, types and mention counts, and the aliases. Every statement of cypher/ that
 writes any of it is listed in ``GRAPH_WRITERS``; every other statement that writes is listed in
 ``OTHER_WRITERS``; tests/test_graph_copy.py fails on a statement that writes and is in neither.
 
@@ -40,9 +41,11 @@ GRAPH_WRITERS = frozenset(
         "move_support",
         "revise_facts",
         "revise_relation_edges",
+        "retype_entities",
         "support_fact",
         "sync_fact_concepts",
-        # curation: an entity merged into another
+        # curation: an entity merged into another, or given an alias
+        "add_alias",
         "merge_entity_mentions",
         "merge_entity_relations_in",
         "merge_entity_relations_out",
@@ -76,13 +79,12 @@ GRAPH_WRITERS = frozenset(
 
 # The statements that write and leave every namespace's graph as the walk reads it: keys, limits
 # and history; leases and consolidation states; sessions, EXTENDS, CONTRADICTS, SUPERSEDES and
-# CO_OCCURS links (the walk follows none of them); statuses, conflicts, pins, categories, types,
-# strengths and aliases (it reads none); vectors, search tokens and stems; a namespace's episode
+# CO_OCCURS links (the walk follows none of them); statuses, conflicts, pins, categories and
+# strengths (it reads none); vectors, search tokens and stems; a namespace's episode
 # count (read with the graph's version on every walk) and its record, whose deletion stops copies
 # of it being walked; summaries, skills and work items; the schema.
 OTHER_WRITERS = frozenset(
     {
-        "add_alias",
         "add_bad_pattern",
         "adopt_embedding_model",
         "assign_project",
@@ -130,7 +132,6 @@ OTHER_WRITERS = frozenset(
         "requeue_episodes",
         "reset_vectors",
         "resolve_conflict",
-        "retype_entities",
         "revoke_api_key",
         "save_summary",
         "scrub_history",

@@ -252,6 +252,8 @@ class GraphCopyRecord(TypedDict):
     fact_concepts: list[list[str]]
     support: list[list[str]]
     next: list[list[str]]
+    names: list[list[Any]]  # [key, id, type, canonical, mention count, by alias]: entities_by_key's rows
+    aliases: list[list[Any]]
 
 
 class GraphVersion(TypedDict):
