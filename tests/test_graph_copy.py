@@ -120,6 +120,14 @@ def _pair(row: Any) -> tuple[str, str]:
     return row["memory"], row["neighbour"]
 
 
+def _story(gql: GraphQLClient) -> str:
+    """A new namespace with STORY captured and consolidated."""
+    namespace = f"graph-copy-{uuid.uuid4().hex[:8]}"
+    capture_turns(gql, namespace, STORY, session="s1")
+    consolidate_over_api(gql, namespace)
+    return namespace
+
+
 def _version(store: Store, namespace: str) -> GraphVersion:
     [found] = store.read(GRAPH_VERSION, namespace=namespace)
     return found
@@ -165,9 +173,7 @@ def test_the_copy_walks_as_the_store_after_every_kind_of_write(runtime: Runtime,
 def test_a_recall_with_the_vector_channel_reads_the_graph_version_in_its_scope(
     runtime: Runtime, gql: GraphQLClient
 ) -> None:
-    store, namespace = runtime.store, f"graph-copy-{uuid.uuid4().hex[:8]}"
-    capture_turns(gql, namespace, STORY, session="s1")
-    consolidate_over_api(gql, namespace)
+    store, namespace = runtime.store, _story(gql)
     [scope] = store.read(VECTOR_SCOPE, namespace=namespace)
     assert version_in(scope) == _version(store, namespace)
     assert version_in(store.read(VECTOR_SCOPE, namespace="graph-copy-none")[0]) == _version(store, "graph-copy-none")
@@ -298,9 +304,7 @@ def test_a_copy_finds_names_as_entities_by_key_orders_them() -> None:
 def test_a_recall_finds_the_questions_names_in_the_copy_and_in_the_store_once_the_graph_moved_on(
     runtime: Runtime, gql: GraphQLClient
 ) -> None:
-    store, namespace = runtime.store, f"graph-copy-{uuid.uuid4().hex[:8]}"
-    capture_turns(gql, namespace, STORY, session="s1")
-    consolidate_over_api(gql, namespace)
+    store, namespace = runtime.store, _story(gql)
     ana = entity_id(gql, namespace, "Ana", None)
     parts = recall_parts(runtime)
 
