@@ -9,8 +9,8 @@ from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
-from prometheus_client import REGISTRY
 from support.client import GraphQLClient
+from support.metrics import statements_run
 from support.operations import capture_turns, consolidate_over_api, entity_id, erase, forget, remember
 
 from hippograph.api.queries import recall_parts
@@ -31,7 +31,6 @@ from hippograph.store.rows import (
     GraphVersion,
 )
 
-_STATEMENTS = "hippograph_store_statement_duration_seconds_count"
 WRITES = re.compile(r"\b(CREATE|MERGE|SET|DELETE|REMOVE)\b")
 
 
@@ -179,7 +178,7 @@ def test_a_recall_with_the_vector_channel_reads_the_graph_version_in_its_scope(
     assert version_in(store.read(VECTOR_SCOPE, namespace="graph-copy-none")[0]) == _version(store, "graph-copy-none")
 
     def versions_read() -> float:
-        return REGISTRY.get_sample_value(_STATEMENTS, {"query": "graph_version"}) or 0.0
+        return statements_run("graph_version")
 
     def recall(channels: list[str]) -> list[str]:
         found = gql.data(
@@ -308,25 +307,26 @@ def test_a_recall_finds_the_questions_names_in_the_copy_and_in_the_store_once_th
     ana = entity_id(gql, namespace, "Ana", None)
     parts = recall_parts(runtime)
 
-    def by_key(statement: str = "entities_by_key") -> float:
-        return REGISTRY.get_sample_value(_STATEMENTS, {"query": statement}) or 0.0
-
     def recall(query: str) -> None:
         channels = ["KEYWORD", "VECTOR", "GRAPH"]
         assert gql.data("recall", input={"namespace": namespace, "query": query, "channels": channels})["recall"]
 
     recall("Where does Ana live?")  # the first walk reads the graph's copy
-    before = by_key()
+    before = statements_run("entities_by_key")
     recall("Where does Ana live?")
-    assert by_key() == before, "found in the copy"
+    assert statements_run("entities_by_key") == before, "found in the copy"
     gql.data("addAlias", namespace=namespace, entityId=ana, alias="Annie")
-    spelled = by_key("entity_candidates")
+    spelled = statements_run("entity_candidates")
     recall("Where does Annie live?")
-    assert by_key() == before + 1, "the copy is of the graph before the alias: found again in the store"
-    assert by_key("entity_candidates") == spelled + 1, "not found by key in the copy, looked up by spelling"
+    assert statements_run("entities_by_key") == before + 1, (
+        "the copy is of the graph before the alias: found again in the store"
+    )
+    assert statements_run("entity_candidates") == spelled + 1, "not found by key in the copy, looked up by spelling"
     recall("Where does Annie live?")
-    assert by_key() == before + 2 and by_key("entity_candidates") == spelled + 1, "a copy known stale goes unused"
+    assert statements_run("entities_by_key") == before + 2 and statements_run("entity_candidates") == spelled + 1, (
+        "a copy known stale goes unused"
+    )
     fresh = NamespaceGraph(store.read(GRAPH_COPY, namespace=namespace)[0])
     seeds = query_seeds(store, parts.embedder, parts.extractor, namespace, "Where does Annie live?", known=fresh)
     assert ana in seeds.entities and seeds.version == fresh.version == _version(store, namespace)["version"]
-    assert by_key() == before + 2
+    assert statements_run("entities_by_key") == before + 2

@@ -8,16 +8,18 @@ from datetime import timedelta
 
 import pytest
 from support.client import GraphQLClient
+from support.metrics import statements_run
 from support.operations import capture_turns, consolidate_over_api, consolidated_turns, recall_over_api, remember
 
 from hippograph.api.queries import recall_parts
 from hippograph.kernel.filters import MemoryFilters
-from hippograph.kernel.model import Fact
+from hippograph.kernel.model import Episode, Fact
 from hippograph.recall import authorize
 from hippograph.recall.fusion import Fused
 from hippograph.recall.request import RecallRequest
 from hippograph.recall.service import recall
 from hippograph.runtime import Runtime
+from hippograph.store.memories import memory_from_row
 
 TEAM = [
     ("Dana", "Dana: I work at Anthropic these days.", "2023-03-01T09:00:00Z"),
@@ -175,12 +177,19 @@ def test_fact_hits_carry_their_supporting_episodes(
     porto = next(hit["memory"] for hit in body["data"]["recall"]["hits"] if "Porto" in hit["memory"]["statement"])
     assert porto["supportedBy"] == [{"id": ids[1], "content": MOVES[1][1]}]
 
-    # Read with the hit, in recall's own transaction: the API has nothing left to look up.
+    # Read with the hit, in recall's own transaction: the API has nothing left to look up. And
+    # read by authorization's own statement: the filters kept the episodes out of the hits, not
+    # out of the facts' provenance, and nothing is looked up after scoring.
     kinds = MemoryFilters(kinds=tuple(only_facts["kinds"]))
+    before = statements_run("episodes_by_id")
     result = recall(
         recall_parts(runtime),
         RecallRequest("Where does Dana live?", namespace=namespace, filters=kinds, count_access=False),
     )
+    assert statements_run("episodes_by_id") == before
     facts = [hit.memory for hit in result.hits if isinstance(hit.memory, Fact)]
     assert facts and all(fact.supporting is not None for fact in facts)
     assert all([e.id for e in fact.supporting or ()] == fact.supported_by for fact in facts)
+    [stored] = runtime.store.read_listed("episodes_by_id", namespace=namespace, ids=[ids[1]])
+    porto_fact = next(fact for fact in facts if "Porto" in fact.statement)
+    assert porto_fact.supporting is not None and porto_fact.supporting[0] == memory_from_row(Episode, stored)

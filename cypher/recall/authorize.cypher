@@ -17,6 +17,8 @@
 // state them (for scoring); the filter comes first here too, and ids go through the id index one
 // by one. Facts have no agent or session of their own, so a filter on either
 // excludes them; a project filter keeps those an episode of one of the projects' sessions states.
+// And the episodes that support the page's facts, as episodes_by_id reads them: a fact hit is
+// shown with its provenance, and reading them here saves recall a round trip after scoring.
 //
 // Times come back as ISO 8601 text (store/rows.py, AUTHORIZE): the driver takes 10 to 40 µs to
 // decode one temporal value, and a page holds about a hundred.
@@ -88,6 +90,19 @@ CALL () {
   }) AS facts
 }
 CALL () {
+  UNWIND $fact_ids AS id
+  MATCH (:Fact {id: id, namespace: $namespace})-[:SUPPORTED_BY]->(m:Episode)
+  WHERE m.namespace = $namespace
+  WITH DISTINCT m
+  RETURN collect(m {
+    .id, .namespace, .content, .role, .agent, .session, .content_hash,
+    .importance, .pinned, .tags, .observed_by, .category, .access_count, .state, .metadata,
+    occurred_at: toString(m.occurred_at), captured_at: toString(m.captured_at),
+    last_accessed_at: toString(m.last_accessed_at), forgotten_at: toString(m.forgotten_at),
+    embedded: NOT m.embedding_pending
+  }) AS supporters
+}
+CALL () {
   MATCH (f:Fact {namespace: $namespace, kind: 'core'})
   WHERE f.status = 'active' AND f.forgotten_at IS NULL
   WITH f
@@ -95,4 +110,4 @@ CALL () {
   LIMIT $core_limit
   RETURN collect(f.id) AS core
 }
-RETURN episodes, facts, core
+RETURN episodes, facts, supporters, core

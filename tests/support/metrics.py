@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
 from support.asgi import Target
@@ -29,3 +30,9 @@ def value(samples: Samples, name: str, **labels: str) -> float:
 
 def delta(before: Samples, after: Samples, name: str, **labels: str) -> float:
     return value(after, name, **labels) - value(before, name, **labels)
+
+
+def statements_run(statement: str) -> float:
+    """How many times this process has run a named statement of cypher/ (its duration histogram's
+    count, read in process: the store and the test share it)."""
+    return REGISTRY.get_sample_value("hippograph_store_statement_duration_seconds_count", {"query": statement}) or 0.0

@@ -24,11 +24,13 @@ MAX_CORE = 10
 
 @dataclass(frozen=True)
 class Visible:
-    """The fused hits the caller may see: what scoring needs of each, and the memory itself; and
-    the namespace's core fact ids, best first."""
+    """The fused hits the caller may see: what scoring needs of each, and the memory itself; the
+    episodes that support the facts looked up (to be shown with a fact hit, not hits themselves);
+    and the namespace's core fact ids, best first."""
 
     candidates: dict[str, Candidate]
     memories: dict[str, Memory]
+    supporters: dict[str, Episode]
     core: list[str]
 
 
@@ -37,15 +39,15 @@ def authorized(tx: Transaction, request: RecallRequest, fused: Sequence[Fused], 
     have passed: further down, fusion scores are too small to reach the limit (with k = 5, one
     channel's 40th hit scores 1/45 against 1/6 for its first), and each lookup costs the same
     whether the id passes or not. The lookup that authorizes a memory also reads it, so the hits
-    need no second read; a page is one statement for both labels, which reads the namespace's core
-    facts too."""
+    need no second read; a page is one statement for both labels, which reads the episodes that
+    support its facts and the namespace's core facts too."""
     params = filter_params(request.filters)
     params |= {
         "as_of": request.as_of,
         "known_at": request.known_at,
         "include_superseded": request.include_superseded,
     }
-    visible = Visible({}, {}, [])
+    visible = Visible({}, {}, {}, [])
     # One page at least, even of no hits: it reads the core facts.
     for start in range(0, max(len(fused), 1), wanted):
         page = fused[start : start + wanted]
@@ -59,6 +61,7 @@ def authorized(tx: Transaction, request: RecallRequest, fused: Sequence[Fused], 
         )
         if start == 0:
             visible.core.extend(found["core"])
+        visible.supporters.update((row["id"], memory_from_row(Episode, row)) for row in found["supporters"])
         rows: list[tuple[type[Episode | Fact], Mapping[str, Any]]] = [
             *((Episode, row) for row in found["episodes"]),
             *((Fact, row) for row in found["facts"]),

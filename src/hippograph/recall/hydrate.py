@@ -18,12 +18,12 @@ def hydrate_with_core(
 ) -> tuple[list[str], dict[str, Memory]]:
     """The hits, with the episodes that support the fact hits, and the namespace's core facts, read
     in the transaction that authorized the hits: a client that shows a fact's provenance needs no
-    second request, and sees it as of the same snapshot as the fact. Only the hits' supporters are
-    read, not every candidate's: most candidates never reach the limit. The core facts' ids came
-    with authorization."""
+    second request, and sees it as of the same snapshot as the fact. The supporters and the core
+    facts' ids came with authorization; what it did not bring is read here."""
     core_ids = visible.core
     supporting = dict.fromkeys(episode for s in scored for episode in visible.candidates[s.id].supported_by)
     found: dict[str, Memory] = dict(visible.memories)
+    found |= {i: visible.supporters[i] for i in supporting if i not in found and i in visible.supporters}
     found |= episodes_in(tx, namespace, [i for i in supporting if i not in found])
     found |= facts_in(tx, namespace, [i for i in core_ids if i not in found])
     for hit in scored:

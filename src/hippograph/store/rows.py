@@ -129,10 +129,13 @@ class Authorized(TypedDict):
 
     episodes: list[AuthorizedEpisodeRow]
     facts: list[AuthorizedFactRow]
+    supporters: list[EpisodeRow]  # the episodes that support the page's facts, whatever the filters
     core: list[str]
 
 
-AUTHORIZE = Query("authorize", Authorized, times_as_text=_time_keys(AuthorizedEpisodeRow, AuthorizedFactRow))
+AUTHORIZE = Query(
+    "authorize", Authorized, times_as_text=_time_keys(AuthorizedEpisodeRow, AuthorizedFactRow, EpisodeRow)
+)
 
 
 # Recall's channels (recall/channels.py, vector.py, graph.py).
