@@ -91,8 +91,8 @@ CALL () {
 }
 CALL () {
   UNWIND $fact_ids AS id
-  MATCH (:Fact {id: id, namespace: $namespace})-[:SUPPORTED_BY]->(m:Episode)
-  WHERE m.namespace = $namespace
+  MATCH (f:Fact {id: id})-[:SUPPORTED_BY]->(m:Episode)
+  WHERE f.namespace = $namespace AND m.namespace = $namespace
   WITH DISTINCT m
   RETURN collect(m {
     .id, .namespace, .content, .role, .agent, .session, .content_hash,
