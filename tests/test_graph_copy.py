@@ -26,10 +26,11 @@ from hippograph.store.rows import (
     GRAPH_NEXT_EPISODES,
     GRAPH_VERSION,
     GRAPH_WALK,
-    VECTOR_SCOPE,
     GraphCopyRecord,
     GraphVersion,
+    VectorScope,
 )
+from hippograph.store.vectors import vector_scope
 
 WRITES = re.compile(r"\b(CREATE|MERGE|SET|DELETE|REMOVE)\b")
 
@@ -169,16 +170,12 @@ def test_the_copy_walks_as_the_store_after_every_kind_of_write(runtime: Runtime,
     written()
 
 
-def test_a_recall_with_the_vector_channel_reads_the_graph_version_in_its_scope(
+def test_a_recall_reads_the_graph_version_in_the_scope_its_first_statement_reads(
     runtime: Runtime, gql: GraphQLClient
 ) -> None:
     store, namespace = runtime.store, _story(gql)
-    [scope] = store.read(VECTOR_SCOPE, namespace=namespace)
-    assert version_in(scope) == _version(store, namespace)
-    assert version_in(store.read(VECTOR_SCOPE, namespace="graph-copy-none")[0]) == _version(store, "graph-copy-none")
-
-    def versions_read() -> float:
-        return statements_run("graph_version")
+    assert version_in(_scope(store, namespace)) == _version(store, namespace)
+    assert version_in(_scope(store, "graph-copy-none")) == _version(store, "graph-copy-none")
 
     def recall(channels: list[str]) -> list[str]:
         found = gql.data(
@@ -186,11 +183,20 @@ def test_a_recall_with_the_vector_channel_reads_the_graph_version_in_its_scope(
         )
         return [hit["memory"]["id"] for hit in found["recall"]["hits"]]
 
-    before = versions_read()
-    assert recall(["KEYWORD", "VECTOR", "GRAPH"])
-    assert versions_read() == before, "the vector channel's scope carried the version"
-    assert recall(["KEYWORD", "GRAPH"])
-    assert versions_read() == before + 1, "without the vector channel the graph channel reads it"
+    def read(channels: list[str]) -> tuple[float, float]:
+        """How many times the recall read the namespace's scope and the graph's version."""
+        scopes, versions = statements_run("scope_and_hits"), statements_run("graph_version")
+        assert recall(channels)
+        return statements_run("scope_and_hits") - scopes, statements_run("graph_version") - versions
+
+    assert read(["KEYWORD", "VECTOR", "GRAPH"]) == (1, 0), "the keyword statement read the scope for the vector channel"
+    assert read(["VECTOR", "GRAPH"]) == (1, 0), "the vector channel read the scope itself"
+    assert read(["KEYWORD", "GRAPH"]) == (1, 0), "the keyword statement's scope carried the version"
+    assert read(["GRAPH"]) == (0, 1), "without either, the graph channel reads the version"
+
+
+def _scope(store: Store, namespace: str) -> VectorScope:
+    return store.read_in(lambda tx: vector_scope(tx, namespace))
 
 
 def test_a_stale_copy_is_walked_again_once_store_walks_have_cost_a_read(runtime: Runtime, gql: GraphQLClient) -> None:

@@ -55,7 +55,7 @@ def test_the_search_statement_returns_its_rows_best_first_in_one_list(
 
     def search(words: str) -> list[dict[str, Any]]:
         listed = [{"index": runtime.store.index(i), "query": q} for i, q in memory_searches(namespace, words)]
-        return runtime.store.read_listed("fulltext_search", searches=listed, namespace=namespace, limit=5)
+        return runtime.store.read("scope_and_hits", searches=listed, namespace=namespace, limit=5)[0]["hits"]
 
     rows = search("kayak")
     assert [row["id"] for row in rows] == [ids[1], ids[2], ids[0]]

@@ -192,7 +192,7 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
             **times,
             **filter_params(MemoryFilters()),
         },
-        "fulltext_search": {
+        "scope_and_hits": {
             "searches": [
                 {"index": runtime.store.index(index), "query": terms} for index in ("episode_stems", "fact_search")
             ],
@@ -211,7 +211,6 @@ def params_of(query: Query[object], runtime: Runtime, stored: Stored) -> dict[st
             "embedding": stored.embedding,
             "min_score": 0.0,
         },
-        "vector_scope": {},
         "namespace_episode_count": {},
         "graph_walk": {
             "entities": [],

@@ -227,7 +227,7 @@ def test_any_mix_of_exact_and_indexed_kinds_finds_the_nearest(
 
 
 def test_the_scope_counts_the_namespace_and_the_store(runtime: Runtime, mixed: Mixed) -> None:
-    [scope] = runtime.store.read("vector_scope", namespace=mixed.namespace)
+    [scope] = runtime.store.read("scope_and_hits", namespace=mixed.namespace, searches=[], limit=0)
     assert scope["episodes"] == len(mixed.episodes)
     assert scope["store_episodes"] >= len(mixed.episodes)
     assert scope["store_facts"] >= len(mixed.facts) > 0

@@ -27,9 +27,9 @@ from hippograph.store.promotions import review_quietly
 from hippograph.store.rows import (
     FORGET_CANDIDATES_BY_ID,
     FORGET_UNSUPPORTED_FACTS,
-    FULLTEXT_SEARCH,
     MEMORY_IDS_IN_NAMESPACE,
     RECOVER_FACTS_WITH,
+    SCOPE_AND_HITS,
     SET_FORGOTTEN,
 )
 from hippograph.store.search import memory_searches
@@ -243,8 +243,8 @@ def _search(store: Store, tx: Transaction, namespace: str, query: str, limit: in
     if not searches:
         raise bad_input("the query has no searchable words", field="query")
     listed = [{"index": store.index(index), "query": terms} for index, terms in searches]
-    rows = tx.run_listed(FULLTEXT_SEARCH, searches=listed, namespace=namespace, limit=limit)
-    return [row["id"] for row in rows]
+    [found] = tx.run(SCOPE_AND_HITS, searches=listed, namespace=namespace, limit=limit)
+    return [hit["id"] for hit in found["hits"]]
 
 
 def validate_forget(limits: Limits, request: ForgetRequest) -> None:

@@ -23,7 +23,7 @@ from hippograph.recall.modes import ModePreset
 from hippograph.recall.parts import RecallParts
 from hippograph.recall.request import Channel, Degradation, RecallRequest
 from hippograph.store import Store
-from hippograph.store.rows import FULLTEXT_SEARCH, GraphVersion
+from hippograph.store.rows import SCOPE_AND_HITS, GraphVersion, VectorScope
 from hippograph.store.search import Search, memory_searches, scoped_query
 from hippograph.store.vectors import CONTEXTS, KINDS, VectorQuery, vector_channels
 
@@ -86,6 +86,13 @@ def run_channels(
     # pass (store/vectors.py): in a pool thread, which first embeds the query, while this thread
     # runs the keyword channel. A failure (of the embedding too) degrades both.
     searched = plan.searched
+    # The keyword channel's statement reads the namespace's scope too (scope_and_hits.cypher),
+    # which the vector channel weighs before it searches: one round trip fewer, and the embedding
+    # is made meanwhile. None: no keyword statement ran (the channel is off, failed, or the query
+    # has no searchable word), and the vector channel reads the scope itself.
+    first_read: Future[VectorScope | None] = Future()
+    if not plan.keyword:
+        first_read.set_result(None)
 
     def embed_then_vectors() -> tuple[dict[Channel, list[Ranked] | Degradation], GraphVersion | None]:
         """The channels' rankings, and the graph's version the search's scope row carries."""
@@ -95,7 +102,7 @@ def run_channels(
             kinds = {Channel.VECTOR: KINDS, Channel.CONTEXT: (CONTEXTS,)}
             queries = [VectorQuery(request.namespace, embedding, fetch, MIN_COSINE, kinds[c]) for c in searched]
             with watch.stage(searched[0].value):
-                answers = vector_channels(store, queries)
+                answers = vector_channels(store, queries, first_read.result())
             return dict(zip(searched, answers.rankings, strict=True)), version_in(answers.scope)
         except Exception as error:  # a channel may fail; recall must still answer
             log.warning("recall channels %s failed", ", ".join(searched), exc_info=True)
@@ -113,9 +120,15 @@ def run_channels(
             found = seeds()  # found in a copy of another version than the graph walked: again, in the store
         return graph_channel(store, query, found, text_hits, version)
 
-    def fulltext(searches: Callable[[], list[Search]]) -> Callable[[], list[Ranked]]:
-        # The searches are made inside the channel's attempt: they are part of its work.
-        return lambda: _fulltext(store, request.namespace, fetch, searches())
+    def fulltext(searches: Callable[[], list[Search]], *, reads_scope: bool = False) -> Callable[[], list[Ranked]]:
+        def run() -> list[Ranked]:
+            # The searches are made inside the channel's attempt: they are part of its work.
+            ranked, scope = _fulltext(store, request.namespace, fetch, searches())
+            if reads_scope:
+                first_read.set_result(scope)
+            return ranked
+
+        return run
 
     def keep(channel: Channel, result: list[Ranked] | Degradation) -> None:
         if isinstance(result, Degradation):
@@ -128,10 +141,16 @@ def run_channels(
     vectors = pool.submit(embed_then_vectors) if searched else None
     if plan.keyword:
         searches = partial(memory_searches, request.namespace, request.query)
-        keep(Channel.KEYWORD, attempt(Channel.KEYWORD, fulltext(searches)))
+        try:
+            keep(Channel.KEYWORD, attempt(Channel.KEYWORD, fulltext(searches, reads_scope=True)))
+        finally:
+            if not first_read.done():
+                first_read.set_result(None)
     if plan.hint:
         keep(Channel.HINT, attempt(Channel.HINT, fulltext(partial(hint_searches, request.namespace, request.query))))
     searched_rankings, version = vectors.result() if vectors is not None else ({}, None)
+    if version is None and (scope := first_read.result()) is not None:
+        version = version_in(scope)  # the graph channel's too, when the vector search did not run
     # Kept in the channels' order whichever finished first: fusion breaks ties by it.
     for channel, result in searched_rankings.items():
         keep(channel, result)
@@ -194,10 +213,13 @@ def hint_searches(namespace: str, query: str) -> list[Search]:
     return [("episode_hints", scoped_query(namespace, stems(terms)))]
 
 
-def _fulltext(store: Store, namespace: str, fetch: int, searches: list[Search]) -> list[Ranked]:
-    """The best ``fetch`` hits of full-text searches, each an index and a query, in one statement."""
+def _fulltext(
+    store: Store, namespace: str, fetch: int, searches: list[Search]
+) -> tuple[list[Ranked], VectorScope | None]:
+    """The best ``fetch`` hits of full-text searches, each an index and a query, and the
+    namespace's scope, in one statement; without searches, no statement."""
     if not searches:
-        return []
+        return [], None
     listed = [{"index": store.index(index), "query": query} for index, query in searches]
-    rows = store.read_listed(FULLTEXT_SEARCH, searches=listed, namespace=namespace, limit=fetch)
-    return [Ranked(row["id"], row["score"], row["label"]) for row in rows]
+    [found] = store.read(SCOPE_AND_HITS, searches=listed, namespace=namespace, limit=fetch)
+    return [Ranked(hit["id"], hit["score"], hit["label"]) for hit in found["hits"]], found

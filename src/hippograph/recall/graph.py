@@ -132,7 +132,7 @@ def graph_channel(
 
 
 def version_in(scope: VectorScope) -> GraphVersion:
-    """The graph's version as the vector channel's scope row read it (vector_scope.cypher)."""
+    """The graph's version as the namespace's scope row read it (scope_and_hits.cypher)."""
     return GraphVersion(recorded=scope["recorded"], version=scope["graph_version"], episodes=scope["episodes"])
 
 

@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from hippograph.kernel.config import DedupSettings
 from hippograph.kernel.text.near import Candidate, NearDuplicates, Probe
 from hippograph.kernel.text.novelty import Tiers, signature
-from hippograph.store.rows import VECTOR_SCOPE
 from hippograph.store.store import Row, Store, Transaction
-from hippograph.store.vectors import EPISODES, FACTS, Kind, VectorQuery, cosine_of, nearest
+from hippograph.store.vectors import EPISODES, FACTS, Kind, VectorQuery, cosine_of, nearest, vector_scope
 
 __all__ = ["FACT_LABEL", "near_duplicates"]
 
@@ -48,9 +47,7 @@ def near_duplicates(
 
     def read(tx: Transaction) -> dict[tuple[str, str], list[tuple[Candidate, float]]]:
         # One reading of each namespace's counts serves all its probes.
-        scopes = {
-            namespace: tx.run(VECTOR_SCOPE, namespace=namespace)[0] for namespace in {p.namespace for p in probes}
-        }
+        scopes = {namespace: vector_scope(tx, namespace) for namespace in {p.namespace for p in probes}}
         hits = {
             probe.key: nearest(
                 store,

@@ -182,6 +182,12 @@ class VectorScope(TypedDict):
     graph_version: str | None
 
 
+class ScopeAndHits(VectorScope):
+    """A namespace's scope and the hits of full-text searches in it (scope_and_hits.cypher)."""
+
+    hits: list[KeywordHit]
+
+
 class VectorMemory(TypedDict):
     """A memory's vectors, as a process keeps them to score its namespace (vector_changes.cypher)."""
 
@@ -228,10 +234,9 @@ class NextEpisode(TypedDict):
     neighbour: str
 
 
-FULLTEXT_SEARCH = Query("fulltext_search", KeywordHit, listed=True)
+SCOPE_AND_HITS = Query("scope_and_hits", ScopeAndHits)
 VECTOR_EXACT = Query("vector_exact", ExactScores)
 VECTOR_SEARCH = Query("vector_search", IndexAnswer, listed=True)
-VECTOR_SCOPE = Query("vector_scope", VectorScope)
 VECTOR_CHANGES = Query("vector_changes", VectorMemory, listed=True)
 # An erased episode's following turns, whose context vectors went with it (lifecycle/erase.py).
 CLEAR_FOLLOWING_CONTEXTS = Query("clear_following_contexts", IdRow)

@@ -5,7 +5,7 @@ server reading every vector of it again: that read is most of what a recall cost
 Every statement that writes a vector numbers the memories it writes in their namespace's vector
 stream, in commit order; one that deletes memories gives the namespace a new epoch
 (store/vector_stamps.py). A recall reads the stream's epoch and number along with the counts it
-reads anyway (vector_scope.cypher). When they are the copy's, the copy is current. Otherwise the
+reads anyway (scope_and_hits.cypher). When they are the copy's, the copy is current. Otherwise the
 recall reads the memories numbered after the copy's number, or all of them under a new epoch,
 and then scores. Any number of processes over one store thus score what the server would, each
 from a copy of its own, and a namespace nobody writes to costs one read of a node.

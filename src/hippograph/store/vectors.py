@@ -35,7 +35,8 @@ namespace's memories of that label exactly reads fewer than that many.
 
 A recall ranks the namespace twice against its query's embedding: the vector channel by the
 memories' own embeddings, the context channel by episodes' context vectors. ``vector_channels``
-answers both with one read of ``vector_scope`` and, for the kinds scored exactly, one pass over
+answers both with one read of the namespace's scope (scope_and_hits.cypher: a recall reads it
+with its keyword channel's hits) and, for the kinds scored exactly, one pass over
 the namespace's vectors: those the process keeps (store/vector_cache.py), brought up to date with
 what was written since, else the server's, in one read that takes each episode once for both of
 its vectors (docs/benchmarks.md).
@@ -48,7 +49,7 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from hippograph.store.dialect import Dialect
-from hippograph.store.rows import VECTOR_CHANGES, VECTOR_EXACT, VECTOR_SCOPE, VECTOR_SEARCH, VectorScope
+from hippograph.store.rows import SCOPE_AND_HITS, VECTOR_CHANGES, VECTOR_EXACT, VECTOR_SEARCH, VectorScope
 from hippograph.store.store import Store, Transaction
 from hippograph.store.vector_cache import VectorCache
 
@@ -94,7 +95,7 @@ class Kind:
     index: str  # the vector index over them
     # The parameter of vector_exact.cypher that scores them, and the column of its answer.
     exact_flag: Literal["episodes", "facts", "contexts"]
-    stored: Literal["store_episodes", "store_facts"]  # the column of vector_scope.cypher that counts them
+    stored: Literal["store_episodes", "store_facts"]  # the column of the scope that counts them
     label: str
 
 
@@ -117,35 +118,37 @@ class VectorQuery:
 @dataclass(frozen=True)
 class VectorAnswers:
     rankings: list[list[Ranked]]  # one per query, in their order
-    # The namespace's vector_scope row, read for the search; it carries the graph's version too,
+    # The namespace's scope, read for the search (or given); it carries the graph's version too,
     # which the graph channel then need not read again.
     scope: VectorScope
 
 
-def vector_channels(store: Store, queries: Sequence[VectorQuery]) -> VectorAnswers:
+def vector_channels(store: Store, queries: Sequence[VectorQuery], scope: VectorScope | None = None) -> VectorAnswers:
     """For each query, the namespace's ``limit`` memories of its kinds nearest to the embedding
     with a cosine of at least ``min_cosine``, best first, scored as the indexes score. The queries
     share their namespace, embedding and minimum cosine (each has its kinds and limit), and are
-    answered together: one read of ``vector_scope``, one pass over the namespace's vectors for the
-    kinds scored exactly, those the process keeps when it may. The statements need no one snapshot:
-    the hits are ids, which authorization reads again."""
+    answered together: one read of the namespace's scope (none when ``scope`` is given: a recall's
+    keyword channel read it), one pass over the namespace's vectors for the kinds scored exactly,
+    those the process keeps when it may. The statements need no one snapshot: the hits are ids,
+    which authorization reads again."""
 
     def search(tx: Transaction) -> VectorAnswers:
-        scope = vector_scope(tx, queries[0].namespace)
-        return VectorAnswers(nearest_each(store, tx, queries, scope, cache=store.vector_cache), scope)
+        read = scope if scope is not None else vector_scope(tx, queries[0].namespace)
+        return VectorAnswers(nearest_each(store, tx, queries, read, cache=store.vector_cache), read)
 
     return store.read_each(search)
 
 
 def vector_scope(tx: Transaction, namespace: str) -> VectorScope:
-    """What the vector channel weighs before choosing how to search (vector_scope.cypher)."""
-    [scope] = tx.run(VECTOR_SCOPE, namespace=namespace)
+    """What the vector channel weighs before choosing how to search: the namespace's scope, with no
+    full-text search beside it (scope_and_hits.cypher)."""
+    [scope] = tx.run(SCOPE_AND_HITS, namespace=namespace, searches=[], limit=0)
     return scope
 
 
 def nearest(store: Store, tx: Transaction, query: VectorQuery, scope: VectorScope | None = None) -> list[Ranked]:
     """``vector_channels`` of one query inside a transaction of the caller's; ``scope``: the
-    namespace's ``vector_scope`` row, when the caller read it already for another query of the
+    namespace's scope (``vector_scope``), when the caller read it already for another query of the
     namespace."""
     [ranked] = nearest_each(store, tx, [query], scope)
     return ranked
@@ -183,7 +186,7 @@ def nearest_each(
 
 
 def exact_kinds(scope: VectorScope, limit: int, dialect: Dialect, kinds: Sequence[Kind] = KINDS) -> frozenset[Kind]:
-    """The kinds to score exactly, given ``vector_scope``'s counts: all when the namespace is a
+    """The kinds to score exactly, given the scope's counts (``vector_scope``): all when the namespace is a
     small share of the store or no larger than a search of the server's indexes costs, and any
     whose index the server would rebuild on this search."""
     episodes = scope["episodes"]
