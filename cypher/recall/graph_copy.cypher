@@ -5,7 +5,8 @@
 // walk's time filters and strength read; its episodes and facts with the times the filters read
 // (as ISO text: store/rows.py, Query.times_as_text); the links the walk follows, as id pairs; and
 // the names recall resolves a question's names by, as entities_by_key.cypher finds them (each live
-// entity by its canonical key, any entity by a user alias's key).
+// entity by its canonical key, any entity by a user alias's key), and each live entity's name and
+// other names, which the spelling check reads (entity_candidates.cypher).
 // The graph's version first (store/graph_stamps.py): a write that commits while the rest is read
 // gives the namespace another, so the copy is read again rather than kept with half of it.
 // One record of lists: a list of lists decodes at a fraction of the cost of a map per row.
@@ -60,7 +61,7 @@ CALL () {
 CALL () {
   MATCH (en:Entity {namespace: $namespace})
   WHERE en.merged_into IS NULL
-  RETURN collect([en.canonical, en.id, en.type, en.canonical, en.mention_count, false]) AS names
+  RETURN collect([en.canonical, en.id, en.type, en.canonical, en.mention_count, false, en.name, en.aliases]) AS names
 }
 CALL () {
   MATCH (a:Alias {namespace: $namespace})-[:ALIAS_OF]->(en:Entity)

@@ -89,8 +89,8 @@ def query_seeds(
 ) -> QuerySeeds:
     """What the query points at; with ``resolve`` False its names only (what the speaker prior
     reads when the graph channel does not run): no entity looked up, no concept read. ``known``:
-    a copy of the namespace's graph to find the names' entities by key in, rather than the store
-    (names not found by key are still looked up by spelling in the store)."""
+    a copy of the namespace's graph to find the names' entities in, by key and by spelling,
+    rather than the store."""
     mentions = extractor.names(query)
     names = tuple(mention.text for mention in mentions)
     if not resolve:
@@ -103,7 +103,7 @@ def query_seeds(
             namespace,
             [name_ref(m) for m in mentions],
             by_embedding=False,
-            known=None if known is None else known.entities_by_key,
+            known=known,
         )
         entities = {r.entity_id for r in resolved.values() if r.entity_id is not None}
     version = known.version if known is not None and mentions else None

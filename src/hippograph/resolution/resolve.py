@@ -8,9 +8,9 @@ the commit MERGEs new entities by (namespace, type, canonical) so concurrent wor
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from rapidfuzz import fuzz
 
@@ -25,6 +25,7 @@ from hippograph.store.rows import (
     ENTITY_CANDIDATES,
     ENTITY_NEIGHBORS,
     EntityByKey,
+    EntityCandidate,
     EntityFound,
     NearEntity,
 )
@@ -34,6 +35,7 @@ __all__ = [
     "CANDIDATES",
     "EMBEDDING_MIN_COSINE",
     "EntityProbe",
+    "KnownNames",
     "NameRef",
     "Resolution",
     "name_ref",
@@ -79,6 +81,16 @@ class Resolution:
         return cls(row["id"], method, row["type"], row["canonical"])
 
 
+class KnownNames(Protocol):
+    """A namespace's entities' names already read (a process's copy of its graph:
+    store/graph_copy.py), answering as entities_by_key.cypher and, for the spelling check,
+    entity_candidates.cypher do."""
+
+    def entities_by_key(self, keys: Iterable[str]) -> list[EntityByKey]: ...
+
+    def entities_spelled_like(self, probes: Iterable[tuple[str, str]], min_ratio: float) -> list[EntityCandidate]: ...
+
+
 def compatible(a: str, b: str) -> bool:
     if a == b or EntityType.OTHER.value in (a, b):
         return True
@@ -99,17 +111,22 @@ def resolve_names(
     refs: Iterable[NameRef],
     *,
     by_embedding: bool = True,
-    known: Callable[[list[str]], list[EntityByKey]] | None = None,
+    known: KnownNames | None = None,
 ) -> dict[NameRef, Resolution]:
     """Each name's entity, or a new one; ``by_embedding=False`` stops at spelling, for callers
     that only look up (recall's seeds) and would pay for name embeddings they never store.
-    ``known`` answers as entities_by_key.cypher does, from names already read (a process's copy
-    of the namespace's graph: store/graph_copy.py)."""
+    ``known``: names already read, in which keys and spellings are looked up instead of the
+    store. It checks the spelling of every live entity whose name shares a word with the name,
+    where the store's index offers the few (``CANDIDATES``) it ranks first."""
     pending = list(dict.fromkeys(refs))
     resolved: dict[NameRef, Resolution] = {}
 
     keys = sorted({r.key for r in pending})
-    by_key = _by_key(known(keys) if known is not None else store.read(ENTITIES_BY_KEY, namespace=namespace, keys=keys))
+    by_key = _by_key(
+        known.entities_by_key(keys)
+        if known is not None
+        else store.read(ENTITIES_BY_KEY, namespace=namespace, keys=keys)
+    )
     for ref in pending:
         hit = _first_compatible(ref, by_key.get(ref.key, []), same_name=True)
         if hit is not None:
@@ -117,7 +134,7 @@ def resolve_names(
     pending = [ref for ref in pending if ref not in resolved]
 
     if pending:
-        resolved |= _by_spelling(store, namespace, pending)
+        resolved |= _by_spelling(store, namespace, pending, known)
         pending = [ref for ref in pending if ref not in resolved]
     if pending and by_embedding:
         resolved |= _by_embedding(store, embedder, namespace, pending)
@@ -167,19 +184,24 @@ def _by_alias(row: Mapping[str, object]) -> bool:
     return row.get("by_alias") is True
 
 
-def _by_spelling(store: Store, namespace: str, refs: list[NameRef]) -> dict[NameRef, Resolution]:
-    queries = [{"key": ref.key, "query": scoped_query(namespace, q)} for ref in refs if (q := fulltext_query(ref.name))]
-    candidates = _by_key(
-        store.read(
+def _by_spelling(
+    store: Store, namespace: str, refs: list[NameRef], known: KnownNames | None
+) -> dict[NameRef, Resolution]:
+    # A name with no word to search by has no candidates in the store: none from a copy either.
+    searched = [(ref.key, query) for ref in refs if (query := fulltext_query(ref.name))]
+    rows: list[EntityCandidate] = []
+    if known is not None:
+        rows = known.entities_spelled_like(searched, FUZZY_MIN_RATIO)
+    elif searched:
+        queries = [{"key": key, "query": scoped_query(namespace, query)} for key, query in searched]
+        rows = store.read(
             ENTITY_CANDIDATES,
             namespace=namespace,
             index=store.index("entity_search"),
             queries=queries,
             limit=CANDIDATES,
         )
-        if queries
-        else []
-    )
+    candidates = _by_key(rows)
     found: dict[NameRef, Resolution] = {}
     for ref in refs:
         options = [row for row in candidates.get(ref.key, []) if compatible(ref.type, row["type"])]

@@ -14,9 +14,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from rapidfuzz import fuzz, process
+
 from hippograph.kernel import metrics
+from hippograph.kernel.lucene import fulltext_query
 from hippograph.store.rows import (
     EntityByKey,
+    EntityCandidate,
     GraphCopyRecord,
     GraphStep,
     GraphVersion,
@@ -172,6 +176,15 @@ class NamespaceGraph:
         self._support = _pairs(record["support"])  # fact -> its episodes
         self._next = _pairs([*record["next"], *((b, a) for a, b in record["next"])])
         self._by_key = _names(record)
+        # The live entities by canonical key and by their other names: what spelling checks read.
+        self._live: dict[str, list[_LiveEntity]] = defaultdict(list)
+        self._by_other_name: dict[str, list[_LiveEntity]] = defaultdict(list)
+        for canonical, entity_id, kind, _, mentions, _, name, others in record["names"]:
+            entity = _LiveEntity(entity_id, kind, canonical, name, others, mentions or 0)
+            self._live[canonical].append(entity)
+            for other in dict.fromkeys(others or ()):
+                self._by_other_name[other].append(entity)
+        self._live_canonicals = list(self._live)
         self._entries = (
             len(self._nodes)
             + len(self._memories)
@@ -242,6 +255,28 @@ class NamespaceGraph:
         those by alias, the most mentioned first."""
         return [row for key in dict.fromkeys(keys) for row in self._by_key.get(key, ())]
 
+    def entities_spelled_like(self, probes: Iterable[tuple[str, str]], min_ratio: float) -> list[EntityCandidate]:
+        """entity_candidates.cypher's rows that resolution's spelling check can take
+        (resolution/resolve.py): for each probe, a name's key and its full-text query, the live
+        entities whose name shares a word with the query, as the index requires, and whose other
+        names hold the key or whose canonical key is at least ``min_ratio`` alike to it
+        (rapidfuzz's ratio, 0–100), the most mentioned first. All of them, where the index offers
+        the few it ranks first."""
+        rows: list[EntityCandidate] = []
+        for key, query in dict.fromkeys(probes):
+            words = _words(query)
+            alike = process.extract(key, self._live_canonicals, scorer=fuzz.ratio, score_cutoff=min_ratio, limit=None)
+            found = {
+                entity.id: entity
+                for entity in [*self._by_other_name.get(key, ()), *(e for c, _, _ in alike for e in self._live[c])]
+                if not words.isdisjoint(_words(entity.name))
+            }
+            rows += [
+                EntityCandidate(key=key, id=e.id, type=e.type, canonical=e.canonical, aliases=e.aliases)
+                for e in sorted(found.values(), key=lambda e: (-e.mentions, e.id))
+            ]
+        return rows
+
     def next_episodes(self, memories: Iterable[str], as_of: datetime, known_at: datetime) -> list[NextEpisode]:
         """graph_next_episodes.cypher's rows: the turns next to each memory (a fact's: next to the
         episodes that support it)."""
@@ -299,15 +334,31 @@ class NamespaceGraph:
         return None if memory is None else memory.label
 
 
+@dataclass(frozen=True)
+class _LiveEntity:
+    id: str
+    type: str
+    canonical: str
+    name: str | None  # what the entity index searches
+    aliases: list[str] | None  # its other names
+    mentions: int
+
+
 def _names(record: GraphCopyRecord) -> dict[str, list[EntityByKey]]:
     found: dict[str, dict[tuple[str, bool], tuple[int, EntityByKey]]] = defaultdict(dict)
-    for key, entity_id, kind, canonical, mentions, by_alias in [*record["names"], *record["aliases"]]:
+    for key, entity_id, kind, canonical, mentions, by_alias, *_ in [*record["names"], *record["aliases"]]:
         row = EntityByKey(key=key, id=entity_id, type=kind, canonical=canonical, by_alias=by_alias)
         found[key][entity_id, by_alias] = (mentions or 0, row)
     return {
         key: [row for _, row in sorted(rows.values(), key=lambda kept: (kept[1]["by_alias"], -kept[0], kept[1]["id"]))]
         for key, rows in found.items()
     }
+
+
+def _words(text: str | None) -> frozenset[str]:
+    """The words of ``text`` a full-text query searches."""
+    terms = fulltext_query(text or "")
+    return frozenset(terms.split()) if terms is not None else frozenset()
 
 
 def _pairs(pairs: Iterable[Sequence[str]]) -> dict[str, list[str]]:

@@ -260,7 +260,9 @@ class GraphCopyRecord(TypedDict):
     fact_concepts: list[list[str]]
     support: list[list[str]]
     next: list[list[str]]
-    names: list[list[Any]]  # [key, id, type, canonical, mention count, by alias]: entities_by_key's rows
+    # [key, id, type, canonical, mention count, by alias]: entities_by_key's rows; a live entity's
+    # (names) also hold its name and other names, as entity_candidates reads them.
+    names: list[list[Any]]
     aliases: list[list[Any]]
 
 
