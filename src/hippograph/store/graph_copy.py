@@ -12,7 +12,7 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from rapidfuzz import fuzz, process
 
@@ -59,15 +59,13 @@ class StepQuery:
     known_at: datetime
 
 
-@dataclass(frozen=True)
-class _Node:
+class _Node(NamedTuple):
     label: str
     df: int
     live: bool  # not merged into another
 
 
-@dataclass(frozen=True)
-class _Memory:
+class _Memory(NamedTuple):
     label: str
     forgotten: bool
     start: datetime | None  # coalesce(occurred_at, valid_from, recorded_at)
@@ -106,8 +104,7 @@ class _Memory:
         return at
 
 
-@dataclass(frozen=True)
-class _Edge:
+class _Edge(NamedTuple):
     other: str
     forgotten: bool
     valid_from: datetime | None
@@ -133,15 +130,14 @@ class NamespaceGraph:
 
     def __init__(self, record: GraphCopyRecord) -> None:
         self.version = record["version"]
-        self._nodes: dict[str, _Node] = {}
-        self._concepts_by_key: dict[str, list[str]] = defaultdict(list)
-        for node_id, label, df, live, key in [*record["entities"], *record["concepts"]]:
-            self._nodes[node_id] = _Node(label, int(df), bool(live))
-            if key is not None:
-                self._concepts_by_key[key].append(node_id)
-        self._edges: dict[str, list[_Edge]] = defaultdict(list)
-        for edge in record["edges"]:
-            self._edges[edge["from"]].append(
+        nodes = [*record["entities"], *record["concepts"]]
+        self._nodes = {node_id: _Node(label, int(df), bool(live)) for node_id, label, df, live, _ in nodes}
+        self._concepts_by_key: dict[str, tuple[str, ...]] = _grouped(
+            (key, node_id) for node_id, _, _, _, key in nodes if key is not None
+        )
+        self._edges: dict[str, tuple[_Edge, ...]] = _grouped(
+            (
+                edge["from"],
                 _Edge(
                     edge["to"],
                     edge["forgotten"],
@@ -151,8 +147,10 @@ class NamespaceGraph:
                     time_of(edge["expired_at"]),
                     edge["fact"],
                     edge["confidence"],
-                )
+                ),
             )
+            for edge in record["edges"]
+        )
         self._memories: dict[str, _Memory] = {}
         for memory_id, forgotten, start, known, valid_to, occurred_at, captured_at in record["episodes"]:
             self._memories[memory_id] = _Memory(
@@ -168,23 +166,24 @@ class NamespaceGraph:
             self._memories[memory_id] = _Memory(
                 _FACT, forgotten, time_of(start), time_of(known), time_of(valid_to), None, None
             )
-        self._mentioned = _pairs(record["mentions"])  # episode -> its entities and concepts
-        self._mentioning = _pairs((node, episode) for episode, node in record["mentions"])
-        self._about = _pairs(record["about"])  # fact -> its entities
-        self._about_of = _pairs((entity, fact) for fact, entity in record["about"])
-        self._concept_facts = _pairs((concept, fact) for fact, concept in record["fact_concepts"])
-        self._support = _pairs(record["support"])  # fact -> its episodes
-        self._next = _pairs([*record["next"], *((b, a) for a, b in record["next"])])
+        self._mentioned = _grouped(record["mentions"])  # episode -> its entities and concepts
+        self._mentioning = _grouped((node, episode) for episode, node in record["mentions"])
+        self._about = _grouped(record["about"])  # fact -> its entities
+        self._about_of = _grouped((entity, fact) for fact, entity in record["about"])
+        self._concept_facts = _grouped((concept, fact) for fact, concept in record["fact_concepts"])
+        self._support = _grouped(record["support"])  # fact -> its episodes
+        self._next = _grouped([*record["next"], *((b, a) for a, b in record["next"])])
         self._by_key = _names(record)
         # The live entities by canonical key and by their other names: what spelling checks read.
-        self._live: dict[str, list[_LiveEntity]] = defaultdict(list)
-        self._by_other_name: dict[str, list[_LiveEntity]] = defaultdict(list)
-        for canonical, entity_id, kind, _, mentions, _, name, others in record["names"]:
-            entity = _LiveEntity(entity_id, kind, canonical, name, others, mentions or 0)
-            self._live[canonical].append(entity)
-            for other in dict.fromkeys(others or ()):
-                self._by_other_name[other].append(entity)
-        self._live_canonicals = list(self._live)
+        live = [
+            _LiveEntity(entity_id, kind, canonical, name, tuple(others or ()), mentions or 0)
+            for canonical, entity_id, kind, _, mentions, _, name, others in record["names"]
+        ]
+        self._live: dict[str, tuple[_LiveEntity, ...]] = _grouped((entity.canonical, entity) for entity in live)
+        self._by_other_name: dict[str, tuple[_LiveEntity, ...]] = _grouped(
+            (other, entity) for entity in live for other in dict.fromkeys(entity.aliases)
+        )
+        self._live_canonicals = tuple(self._live)
         self._entries = (
             len(self._nodes)
             + len(self._memories)
@@ -272,7 +271,7 @@ class NamespaceGraph:
                 if not words.isdisjoint(_words(entity.name))
             }
             rows += [
-                EntityCandidate(key=key, id=e.id, type=e.type, canonical=e.canonical, aliases=e.aliases)
+                EntityCandidate(key=key, id=e.id, type=e.type, canonical=e.canonical, aliases=list(e.aliases))
                 for e in sorted(found.values(), key=lambda e: (-e.mentions, e.id))
             ]
         return rows
@@ -334,23 +333,24 @@ class NamespaceGraph:
         return None if memory is None else memory.label
 
 
-@dataclass(frozen=True)
-class _LiveEntity:
+class _LiveEntity(NamedTuple):
     id: str
     type: str
     canonical: str
     name: str | None  # what the entity index searches
-    aliases: list[str] | None  # its other names
+    aliases: tuple[str, ...]  # its other names
     mentions: int
 
 
-def _names(record: GraphCopyRecord) -> dict[str, list[EntityByKey]]:
+def _names(record: GraphCopyRecord) -> dict[str, tuple[EntityByKey, ...]]:
     found: dict[str, dict[tuple[str, bool], tuple[int, EntityByKey]]] = defaultdict(dict)
     for key, entity_id, kind, canonical, mentions, by_alias, *_ in [*record["names"], *record["aliases"]]:
         row = EntityByKey(key=key, id=entity_id, type=kind, canonical=canonical, by_alias=by_alias)
         found[key][entity_id, by_alias] = (mentions or 0, row)
     return {
-        key: [row for _, row in sorted(rows.values(), key=lambda kept: (kept[1]["by_alias"], -kept[0], kept[1]["id"]))]
+        key: tuple(
+            row for _, row in sorted(rows.values(), key=lambda kept: (kept[1]["by_alias"], -kept[0], kept[1]["id"]))
+        )
         for key, rows in found.items()
     }
 
@@ -361,11 +361,14 @@ def _words(text: str | None) -> frozenset[str]:
     return frozenset(terms.split()) if terms is not None else frozenset()
 
 
-def _pairs(pairs: Iterable[Sequence[str]]) -> dict[str, list[str]]:
-    grouped: dict[str, list[str]] = defaultdict(list)
+def _grouped(pairs: Iterable[Sequence[Any]]) -> dict[str, tuple[Any, ...]]:
+    """The second of each pair by the first, in their order, as tuples: Python's cyclic collector
+    stops tracking a tuple of strings (a list it tracks for good), so that a full collection, which
+    holds every thread, walks far fewer of the copies' links (docs/benchmarks.md)."""
+    grouped: dict[str, list[Any]] = defaultdict(list)
     for a, b in pairs:
         grouped[a].append(b)
-    return dict(grouped)
+    return {key: tuple(values) for key, values in grouped.items()}
 
 
 class GraphCopies:
