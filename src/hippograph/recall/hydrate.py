@@ -17,9 +17,9 @@ def hydrate_with_core(
     tx: Transaction, namespace: str, scored: Sequence[Scored], visible: Visible
 ) -> tuple[list[str], dict[str, Memory]]:
     """The hits, with the episodes that support the fact hits, and the namespace's core facts, read
-    in the transaction that authorized the hits: a client that shows a fact's provenance needs no
-    second request, and sees it as of the same snapshot as the fact. The supporters and the core
-    facts' ids came with authorization; what it did not bring is read here."""
+    right after authorization: a client that shows a fact's provenance needs no second request.
+    The supporters and the core facts' ids came with authorization; what it did not bring is read
+    here, and what was forgotten in between is left out."""
     core_ids = visible.core
     supporting = dict.fromkeys(episode for s in scored for episode in visible.candidates[s.id].supported_by)
     found: dict[str, Memory] = dict(visible.memories)

@@ -75,7 +75,11 @@ def recall(parts: RecallParts, request: RecallRequest) -> RecallResult:
             core_ids, memories = hydrate_with_core(tx, request.namespace, scored, visible)
         return scored, core_ids, memories, replacements(scored, visible.candidates), inner.timings
 
-    scored, core_ids, memories, replaced, read_timings = parts.store.read_in(read)
+    # Each statement in a transaction of its own (read_each): an explicit one would cost a BEGIN
+    # and a ROLLBACK round trip more and buy nothing, since both servers read committed data
+    # statement by statement inside a transaction too. Hydration reads only what authorization
+    # did not bring, and copes with a memory forgotten in between as with any it may not see.
+    scored, core_ids, memories, replaced, read_timings = parts.store.read_each(read)
     watch.timings += read_timings
     hits = [
         RecallHit(memories[s.id], s.score, s.channels, s.explanation if request.explain else None)
