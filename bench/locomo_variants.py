@@ -37,6 +37,7 @@ sys.path.insert(0, str(REPO / "src"))
 
 from hippograph.api.queries import recall_parts
 from hippograph.extraction.lazy import LazyExtractor
+from hippograph.extraction.question_process import QuestionProcess
 from hippograph.kernel.config import Settings, SettingsError
 from hippograph.kernel.model import Episode
 from hippograph.recall.parts import RecallParts
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     channels = CHANNELS[args.channels]
     runtime = open_runtime(base)
     extractor = runtime.extractor
-    assert isinstance(extractor, LazyExtractor)
+    assert isinstance(extractor, LazyExtractor | QuestionProcess)
     load_before = load_average()
     try:
         runtime.warm_up()

@@ -15,6 +15,7 @@ from hippograph.embedding import Embedder, EncoderSpec, MiniLMEmbedder, onnx_cac
 from hippograph.embedding.store_record import store_spec
 from hippograph.extraction.derive import DerivePool
 from hippograph.extraction.lazy import LazyExtractor, TextExtractor
+from hippograph.extraction.question_process import QuestionProcess
 from hippograph.kernel.config import Settings
 from hippograph.kernel.priority import PriorityGate, RequestGauge
 from hippograph.store import Store, open_store
@@ -72,6 +73,8 @@ class Runtime:
 
     def close(self) -> None:
         self.query_threads.shutdown(cancel_futures=True)
+        if isinstance(self.extractor, QuestionProcess):
+            self.extractor.close()
         self.access.close()
         if self.derive_pool is not None:
             self.derive_pool.close()
@@ -98,7 +101,8 @@ def open_runtime(settings: Settings) -> Runtime:
         pass_niceness=settings.models.embedding_niceness,
         spec=spec,
     )
-    extractor = LazyExtractor(on_load=_freeze_loaded_objects)
+    local = LazyExtractor(on_load=_freeze_loaded_objects)
+    extractor = QuestionProcess(local) if settings.models.question_process else local
     pool = None
     if settings.consolidation.processes > 0:
         pool = DerivePool(

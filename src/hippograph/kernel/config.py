@@ -100,6 +100,10 @@ class ModelSettings:
     embedding_niceness: Annotated[int, Field(ge=0, le=19)] = 10
     # Query embeddings kept: agents repeat their questions.
     query_cache_size: Count = 1024
+    # Read recall's questions (names, concept keys, time) with spaCy in a process of their own,
+    # started as the models load, beside the server's Python rather than under its interpreter
+    # lock (extraction/question_process.py).
+    question_process: bool = True
     # Where MiniLM's ONNX export is kept between processes; unset: the user's cache directory.
     model_cache_dir: Path | None = None
     # The embedding of a new store: where a text is cut, in word pieces (all-MiniLM-L6-v2 was
