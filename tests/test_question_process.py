@@ -3,19 +3,25 @@ answers as the server's own pipeline, read by the process, and read here while t
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
 
+from hippograph.api.queries import recall_parts
 from hippograph.extraction import question_process
 from hippograph.extraction.lazy import LazyExtractor
 from hippograph.extraction.model import Mention, When
 from hippograph.extraction.pipeline import Extractor
 from hippograph.extraction.question_process import QuestionProcess
+from hippograph.recall.request import RecallRequest
+from hippograph.recall.service import recall
+from hippograph.runtime import Runtime, warm_up_in_background
 
 SAID = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 QUESTIONS = [
@@ -45,18 +51,19 @@ class _Refusing(LazyExtractor):
 @pytest.fixture
 def reader() -> Iterator[QuestionProcess]:
     process = QuestionProcess(LazyExtractor())
-    process.warm_up()
+    process.start()
     yield process
     process.close()
 
 
-def _pid(reader: QuestionProcess) -> int | None:
+def _pid(reader: object) -> int | None:
+    assert isinstance(reader, QuestionProcess)
     return None if reader._process is None else reader._process.pid
 
 
 def test_the_process_reads_each_question_as_the_server_would(extractor: Extractor) -> None:
     reader = QuestionProcess(_Refusing())
-    reader.warm_up()
+    reader.start()
     try:
         for question in QUESTIONS:
             assert reader.names(question) == extractor.names(question), question
@@ -76,7 +83,9 @@ def test_a_question_is_read_here_until_the_process_has_started(extractor: Extrac
         assert _pid(reader) is None
         question = QUESTIONS[0]
         assert reader.time_of(question, SAID) == extractor.time_of(question, SAID) is not None
-        assert _pid(reader) is None  # a call starts none: warm_up does
+        reader.warm_up()
+        assert reader.time_of(question, SAID) == extractor.time_of(question, SAID)
+        assert _pid(reader) is None  # neither a call nor loading the models starts one: start does
     finally:
         reader.close()
 
@@ -108,5 +117,24 @@ def test_closing_stops_the_process_and_the_server_reads_on(reader: QuestionProce
     assert process.exitcode == 0  # it read the end of the pipe and returned
     question = QUESTIONS[2]
     assert reader.names(question) == extractor.names(question)
-    reader.warm_up()
+    reader.start()
     assert _pid(reader) is None  # closed for good
+
+
+def test_a_server_starts_the_process_once_its_models_have_loaded(runtime: Runtime) -> None:
+    served = dataclasses.replace(runtime, extractor=QuestionProcess(_Refusing()), models_loaded=threading.Event())
+    try:
+        warm_up_in_background(served)
+        assert served.models_loaded.wait(300)
+        deadline = time.monotonic() + 120
+        while _pid(served.extractor) is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        # The recall's names, concepts and time came from the process: its local reader refuses.
+        result = recall(
+            recall_parts(served),
+            RecallRequest("What did Caroline paint last week?", "question-process", 5, reference_time=SAID),
+        )
+        assert result.degraded == []
+    finally:
+        assert isinstance(served.extractor, QuestionProcess)
+        served.extractor.close()

@@ -71,6 +71,13 @@ class Runtime:
                 part.warm_up()
         self.models_loaded.set()
 
+    def start_question_process(self) -> None:
+        """Start the process that reads recall's questions, when the settings ask for one: a
+        server does once its models have loaded. A program that opens a runtime and never calls
+        this reads them in its own process."""
+        if isinstance(self.extractor, QuestionProcess):
+            self.extractor.start()
+
     def close(self) -> None:
         self.query_threads.shutdown(cancel_futures=True)
         if isinstance(self.extractor, QuestionProcess):
@@ -118,13 +125,14 @@ def open_runtime(settings: Settings) -> Runtime:
 
 def warm_up_in_background(runtime: Runtime) -> None:
     """Load the models beside whatever serves (seconds): it answers at once, and a request that
-    needs a model first waits for it."""
+    needs a model first waits for it. Then start the question process (a server's)."""
     threading.Thread(target=_warm_up, args=(runtime,), name="warm-up", daemon=True).start()
 
 
 def _warm_up(runtime: Runtime) -> None:
     try:
         runtime.warm_up()
+        runtime.start_question_process()
     except Exception:
         log.warning("loading the models failed; the requests that need them retry", exc_info=True)
 

@@ -3,9 +3,9 @@
 A recall reads its question with spaCy while its channels run (a few milliseconds; NER too when a
 word may name a time). In the server's process that pass holds the interpreter's lock, which the
 channels' Python waits for: a question that names a time answered several milliseconds later than
-one that names none. In a process of its own the pass runs on another core
-(docs/benchmarks.md, "The questions read in a process of their own"). That process holds its own
-copy of the pipeline; each answer is the one this process's pipeline would give, since it is the
+one that names none. In a process of its own the pass runs on another core (docs/benchmarks.md,
+"Reads without a transaction, and the questions read in a process of their own"). That process
+holds its own copy of the pipeline; each answer is the one this process's pipeline would give, the
 same pipeline given the same text. Until the process is up, and while one that died is replaced,
 the server's own pipeline answers.
 """
@@ -43,7 +43,7 @@ _STOP_TIMEOUT_S = 5.0
 
 class QuestionProcess:
     """A ``TextExtractor`` whose question readings (names, concept keys, time) come from a process
-    of its own, started by ``warm_up``; captures' extraction (``extract_many``) stays in this
+    of its own, once ``start`` has started it; captures' extraction (``extract_many``) stays in this
     process's ``local`` extractor, which also answers whenever the process does not."""
 
     def __init__(self, local: LazyExtractor) -> None:
@@ -51,14 +51,18 @@ class QuestionProcess:
         self._lock = threading.Lock()  # one call at a time on the pipe; guards the fields below
         self._connection: Connection | None = None
         self._process: BaseProcess | None = None
-        self._wanted = False  # warm_up asked for a process
+        self._wanted = False  # start was called: a process that dies is replaced
         self._starting = False
         self._closed = False
         self._started_at = float("-inf")
 
     def warm_up(self) -> None:
-        """Load the local pipeline, then start the process and wait until its pipeline has loaded."""
         self._local.warm_up()
+
+    def start(self) -> None:
+        """Start the process and wait until its pipeline has loaded (seconds). Spawning it imports
+        the program's main module again, as ``multiprocessing`` does: a server calls this, from a
+        main module that guards what it runs."""
         with self._lock:
             if self._closed or self._starting or self._process is not None:
                 return
@@ -137,7 +141,8 @@ class QuestionProcess:
         log.warning("the question process exited; recall reads its questions in this process meanwhile")
         assert self._connection is not None and self._process is not None
         self._connection.close()
-        _stop(self._process)
+        self._process.kill()  # dead already, or alive past a broken pipe: of no use either way
+        self._process.join()
         self._connection = self._process = None
         self._restart_if_due()
 

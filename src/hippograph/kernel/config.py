@@ -100,9 +100,9 @@ class ModelSettings:
     embedding_niceness: Annotated[int, Field(ge=0, le=19)] = 10
     # Query embeddings kept: agents repeat their questions.
     query_cache_size: Count = 1024
-    # Read recall's questions (names, concept keys, time) with spaCy in a process of their own,
-    # started as the models load, beside the server's Python rather than under its interpreter
-    # lock (extraction/question_process.py).
+    # A server reads recall's questions (names, concept keys, time) with spaCy in a process of
+    # its own, started once its models have loaded, beside the server's Python rather than under
+    # its interpreter lock (extraction/question_process.py).
     question_process: bool = True
     # Where MiniLM's ONNX export is kept between processes; unset: the user's cache directory.
     model_cache_dir: Path | None = None
