@@ -43,3 +43,19 @@ def test_importing_the_services_loads_no_model_library() -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
     loaded = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
     assert loaded.stdout.strip() == "[]"
+
+
+@pytest.mark.process
+def test_the_extractor_loads_spacy_without_torch_and_leaves_torch_importable() -> None:
+    # In a fresh interpreter: this one may hold torch already, and thinc reads it once.
+    probe = (
+        "import sys\n"
+        "from hippograph.extraction.lazy import LazyExtractor\n"
+        "names = [m.text for m in LazyExtractor().names('Caroline moved to Boston.')]\n"
+        "print('torch' in sys.modules, 'Caroline' in names)\n"
+        "import torch\n"
+        "print(torch.ones(2).sum().item())"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    printed = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert printed.stdout.split() == ["False", "True", "2.0"]

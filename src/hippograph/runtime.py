@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 from hippograph.embedding import Embedder, EncoderSpec, MiniLMEmbedder, onnx_cache
 from hippograph.embedding.store_record import store_spec
 from hippograph.extraction.derive import DerivePool
-from hippograph.extraction.lazy import LazyExtractor, TextExtractor
+from hippograph.extraction.lazy import LazyExtractor, TextExtractor, keep_torch_out_of_thinc
 from hippograph.extraction.question_process import QuestionProcess
 from hippograph.kernel.config import Settings
 from hippograph.kernel.priority import PriorityGate, RequestGauge
@@ -125,7 +125,11 @@ def open_runtime(settings: Settings) -> Runtime:
 
 def warm_up_in_background(runtime: Runtime) -> None:
     """Load the models beside whatever serves (seconds): it answers at once, and a request that
-    needs a model first waits for it. Then start the question process (a server's)."""
+    needs a model first waits for it. Then start the question process (a server's).
+
+    thinc is loaded without torch here, before any thread starts: while it loads, torch is hidden,
+    and a thread importing torch then (a capture exporting the encoder) would fail."""
+    keep_torch_out_of_thinc()
     threading.Thread(target=_warm_up, args=(runtime,), name="warm-up", daemon=True).start()
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from hippograph.embedding import DEFAULT_SPEC, Embedder, EncoderSpec, MiniLMEmbedder, Vector
-from hippograph.extraction.lazy import TextExtractor
+from hippograph.extraction.lazy import TextExtractor, keep_torch_out_of_thinc
 from hippograph.extraction.model import Extraction, Turn
 
 log = logging.getLogger(__name__)
@@ -157,6 +157,7 @@ def _load_models(
     embedding_batch_size: int, torch_threads: int, niceness: int, model_cache_dir: Path | None, spec: EncoderSpec
 ) -> None:
     global _models
+    keep_torch_out_of_thinc()
     from hippograph.extraction.pipeline import Extractor  # spaCy: only the workers load it here
 
     threading.Thread(target=_exit_with_parent, name="parent-watch", daemon=True).start()

@@ -3,6 +3,7 @@ whichever thread asks first. Most commands (status, sweep, keys) never extract a
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -34,6 +35,7 @@ class LazyExtractor:
         if self._extractor is None:
             with self._lock:
                 if self._extractor is None:
+                    keep_torch_out_of_thinc()
                     from hippograph.extraction.pipeline import Extractor
 
                     self._extractor = Extractor()
@@ -57,3 +59,18 @@ class LazyExtractor:
 
     def extract_many(self, turns: Sequence[Turn], batch_size: int = 64) -> list[Extraction]:
         return self.load().extract_many(turns, batch_size)
+
+
+def keep_torch_out_of_thinc() -> None:
+    """Load spaCy's thinc without torch; call before spaCy is first imported. thinc imports torch as
+    it loads, whenever torch is installed, for the models that run on it: ~450 MB in every process
+    that loads the pipeline, whose models run on none (docs/benchmarks.md, "A lighter serve").
+    thinc looks for torch once, in ``thinc.compat``: loaded with torch hidden, it keeps to its own
+    ops, and torch stays importable for what needs it (the encoder's one-time export)."""
+    if "thinc.compat" in sys.modules or "torch" in sys.modules:
+        return
+    sys.modules["torch"] = None  # type: ignore[assignment]  # importing it fails, as when not installed
+    try:
+        import thinc.compat  # noqa: F401
+    finally:
+        del sys.modules["torch"]

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -165,9 +164,6 @@ def _stop(process: BaseProcess) -> None:
 def _serve(connection: Connection) -> None:
     """The process: loads the pipeline, then answers each call until the server closes the pipe
     (or dies, which closes it too)."""
-    # thinc imports torch whenever it can, for models that run on it; this pipeline runs on none,
-    # and torch would take ~400 MB of the process, which loads in ~150 MB without it.
-    sys.modules["torch"] = None  # type: ignore[assignment]
     extractor = LazyExtractor()
     extractor.warm_up()
     connection.send(_READY)
